@@ -1,0 +1,75 @@
+/**
+ * The recogniser's public contract: frames in, per-frame card observations out.
+ * Server, tracker and tests depend only on this file; the TF.js implementation and a fake
+ * implementation both satisfy it.
+ */
+import type { CardCode } from '../game/cards';
+
+/** A point in image pixels (x right, y down). */
+export type Point = [number, number];
+
+/** Four corners of a card in image pixels: top-left, top-right, bottom-right, bottom-left of the card itself. */
+export type Quad = [Point, Point, Point, Point];
+
+/** A zone of the table set by calibration: the centre, or one area of a seat. */
+export interface CalibrationZone {
+  id: string; // e.g. 'centre', 'seat-0', 'seat-0/nerts'
+  kind: 'centre' | 'seat' | 'nerts' | 'work' | 'waste' | 'stock';
+  seat?: number;
+  /** Polygon on the table plane, table millimetres. */
+  polygonMm: Array<[number, number]>;
+}
+
+/** How the camera sees the table: the table plane from four image points, plus zones. */
+export interface TableCalibration {
+  /** Image size the calibration was taken at, pixels. */
+  imageWidth: number;
+  imageHeight: number;
+  /** Image points of the table rectangle's corners (TL, TR, BR, BL), pixels. */
+  imageCorners: Quad;
+  /** The table rectangle those corners span, millimetres. */
+  tableWidthMm: number;
+  tableHeightMm: number;
+  zones: CalibrationZone[];
+}
+
+/** One card the recogniser saw in one frame. */
+export interface CardObservation {
+  /** A face (one of the 52) or a back (an enrolled back design). */
+  kind: 'face' | 'back';
+  code?: CardCode;
+  /** Enrolled back design id (usually the deck id) when kind = 'back'. */
+  backId?: string;
+  /** 0..1 */
+  confidence: number;
+  /** Card outline in image pixels; for a partly visible card, the extrapolated full card. */
+  corners: Quad;
+  /** Zone id from the calibration, when calibrated. */
+  zone?: string;
+}
+
+/** Everything seen in one frame. */
+export interface FrameObservations {
+  timestampMs: number;
+  width: number;
+  height: number;
+  cards: CardObservation[];
+  /** Per-stage timings, milliseconds. */
+  timingsMs?: Record<string, number>;
+}
+
+/** A frame handed to the recogniser: encoded bytes (JPEG, PNG, WebP) or raw RGB pixels. */
+export type FrameInput =
+  | { kind: 'encoded'; data: Uint8Array }
+  | { kind: 'rgb'; data: Uint8Array; width: number; height: number };
+
+/** The recogniser behind a small interface so the server and tests can use a fake. */
+export interface Recognizer {
+  recognize(frame: FrameInput, timestampMs: number): Promise<FrameObservations>;
+  /** Enrol a deck's back design from a few views (crops of the back, RGB or encoded). */
+  enrollBack(backId: string, views: FrameInput[]): Promise<void>;
+  /** Improve a face deck that reads badly by enrolling a few of its cards. */
+  enrollFace(code: CardCode, views: FrameInput[]): Promise<void>;
+  setCalibration(calibration: TableCalibration | null): void;
+  dispose(): void;
+}
