@@ -1,0 +1,373 @@
+/**
+ * The wire protocol between the referee server and its clients (web app, cameras, bench):
+ * REST payloads and WebSocket messages, as TypeBox schemas with their static types.
+ *
+ * One file, one version number. Bump PROTOCOL_VERSION on any breaking change; additive
+ * optional fields do not bump it. The client may import this file (it only depends on TypeBox).
+ *
+ * Units: times are milliseconds (capture times are whatever clock the camera uses, usually
+ * `Date.now()`; server times are `Date.now()` on the server), image coordinates are pixels,
+ * table coordinates are millimetres.
+ */
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+
+/** Bumped on every breaking change of a message or payload below. */
+export const PROTOCOL_VERSION = 1 as const;
+
+// ---------------------------------------------------------------------------------------------
+// Small building blocks
+// ---------------------------------------------------------------------------------------------
+
+/** A card code such as `AS`, `10H`, `QD` (see server/game/cards.ts). */
+export const CardCodeSchema = Type.String({ pattern: '^(A|[2-9]|10|J|Q|K)[SHDC]$', description: 'card code, e.g. AS, 10H' });
+/** Image point, pixels. */
+export const PointSchema = Type.Tuple([Type.Number(), Type.Number()]);
+/** Quad TL, TR, BR, BL, pixels. */
+export const QuadSchema = Type.Tuple([PointSchema, PointSchema, PointSchema, PointSchema]);
+
+/** Who a token lets you act as. `camera` may send frames; `referee` may correct and score (and view); `view` is read-only. */
+export const RoleSchema = Type.Union([Type.Literal('camera'), Type.Literal('referee'), Type.Literal('view')]);
+export type Role = Static<typeof RoleSchema>;
+
+/** Error body of every 4xx/5xx REST answer, and `error` socket message payload. */
+export const ErrorBodySchema = Type.Object({
+  statusCode: Type.Integer(),
+  /** Stable machine-readable code, e.g. `auth/missing-token`, `frame/too-many-pixels`. */
+  code: Type.String(),
+  error: Type.String(),
+  message: Type.String(),
+});
+export type ErrorBody = Static<typeof ErrorBodySchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Tables: setup, calibration
+// ---------------------------------------------------------------------------------------------
+
+/** One seat at the table (2–6 seats). Partnerships share a `team` id (and usually one deck). */
+export const SeatSetupSchema = Type.Object({
+  playerId: Type.String({ minLength: 1, maxLength: 40, pattern: '^[A-Za-z0-9_-]+$' }),
+  name: Type.String({ minLength: 1, maxLength: 60 }),
+  /** Deck id whose back identifies this player's cards; defaults to `deck-<playerId>`. */
+  deckId: Type.Optional(Type.String({ minLength: 1, maxLength: 40, pattern: '^[A-Za-z0-9_-]+$' })),
+  team: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+  /** Handicap: Nerts pile size for this player (default from the variant, usually 13). */
+  nertsPileSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 26 })),
+});
+export type SeatSetup = Static<typeof SeatSetupSchema>;
+
+/** Where a table's frames come from: the simulated demo table or a real camera. */
+export const FrameSourceSchema = Type.Union([Type.Literal('sim'), Type.Literal('camera')]);
+export type FrameSource = Static<typeof FrameSourceSchema>;
+
+/** Body of POST /api/tables. */
+export const CreateTableSchema = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 80 }),
+  seats: Type.Array(SeatSetupSchema, { minItems: 2, maxItems: 6 }),
+  /** Variant preset id from server/game/variants.ts (e.g. `classic`); default `classic`. */
+  variant: Type.Optional(Type.String({ maxLength: 40 })),
+  /** Knob overrides on top of the preset (names from server/game/variants.ts). */
+  knobs: Type.Optional(Type.Record(Type.String(), Type.Union([Type.Number(), Type.Boolean(), Type.String()]))),
+  /** Match target score (default 100). */
+  target: Type.Optional(Type.Integer({ minimum: 1, maximum: 10000 })),
+  /** Default `camera`. */
+  source: Type.Optional(FrameSourceSchema),
+});
+export type CreateTable = Static<typeof CreateTableSchema>;
+
+/** A table as anyone may see it (no tokens). */
+export const TableInfoSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  seats: Type.Array(Type.Intersect([SeatSetupSchema, Type.Object({ seat: Type.Integer(), deckId: Type.String() })])),
+  variant: Type.String(),
+  knobs: Type.Record(Type.String(), Type.Union([Type.Number(), Type.Boolean(), Type.String()])),
+  target: Type.Integer(),
+  source: FrameSourceSchema,
+  calibrated: Type.Boolean(),
+  /** Deck ids whose back has been enrolled. */
+  enrolledDecks: Type.Array(Type.String()),
+  createdAtMs: Type.Number(),
+});
+export type TableInfo = Static<typeof TableInfoSchema>;
+
+/** Tokens of a table, returned once at creation (and to the referee by GET .../tokens). */
+export const TableTokensSchema = Type.Object({ camera: Type.String(), referee: Type.String(), view: Type.String() });
+export type TableTokens = Static<typeof TableTokensSchema>;
+
+/** Answer of POST /api/tables. */
+export const CreatedTableSchema = Type.Object({
+  table: TableInfoSchema,
+  tokens: TableTokensSchema,
+  /** Paths (relative to the server origin) of the web app pages, with tokens in the query. */
+  urls: Type.Object({ dashboard: Type.String(), camera: Type.String(), overlay: Type.String() }),
+});
+export type CreatedTable = Static<typeof CreatedTableSchema>;
+
+/** A calibration zone on the table plane (mirrors server/vision/types.ts CalibrationZone). */
+export const CalibrationZoneSchema = Type.Object({
+  id: Type.String({ maxLength: 40 }),
+  kind: Type.Union(['centre', 'seat', 'nerts', 'work', 'waste', 'stock'].map((k) => Type.Literal(k))),
+  seat: Type.Optional(Type.Integer({ minimum: 0, maximum: 5 })),
+  polygonMm: Type.Array(PointSchema, { minItems: 3, maxItems: 64 }),
+});
+
+/** Body of PUT /api/tables/:id/calibration (mirrors TableCalibration in server/vision/types.ts). */
+export const CalibrationSchema = Type.Object({
+  imageWidth: Type.Integer({ minimum: 16, maximum: 8192 }),
+  imageHeight: Type.Integer({ minimum: 16, maximum: 8192 }),
+  imageCorners: QuadSchema,
+  tableWidthMm: Type.Number({ exclusiveMinimum: 0, maximum: 10000 }),
+  tableHeightMm: Type.Number({ exclusiveMinimum: 0, maximum: 10000 }),
+  zones: Type.Array(CalibrationZoneSchema, { maxItems: 64 }),
+});
+export type Calibration = Static<typeof CalibrationSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Observations (what the recogniser saw in one frame)
+// ---------------------------------------------------------------------------------------------
+
+/** One card seen in one frame (mirrors CardObservation in server/vision/types.ts). */
+export const CardObservationSchema = Type.Object({
+  kind: Type.Union([Type.Literal('face'), Type.Literal('back')]),
+  code: Type.Optional(CardCodeSchema),
+  backId: Type.Optional(Type.String()),
+  confidence: Type.Number({ minimum: 0, maximum: 1 }),
+  corners: QuadSchema,
+  zone: Type.Optional(Type.String()),
+});
+
+/** Everything seen in one frame: answer of POST .../frames and payload of `observations`. */
+export const FrameObservationsSchema = Type.Object({
+  /** Server-assigned frame sequence number for this table. */
+  seq: Type.Integer(),
+  /** Capture time sent by the camera, ms. */
+  timestampMs: Type.Number(),
+  width: Type.Integer(),
+  height: Type.Integer(),
+  cards: Type.Array(CardObservationSchema),
+  /** Per-stage timings, ms; `total` = receipt to observations. */
+  timingsMs: Type.Optional(Type.Record(Type.String(), Type.Number())),
+});
+export type FrameObservationsMessage = Static<typeof FrameObservationsSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Table events (tracker output) and the live view (rules engine state, shaped for viewers)
+// ---------------------------------------------------------------------------------------------
+
+const PlayerRef = Type.String({ description: 'player id' });
+
+/** What the tracker concluded from the frames; each goes into the rules engine. */
+export const TableEventSchema = Type.Union([
+  Type.Object({ type: Type.Literal('hand-started'), hand: Type.Integer() }),
+  Type.Object({ type: Type.Literal('card-played'), player: PlayerRef, card: CardCodeSchema, foundationId: Type.String(), newPile: Type.Boolean() }),
+  Type.Object({ type: Type.Literal('foundation-completed'), foundationId: Type.String() }),
+  Type.Object({ type: Type.Literal('nerts-count'), player: PlayerRef, left: Type.Integer({ minimum: 0 }) }),
+  Type.Object({
+    type: Type.Literal('dispute-opened'),
+    disputeId: Type.String(),
+    foundationId: Type.String(),
+    /** First to land: stays. */
+    first: Type.Object({ player: PlayerRef, card: CardCodeSchema }),
+    /** Second to land: must go back (unless a referee overrules). */
+    second: Type.Object({ player: PlayerRef, card: CardCodeSchema }),
+    evidence: Type.Array(Type.String(), { description: 'evidence frame ids, GET /api/tables/:id/evidence/:evidenceId' }),
+  }),
+  Type.Object({ type: Type.Literal('dispute-resolved'), disputeId: Type.String(), winner: PlayerRef, by: Type.Union([Type.Literal('auto'), Type.Literal('referee')]) }),
+  Type.Object({ type: Type.Literal('call'), player: PlayerRef, manual: Type.Boolean() }),
+  Type.Object({ type: Type.Literal('stall'), sinceMs: Type.Number() }),
+  Type.Object({ type: Type.Literal('stuck-rotation') }),
+  Type.Object({ type: Type.Literal('hand-ended') }),
+  Type.Object({
+    type: Type.Literal('correction'),
+    player: PlayerRef,
+    centreCards: Type.Optional(Type.Integer({ minimum: 0 })),
+    nertsLeft: Type.Optional(Type.Integer({ minimum: 0 })),
+    reason: Type.String(),
+  }),
+]);
+export type TableEvent = Static<typeof TableEventSchema>;
+
+/** An illegal play or other rule breach (rules engine's namespaced code, e.g. `foundation/wrong-suit`). */
+export const ViolationSchema = Type.Object({
+  code: Type.String(),
+  message: Type.String(),
+  player: Type.Optional(PlayerRef),
+  card: Type.Optional(CardCodeSchema),
+  foundationId: Type.Optional(Type.String()),
+});
+export type Violation = Static<typeof ViolationSchema>;
+
+/** One entry of the append-only event log. */
+export const LoggedEventSchema = Type.Object({
+  seq: Type.Integer(),
+  hand: Type.Integer(),
+  /** Table time of the event (capture time of the frame that decided it), ms. */
+  timeMs: Type.Number(),
+  event: TableEventSchema,
+  violations: Type.Array(ViolationSchema),
+});
+export type LoggedEvent = Static<typeof LoggedEventSchema>;
+
+/** One row of the score sort. */
+export const ScoreRowSchema = Type.Object({
+  player: PlayerRef,
+  team: Type.Optional(Type.String()),
+  centreCards: Type.Integer(),
+  nertsLeft: Type.Integer(),
+  bonus: Type.Integer(),
+  handScore: Type.Integer(),
+  total: Type.Integer(),
+  rank: Type.Integer({ minimum: 1 }),
+});
+export type ScoreRow = Static<typeof ScoreRowSchema>;
+
+/** The live table as viewers see it; recomputed from the rules engine after every event. */
+export const TableViewSchema = Type.Object({
+  tableId: Type.String(),
+  hand: Type.Integer({ description: 'hand number, 1-based; 0 before the first hand' }),
+  phase: Type.Union([Type.Literal('setup'), Type.Literal('playing'), Type.Literal('called'), Type.Literal('scored')]),
+  /** True after the call: further plays are violations. */
+  frozen: Type.Boolean(),
+  calledBy: Type.Union([PlayerRef, Type.Null()]),
+  centreTotal: Type.Integer({ description: 'cards on all centre piles (completed ones included)' }),
+  foundations: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      suit: Type.String(),
+      top: Type.Union([CardCodeSchema, Type.Null()]),
+      count: Type.Integer(),
+      completed: Type.Boolean(),
+    }),
+  ),
+  players: Type.Array(
+    Type.Object({
+      id: PlayerRef,
+      name: Type.String(),
+      seat: Type.Integer(),
+      team: Type.Optional(Type.String()),
+      deckId: Type.String(),
+      nertsLeft: Type.Integer(),
+      centreCards: Type.Integer(),
+    }),
+  ),
+  disputes: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      foundationId: Type.String(),
+      first: Type.Object({ player: PlayerRef, card: CardCodeSchema }),
+      second: Type.Object({ player: PlayerRef, card: CardCodeSchema }),
+      winner: Type.Union([PlayerRef, Type.Null()]),
+      by: Type.Union([Type.Literal('auto'), Type.Literal('referee'), Type.Null()]),
+      evidence: Type.Array(Type.String()),
+    }),
+  ),
+  /** The most recent violations (newest last, at most 50). */
+  violations: Type.Array(Type.Intersect([ViolationSchema, Type.Object({ seq: Type.Integer(), timeMs: Type.Number() })])),
+  /** Table time since nothing was played, ms; null while play flows. */
+  stalledSinceMs: Type.Union([Type.Number(), Type.Null()]),
+  /** Score sort of the current hand once ended (null before). */
+  scores: Type.Union([Type.Array(ScoreRowSchema), Type.Null()]),
+  /** Match totals per player (or team), after the hands scored so far. */
+  matchTotals: Type.Array(Type.Object({ id: Type.String(), total: Type.Integer() })),
+  target: Type.Integer(),
+  matchWinner: Type.Union([Type.String(), Type.Null()]),
+});
+export type TableView = Static<typeof TableViewSchema>;
+
+/** Pipeline counters for one table (camera → queue → recogniser → tracker). */
+export const PipelineStatsSchema = Type.Object({
+  framesReceived: Type.Integer(),
+  framesProcessed: Type.Integer(),
+  /** Frames replaced in the queue by a newer one before recognition (latest frame wins). */
+  framesDropped: Type.Integer(),
+  /** Frames refused (bad format, too large, too many pixels). */
+  framesRejected: Type.Integer(),
+  /** Processed frames per second over the last few seconds. */
+  fps: Type.Number(),
+  /** Receipt-to-observations latency percentiles over the last 200 frames, ms. */
+  p50Ms: Type.Number(),
+  p95Ms: Type.Number(),
+});
+export type PipelineStats = Static<typeof PipelineStatsSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// WebSocket messages
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Camera socket, client → server: binary messages are frames. A frame is either the raw image
+ * bytes (JPEG, PNG or WebP; capture time = receipt time) or an 8-byte little-endian float64
+ * capture time in ms followed by the image bytes. Text messages are JSON ClientMessages.
+ */
+export const FRAME_HEADER_BYTES = 8;
+
+/** Client → server text messages (camera and live sockets). */
+export const ClientMessageSchema = Type.Union([
+  Type.Object({ type: Type.Literal('hello'), protocolVersion: Type.Integer(), client: Type.Optional(Type.String({ maxLength: 80 })) }),
+  Type.Object({ type: Type.Literal('ping'), id: Type.Optional(Type.Integer()) }),
+  /** Live socket: ask for (or stop) per-frame `observations` messages (off by default; overlay uses them). */
+  Type.Object({ type: Type.Literal('subscribe'), observations: Type.Boolean() }),
+]);
+export type ClientMessage = Static<typeof ClientMessageSchema>;
+
+/** Server → client messages. */
+export const ServerMessageSchema = Type.Union([
+  Type.Object({ type: Type.Literal('welcome'), protocolVersion: Type.Literal(PROTOCOL_VERSION), tableId: Type.String(), role: RoleSchema, serverTimeMs: Type.Number() }),
+  /** Sent on connect (live socket) and after a restart/replay: everything a viewer needs. */
+  Type.Object({ type: Type.Literal('snapshot'), table: TableInfoSchema, view: TableViewSchema, stats: PipelineStatsSchema, recentEvents: Type.Array(LoggedEventSchema) }),
+  /** A new event entered the log. */
+  Type.Object({ type: Type.Literal('event'), entry: LoggedEventSchema }),
+  /** The view changed (after one or more events). */
+  Type.Object({ type: Type.Literal('view'), view: TableViewSchema }),
+  /** The table's setup changed (calibration, enrolment, source). */
+  Type.Object({ type: Type.Literal('table'), table: TableInfoSchema }),
+  /** One processed frame (live sockets that subscribed; at most ~15 per second). */
+  Type.Object({ type: Type.Literal('observations'), frame: FrameObservationsSchema }),
+  /** Pipeline counters, about once a second. */
+  Type.Object({ type: Type.Literal('stats'), stats: PipelineStatsSchema }),
+  /** Camera socket: acknowledges frames, about once a second (never per frame). */
+  Type.Object({ type: Type.Literal('frame-ack'), lastSeq: Type.Integer(), stats: PipelineStatsSchema }),
+  Type.Object({ type: Type.Literal('pong'), id: Type.Optional(Type.Integer()), serverTimeMs: Type.Number() }),
+  Type.Object({ type: Type.Literal('error'), code: Type.String(), message: Type.String() }),
+]);
+export type ServerMessage = Static<typeof ServerMessageSchema>;
+
+/** WebSocket close codes the server uses (4000–4999 are application codes). */
+export const CLOSE_CODES = {
+  normal: 1000,
+  /** Message too big (frame over the byte limit). */
+  tooBig: 1009,
+  badToken: 4001,
+  forbidden: 4003,
+  tableNotFound: 4004,
+  /** A newer camera connected to the same table. */
+  replaced: 4009,
+  protocolMismatch: 4010,
+  badMessage: 4400,
+  rateLimited: 4429,
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Referee actions (REST bodies)
+// ---------------------------------------------------------------------------------------------
+
+/** POST /api/tables/:id/call */
+export const ManualCallSchema = Type.Object({ player: PlayerRef });
+/** POST /api/tables/:id/disputes/:disputeId/overrule */
+export const OverruleSchema = Type.Object({ winner: PlayerRef });
+/** POST /api/tables/:id/corrections: score-sort correction, recorded in the log. */
+export const CorrectionSchema = Type.Object({
+  player: PlayerRef,
+  centreCards: Type.Optional(Type.Integer({ minimum: 0, maximum: 312 })),
+  nertsLeft: Type.Optional(Type.Integer({ minimum: 0, maximum: 52 })),
+  reason: Type.String({ minLength: 1, maxLength: 200 }),
+});
+/** PUT /api/tables/:id/source */
+export const SetSourceSchema = Type.Object({ source: FrameSourceSchema });
+/** POST /api/tables/:id/decks/:deckId/enroll: the back's outline in the latest camera frame (pixels); default the largest back seen. */
+export const EnrollSchema = Type.Object({ corners: Type.Optional(QuadSchema) });
+
+/** Helper for route schemas: the same error body for every listed status. */
+export function errorResponses(...statuses: number[]): Record<number, TSchema> {
+  return Object.fromEntries(statuses.map((status) => [status, ErrorBodySchema]));
+}
