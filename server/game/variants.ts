@@ -81,6 +81,8 @@ export const PRESETS = {
   nertz: {
     ...BASE,
     name: 'nertz',
+    // 001: "all play stops immediately ... even mid-move": no grace for cards in the air.
+    callGraceMs: 0,
     scoring: { perCentreCard: 1, nertsPenalty: 2, callerExemptFromPenalty: false, callBonus: 0, target: 100, handCap: 20, winRule: 'highest-at-target' },
   },
   /** 002 ("Nerts" short rules): +1 / −2, +10 for the caller, first to 150. */
