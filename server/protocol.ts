@@ -63,10 +63,10 @@ export type FrameSource = Static<typeof FrameSourceSchema>;
 export const CreateTableSchema = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 80 }),
   seats: Type.Array(SeatSetupSchema, { minItems: 2, maxItems: 6 }),
-  /** Variant preset id from server/game/variants.ts (e.g. `classic`); default `classic`. */
+  /** Variant preset name from server/game/variants.ts PRESET_NAMES (e.g. `nertz`); default `nertz`. */
   variant: Type.Optional(Type.String({ maxLength: 40 })),
-  /** Knob overrides on top of the preset (names from server/game/variants.ts). */
-  knobs: Type.Optional(Type.Record(Type.String(), Type.Union([Type.Number(), Type.Boolean(), Type.String()]))),
+  /** Knob overrides on top of the preset (VariantKnobs of server/game/variants.ts; `scoring` may be partial). */
+  knobs: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   /** Match target score (default 100). */
   target: Type.Optional(Type.Integer({ minimum: 1, maximum: 10000 })),
   /** Default `camera`. */
@@ -80,7 +80,7 @@ export const TableInfoSchema = Type.Object({
   name: Type.String(),
   seats: Type.Array(Type.Intersect([SeatSetupSchema, Type.Object({ seat: Type.Integer(), deckId: Type.String() })])),
   variant: Type.String(),
-  knobs: Type.Record(Type.String(), Type.Union([Type.Number(), Type.Boolean(), Type.String()])),
+  knobs: Type.Record(Type.String(), Type.Unknown()),
   target: Type.Integer(),
   source: FrameSourceSchema,
   calibrated: Type.Boolean(),

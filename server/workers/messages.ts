@@ -1,0 +1,34 @@
+/**
+ * Messages between the recognition pool (main thread) and its worker threads.
+ */
+import type { CardCode } from '../game/cards';
+import type { FrameObservations, TableCalibration } from '../vision/types';
+import type { FakeRecognizerOptions } from '../vision/fake-recognizer';
+
+/** Which recogniser a worker runs: the real TF.js one, or the fake (tests). */
+export type RecognizerKind = 'real' | 'fake';
+
+/** Data every worker starts with. */
+export interface WorkerSetup {
+  kind: RecognizerKind;
+  fake?: FakeRecognizerOptions;
+  /** Passed to createRecognizer() of server/vision when kind = 'real'. */
+  realConfig?: Record<string, unknown>;
+}
+
+/** Main → worker. */
+export type ToWorker =
+  | { type: 'recognize'; jobId: number; tableId: string; image: Uint8Array; timestampMs: number }
+  | { type: 'calibrate'; tableId: string; calibration: TableCalibration | null }
+  | { type: 'enroll-back'; jobId: number; tableId: string; backId: string; views: Uint8Array[] }
+  | { type: 'enroll-face'; jobId: number; tableId: string; code: CardCode; views: Uint8Array[] }
+  | { type: 'inspect'; jobId: number; tableId: string }
+  | { type: 'drop-table'; tableId: string };
+
+/** Worker → main. */
+export type FromWorker =
+  | { type: 'ready'; backend: string }
+  | { type: 'init-failed'; error: string }
+  | { type: 'result'; jobId: number; observations: FrameObservations; workMs: number }
+  | { type: 'done'; jobId: number; value?: unknown }
+  | { type: 'failed'; jobId: number; error: string };

@@ -1,0 +1,283 @@
+/**
+ * RecognitionPool: worker threads running the recogniser, fed through one latest-frame-wins
+ * slot per table. A camera never waits: a frame arriving while its table's slot is full
+ * replaces the waiting one (counted as dropped). Results reach the table in capture order;
+ * a result older than one already delivered is dropped too.
+ */
+import { Worker } from 'node:worker_threads';
+import type { CardCode } from '../game/cards';
+import type { FrameObservations, TableCalibration } from '../vision/types';
+import type { FromWorker, ToWorker, WorkerSetup } from './messages';
+
+/** A frame waiting for recognition. `receivedAtMs` is server time (performance.now()), ms. */
+export interface PendingFrame {
+  seq: number;
+  image: Uint8Array;
+  captureTimeMs: number;
+  receivedAtMs: number;
+}
+
+/** What a table hears back from the pool for its live frames. */
+export interface TableSink {
+  onObservations(frame: PendingFrame, observations: FrameObservations, latencyMs: number): void;
+  onDropped(count: number): void;
+  onFailed(frame: PendingFrame, error: string): void;
+}
+
+/** Pool options: thread count and the recogniser the threads run. */
+export interface PoolOptions extends WorkerSetup {
+  workers: number;
+}
+
+interface Job {
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+  /** True when the job keeps its worker busy (recognition); enrolment messages ride alongside. */
+  occupies?: boolean;
+}
+
+interface WorkerSlot {
+  worker: Worker;
+  busy: boolean;
+  ready: Promise<string>;
+}
+
+interface TableQueue {
+  sink: TableSink;
+  waiting: PendingFrame | null;
+  inFlight: number;
+  lastDeliveredSeq: number;
+}
+
+/**
+ * Starts a worker running server/workers/recognition-worker.ts. The worker registers tsx's
+ * loader itself because a plain Worker cannot load TypeScript (neither under tsx nor vitest).
+ */
+function startWorker(setup: WorkerSetup): Worker {
+  const entry = new URL('./recognition-worker.ts', import.meta.url).href;
+  const bootstrap = `import('tsx/esm/api').then((api) => { api.register(); return import(${JSON.stringify(entry)}); })`;
+  return new Worker(bootstrap, { eval: true, workerData: setup });
+}
+
+/** The pool itself; one per server. */
+export class RecognitionPool {
+  private readonly slots: WorkerSlot[] = [];
+  private readonly tables = new Map<string, TableQueue>();
+  private readonly jobs = new Map<number, Job>();
+  /** Which worker runs which job, to fail its jobs if it dies. */
+  private readonly jobWorker = new Map<number, WorkerSlot>();
+  /** One-off jobs (POST frames, enrolment) run before live frames. */
+  private readonly oneOff: Array<{ message: ToWorker & { jobId: number }; job: Job }> = [];
+  private nextJobId = 1;
+  private roundRobin = 0;
+  private closed = false;
+  /** Name of the recogniser backend the workers reported ('fake', 'real'), or the load error. */
+  backend: Promise<string>;
+
+  constructor(private readonly options: PoolOptions) {
+    for (let i = 0; i < Math.max(1, options.workers); i += 1) this.slots.push(this.spawn());
+    this.backend = this.slots[0].ready;
+  }
+
+  private spawn(): WorkerSlot {
+    const worker = startWorker({ kind: this.options.kind, fake: this.options.fake, realConfig: this.options.realConfig });
+    let markReady: (backend: string) => void = () => {};
+    let markFailed: (error: Error) => void = () => {};
+    const slot: WorkerSlot = {
+      worker,
+      busy: true, // until ready
+      ready: new Promise<string>((resolve, reject) => {
+        markReady = resolve;
+        markFailed = reject;
+      }),
+    };
+    slot.ready.catch(() => {}); // observed by callers through `backend`
+    worker.on('message', (message: FromWorker) => {
+      if (message.type === 'ready') {
+        slot.busy = false;
+        markReady(message.backend);
+        this.pump();
+      } else if (message.type === 'init-failed') {
+        markFailed(new Error(`recogniser failed to load: ${message.error}`));
+      } else this.onWorkerMessage(slot, message);
+    });
+    worker.on('error', (error: unknown) => {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      markFailed(failure);
+      this.failJobsOf(slot, failure.message);
+    });
+    worker.on('exit', () => {
+      this.failJobsOf(slot, 'recognition worker exited');
+      if (!this.closed) {
+        const index = this.slots.indexOf(slot);
+        if (index >= 0) this.slots[index] = this.spawn();
+      }
+    });
+    worker.unref();
+    return slot;
+  }
+
+  private failJobsOf(slot: WorkerSlot, error: string): void {
+    for (const [jobId, owner] of this.jobWorker) {
+      if (owner !== slot) continue;
+      this.jobWorker.delete(jobId);
+      const job = this.jobs.get(jobId);
+      this.jobs.delete(jobId);
+      if (job?.occupies) slot.busy = false;
+      job?.reject(new Error(error));
+    }
+  }
+
+  private onWorkerMessage(slot: WorkerSlot, message: FromWorker): void {
+    if (message.type !== 'result' && message.type !== 'done' && message.type !== 'failed') return;
+    const job = this.jobs.get(message.jobId);
+    this.jobs.delete(message.jobId);
+    this.jobWorker.delete(message.jobId);
+    if (!job || job.occupies) slot.busy = false;
+    if (job) {
+      if (message.type === 'failed') job.reject(new Error(message.error));
+      else if (message.type === 'result') job.resolve(message.observations);
+      else job.resolve(message.value);
+    }
+    this.pump();
+  }
+
+  /** Registers a table's live frames; returns a function that hands frames to the slot. */
+  attach(tableId: string, sink: TableSink): void {
+    this.tables.set(tableId, { sink, waiting: null, inFlight: 0, lastDeliveredSeq: -1 });
+  }
+
+  /** Forgets a table (its recognisers in the workers too). */
+  detach(tableId: string): void {
+    const queue = this.tables.get(tableId);
+    if (queue?.waiting) queue.sink.onDropped(1);
+    this.tables.delete(tableId);
+    for (const slot of this.slots) slot.worker.postMessage({ type: 'drop-table', tableId } satisfies ToWorker);
+  }
+
+  /** Offers a live frame: it takes the table's slot, replacing (dropping) any frame still waiting. */
+  offer(tableId: string, frame: PendingFrame): void {
+    const queue = this.tables.get(tableId);
+    if (!queue) return;
+    if (queue.waiting) queue.sink.onDropped(1);
+    queue.waiting = frame;
+    this.pump();
+  }
+
+  /** Recognises one frame and returns its observations (POST /frames); runs ahead of live frames. */
+  recognizeOnce(tableId: string, image: Uint8Array, timestampMs: number): Promise<FrameObservations> {
+    if (this.oneOff.length >= 16) return Promise.reject(new Error('pool/busy'));
+    return this.enqueueOneOff({ type: 'recognize', jobId: 0, tableId, image, timestampMs }) as Promise<FrameObservations>;
+  }
+
+  /** Enrols a deck back on every worker's recogniser for the table. */
+  async enrollBack(tableId: string, backId: string, views: Uint8Array[]): Promise<void> {
+    await Promise.all(this.slots.map((slot) => this.direct(slot, { type: 'enroll-back', jobId: 0, tableId, backId, views })));
+  }
+
+  /** Enrols a face card on every worker's recogniser for the table. */
+  async enrollFace(tableId: string, code: CardCode, views: Uint8Array[]): Promise<void> {
+    await Promise.all(this.slots.map((slot) => this.direct(slot, { type: 'enroll-face', jobId: 0, tableId, code, views })));
+  }
+
+  /** Sets the table's calibration on every worker. */
+  setCalibration(tableId: string, calibration: TableCalibration | null): void {
+    for (const slot of this.slots) slot.worker.postMessage({ type: 'calibrate', tableId, calibration } satisfies ToWorker);
+  }
+
+  /** Reads the first worker's recogniser state for a table (the fake exposes one; tests use it). */
+  inspect(tableId: string): Promise<unknown> {
+    return this.direct(this.slots[0], { type: 'inspect', jobId: 0, tableId });
+  }
+
+  /** Messages that must reach a given worker (enrolment): sent now, answered in order by that worker. */
+  private direct(slot: WorkerSlot, message: ToWorker & { jobId: number }): Promise<unknown> {
+    const jobId = this.nextJobId++;
+    return new Promise((resolve, reject) => {
+      this.jobs.set(jobId, { resolve, reject });
+      this.jobWorker.set(jobId, slot);
+      slot.ready.then(
+        () => slot.worker.postMessage({ ...message, jobId }),
+        (error: Error) => {
+          this.jobs.delete(jobId);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  private enqueueOneOff(message: ToWorker & { jobId: number }): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      this.oneOff.push({ message, job: { resolve, reject } });
+      this.pump();
+    });
+  }
+
+  /** Hands waiting work to idle workers: one-off jobs first, then tables round-robin. */
+  private pump(): void {
+    for (const slot of this.slots) {
+      if (slot.busy) continue;
+      const oneOff = this.oneOff.shift();
+      if (oneOff) {
+        const jobId = this.nextJobId++;
+        this.jobs.set(jobId, { ...oneOff.job, occupies: true });
+        this.jobWorker.set(jobId, slot);
+        slot.busy = true;
+        const message = { ...oneOff.message, jobId };
+        slot.worker.postMessage(message);
+        continue;
+      }
+      const tableId = this.nextTableWithWork();
+      if (!tableId) return;
+      this.dispatchLive(slot, tableId);
+    }
+  }
+
+  private nextTableWithWork(): string | null {
+    const ids = [...this.tables.keys()];
+    for (let i = 0; i < ids.length; i += 1) {
+      const id = ids[(this.roundRobin + i) % ids.length];
+      if (this.tables.get(id)?.waiting) {
+        this.roundRobin = (this.roundRobin + i + 1) % ids.length;
+        return id;
+      }
+    }
+    return null;
+  }
+
+  private dispatchLive(slot: WorkerSlot, tableId: string): void {
+    const queue = this.tables.get(tableId)!;
+    const frame = queue.waiting!;
+    queue.waiting = null;
+    queue.inFlight += 1;
+    const jobId = this.nextJobId++;
+    slot.busy = true;
+    this.jobWorker.set(jobId, slot);
+    this.jobs.set(jobId, {
+      occupies: true,
+      resolve: (value) => {
+        queue.inFlight -= 1;
+        if (this.tables.get(tableId) !== queue) return;
+        if (frame.seq < queue.lastDeliveredSeq) {
+          queue.sink.onDropped(1); // a newer frame finished first on another worker
+          return;
+        }
+        queue.lastDeliveredSeq = frame.seq;
+        queue.sink.onObservations(frame, value as FrameObservations, performance.now() - frame.receivedAtMs);
+      },
+      reject: (error) => {
+        queue.inFlight -= 1;
+        if (this.tables.get(tableId) === queue) queue.sink.onFailed(frame, error.message);
+      },
+    });
+    slot.worker.postMessage({ type: 'recognize', jobId, tableId, image: frame.image, timestampMs: frame.captureTimeMs } satisfies ToWorker);
+  }
+
+  /** Stops every worker. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
+    for (const job of this.jobs.values()) job.reject(new Error('pool closed'));
+    this.jobs.clear();
+  }
+}
