@@ -10,6 +10,7 @@
  * table coordinates are millimetres.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import type { CardCode } from './game/cards';
 
 /** Bumped on every breaking change of a message or payload below. */
 export const PROTOCOL_VERSION = 1 as const;
@@ -19,7 +20,7 @@ export const PROTOCOL_VERSION = 1 as const;
 // ---------------------------------------------------------------------------------------------
 
 /** A card code such as `AS`, `10H`, `QD` (see server/game/cards.ts). */
-export const CardCodeSchema = Type.String({ pattern: '^(A|[2-9]|10|J|Q|K)[SHDC]$', description: 'card code, e.g. AS, 10H' });
+export const CardCodeSchema = Type.Unsafe<CardCode>(Type.String({ pattern: '^(A|[2-9]|10|J|Q|K)[SHDC]$', description: 'card code, e.g. AS, 10H' }));
 /** Image point, pixels. */
 export const PointSchema = Type.Tuple([Type.Number(), Type.Number()]);
 /** Quad TL, TR, BR, BL, pixels. */
