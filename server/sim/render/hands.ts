@@ -1,0 +1,90 @@
+/**
+ * Hands and forearms reaching over the table, built from tapered capsules in table millimetres
+ * and projected into the image. Crude on purpose: what matters to the recogniser is skin- and
+ * sleeve-coloured blobs covering cards, with their shadows.
+ */
+import type { HandPose } from '../scene';
+import { projectPoint, type CameraFrame } from './camera';
+import type { Capsule } from './raster';
+
+type Rgb = [number, number, number];
+
+/** Skin tones, light to dark (index from HandPose.appearance). */
+export const SKIN_TONES: Rgb[] = [[236, 200, 170], [224, 172, 135], [198, 140, 100], [160, 104, 70], [118, 76, 50], [88, 56, 38]];
+/** Sleeve colours. */
+export const SLEEVES: Rgb[] = [[40, 60, 120], [150, 30, 40], [60, 60, 64], [220, 220, 215], [40, 100, 60], [200, 160, 40], [20, 20, 24], [110, 70, 140]];
+
+interface Capsule3 {
+  a: [number, number, number];
+  b: [number, number, number];
+  ra: number;
+  rb: number;
+  rgb: Rgb;
+}
+
+/** The arm as 3-D capsules, table millimetres (fingers first, so they win over the palm). */
+export function handCapsulesMm(hand: HandPose): Capsule3[] {
+  const skin = SKIN_TONES[Math.abs(hand.appearance) % SKIN_TONES.length];
+  const sleeve = SLEEVES[Math.abs(Math.floor(hand.appearance / SKIN_TONES.length) + hand.appearance) % SLEEVES.length];
+  let dx = hand.xMm - hand.elbowXMm;
+  let dy = hand.yMm - hand.elbowYMm;
+  const len = Math.hypot(dx, dy) || 1;
+  dx /= len;
+  dy /= len;
+  // Perpendicular, for finger spread.
+  const px = -dy;
+  const py = dx;
+  const z = hand.zMm;
+  const tip: [number, number, number] = [hand.xMm, hand.yMm, z];
+  const at = (back: number, side: number, lift: number): [number, number, number] => [
+    hand.xMm - dx * back + px * side,
+    hand.yMm - dy * back + py * side,
+    z + lift,
+  ];
+  const elbow: [number, number, number] = [hand.elbowXMm - dx * 60, hand.elbowYMm - dy * 60, z + 140];
+  const wrist = at(Math.min(175, len * 0.8), 0, 25);
+  const capsules: Capsule3[] = [];
+  const fingers: Array<[number, number]> = [[-24, 70], [-8, 80], [8, 78], [23, 66]];
+  for (const [side, length] of fingers) {
+    capsules.push({ a: at(100, side * 1.1, 18), b: at(100 - length, side, 4), ra: 9, rb: 7.5, rgb: skin });
+  }
+  capsules[0].b = tip; // the reaching finger ends exactly at the pose's point
+  capsules.push({ a: at(135, -34, 20), b: at(80, -48, 8), ra: 12, rb: 9, rgb: skin }); // thumb
+  capsules.push({ a: at(150, 0, 24), b: at(100, 0, 18), ra: 40, rb: 38, rgb: skin }); // palm
+  capsules.push({ a: wrist, b: at(Math.min(len, 330), 0, 60), ra: 30, rb: 40, rgb: skin }); // forearm
+  capsules.push({ a: at(Math.min(len, 300), 0, 55), b: elbow, ra: 46, rb: 55, rgb: sleeve }); // sleeve
+  return capsules;
+}
+
+function projectCapsule(frame: CameraFrame, c: Capsule3, shift: [number, number] | null): Capsule | null {
+  const za = shift ? 0 : c.a[2];
+  const zb = shift ? 0 : c.b[2];
+  const ax = c.a[0] + (shift ? shift[0] * c.a[2] : 0);
+  const ay = c.a[1] + (shift ? shift[1] * c.a[2] : 0);
+  const bx = c.b[0] + (shift ? shift[0] * c.b[2] : 0);
+  const by = c.b[1] + (shift ? shift[1] * c.b[2] : 0);
+  const pa = projectPoint(frame, ax, ay, za);
+  const pb = projectPoint(frame, bx, by, zb);
+  if (!pa || !pb) return null;
+  // Local scale: project a point one radius to the side.
+  const pa2 = projectPoint(frame, ax + c.ra, ay, za);
+  const pb2 = projectPoint(frame, bx + c.rb, by, zb);
+  if (!pa2 || !pb2) return null;
+  const pxA = Math.hypot(pa2[0] - pa[0], pa2[1] - pa[1]);
+  const pxB = Math.hypot(pb2[0] - pb[0], pb2[1] - pb[1]);
+  return { ax: pa[0], ay: pa[1], bx: pb[0], by: pb[1], ra: pxA, rb: pxB, rgb: c.rgb };
+}
+
+/** The hand's capsules in image pixels. */
+export function handCapsules(frame: CameraFrame, hand: HandPose): Capsule[] {
+  return handCapsulesMm(hand)
+    .map((c) => projectCapsule(frame, c, null))
+    .filter((c): c is Capsule => c !== null);
+}
+
+/** The hand's shadow on the table: capsules pushed along the light by `shiftPerMm` x height. */
+export function handShadowCapsules(frame: CameraFrame, hand: HandPose, shiftPerMm: [number, number]): Capsule[] {
+  return handCapsulesMm(hand)
+    .map((c) => projectCapsule(frame, c, shiftPerMm))
+    .filter((c): c is Capsule => c !== null);
+}
