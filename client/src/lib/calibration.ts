@@ -1,0 +1,84 @@
+/**
+ * Builds the table calibration from what the referee clicked on the live image: the four table
+ * corners (TL, TR, BR, BL, image pixels) and the centre of play. Zones are laid out on the
+ * table plane in millimetres (origin at the table centre, as in server/sim/scene.ts): a centre
+ * square around the clicked centre, and one wedge per seat, seats spaced evenly clockwise
+ * starting at the camera's bottom edge.
+ */
+import type { Calibration } from '../../../server/protocol';
+import { applyHomography, homographyFrom, type Pt } from './homography';
+
+/** Half the side of the centre zone, table millimetres (room for six to eight foundations). */
+export const DEFAULT_CENTRE_HALF_MM = 230;
+
+/** Inputs from the setup page. */
+export interface CalibrationInput {
+  imageWidth: number;
+  imageHeight: number;
+  /** Clicked table corners TL, TR, BR, BL, image pixels. */
+  corners: [Pt, Pt, Pt, Pt];
+  /** Clicked centre of play, image pixels. */
+  centre: Pt;
+  tableWidthMm: number;
+  tableHeightMm: number;
+  seatCount: number;
+  centreHalfMm?: number;
+}
+
+/** The image point → table millimetre mapping for the clicked corners; null if they are degenerate. */
+export function imageToTable(input: Pick<CalibrationInput, 'corners' | 'tableWidthMm' | 'tableHeightMm'>) {
+  const w = input.tableWidthMm / 2;
+  const h = input.tableHeightMm / 2;
+  return homographyFrom(input.corners, [[-w, -h], [w, -h], [w, h], [-w, h]]);
+}
+
+/** Where the ray from the origin at `angle` leaves the rectangle of half-size w × h. */
+function rectangleEdgePoint(angle: number, w: number, h: number): Pt {
+  const dx = Math.cos(angle);
+  const dy = Math.sin(angle);
+  const scale = Math.min(Math.abs(dx) > 1e-9 ? w / Math.abs(dx) : Infinity, Math.abs(dy) > 1e-9 ? h / Math.abs(dy) : Infinity);
+  return [dx * scale, dy * scale];
+}
+
+/** Table-mm direction of seat `seat` of `count`: seat 0 at the bottom edge (+y), then clockwise as seen from above. */
+export function seatAngle(seat: number, count: number): number {
+  return Math.PI / 2 + (seat * 2 * Math.PI) / count;
+}
+
+/** The full calibration, or an error message saying what to fix. */
+export function buildCalibration(input: CalibrationInput): { calibration: Calibration } | { error: string } {
+  if (input.tableWidthMm <= 0 || input.tableHeightMm <= 0) return { error: 'Table size must be positive' };
+  if (input.seatCount < 2 || input.seatCount > 6) return { error: 'A table has 2 to 6 seats' };
+  const toTable = imageToTable(input);
+  if (!toTable) return { error: 'Those four corners do not make a rectangle: click them again (top-left, top-right, bottom-right, bottom-left)' };
+  const centreMm = applyHomography(toTable, input.centre);
+  const w = input.tableWidthMm / 2;
+  const h = input.tableHeightMm / 2;
+  if (!centreMm || Math.abs(centreMm[0]) > w || Math.abs(centreMm[1]) > h) return { error: 'The centre must be inside the table corners' };
+  const half = Math.min(input.centreHalfMm ?? DEFAULT_CENTRE_HALF_MM, w * 0.8, h * 0.8);
+  const round = (p: Pt): [number, number] => [Math.round(p[0]), Math.round(p[1])];
+  const [cx, cy] = centreMm;
+  const zones: Calibration['zones'] = [
+    { id: 'centre', kind: 'centre', polygonMm: [round([cx - half, cy - half]), round([cx + half, cy - half]), round([cx + half, cy + half]), round([cx - half, cy + half])] },
+  ];
+  const steps = 6;
+  for (let seat = 0; seat < input.seatCount; seat++) {
+    const middle = seatAngle(seat, input.seatCount);
+    const spread = Math.PI / input.seatCount;
+    const polygon: [number, number][] = [round([0, 0])];
+    for (let step = 0; step <= steps; step++) {
+      polygon.push(round(rectangleEdgePoint(middle - spread + (2 * spread * step) / steps, w, h)));
+    }
+    zones.push({ id: `seat-${seat}`, kind: 'seat', seat, polygonMm: polygon });
+  }
+  return {
+    calibration: {
+      imageWidth: Math.round(input.imageWidth),
+      imageHeight: Math.round(input.imageHeight),
+      imageCorners: input.corners.map(round) as Calibration['imageCorners'],
+      tableWidthMm: input.tableWidthMm,
+      tableHeightMm: input.tableHeightMm,
+      zones,
+    },
+  };
+}

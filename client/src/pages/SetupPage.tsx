@@ -1,0 +1,229 @@
+/**
+ * Setup: the table's seats, players, teams and rules; where frames come from; each player's
+ * deck back enrolled from the camera; and calibration by clicking the table corners and the
+ * centre on the live image, with the recognised cards drawn over it to confirm.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import type { Calibration } from '../../../server/protocol';
+import { DetectionLayer, type MarkedPoint } from '../components/DetectionLayer';
+import { PlayerChip } from '../components/PlayerChip';
+import { RefereeTokenForm } from '../components/RefereeTokenForm';
+import { Card } from '../components/Card';
+import { api, ApiError, tableResourceUrl } from '../lib/api';
+import { buildCalibration } from '../lib/calibration';
+import { seatColour } from '../lib/format';
+import type { Pt } from '../lib/homography';
+import { routePath } from '../lib/routes';
+import { Link } from '../lib/router';
+import { tokenFor } from '../lib/tokens';
+import { useTable } from '../lib/useLiveTable';
+import { useNow } from '../lib/useNow';
+import { useRefereeAction } from '../lib/useRefereeAction';
+
+/** Click order for calibration. */
+const CLICK_STEPS = ['top-left corner', 'top-right corner', 'bottom-right corner', 'bottom-left corner', 'centre of play'] as const;
+const POINT_LABELS = ['TL', 'TR', 'BR', 'BL', 'centre'];
+
+/** The setup page. */
+export function SetupPage() {
+  const { tableId, live, tokens } = useTable();
+  const { table } = live;
+  const refereeToken = tokenFor(tokens, 'referee');
+  const { busy, error, run } = useRefereeAction();
+  if (!table) return <main className="page"><p className="muted" role="status">Waiting for the table…</p></main>;
+  return (
+    <main className="page stack" data-testid="setup">
+      <h1>Setup · {table.name}</h1>
+      {!refereeToken && <RefereeTokenForm />}
+      <div className="grid grid--2">
+        <section className="panel" aria-labelledby="seats-heading">
+          <h2 id="seats-heading">Seats and rules</h2>
+          <table className="data">
+            <thead>
+              <tr><th scope="col">Seat</th><th scope="col">Player</th><th scope="col">Deck</th><th scope="col" className="num">Pile</th></tr>
+            </thead>
+            <tbody>
+              {table.seats.map((seat) => (
+                <tr key={seat.playerId}>
+                  <td>{seat.seat + 1}</td>
+                  <td><PlayerChip name={seat.name} seat={seat.seat} team={seat.team} /></td>
+                  <td><code>{seat.deckId}</code></td>
+                  <td className="num">{seat.nertsPileSize ?? '–'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p className="small">
+            Variant <strong>{table.variant}</strong>
+            {Object.keys(table.knobs).length > 0 && <> with {Object.entries(table.knobs).map(([knob, value]) => `${knob} = ${String(value)}`).join(', ')}</>}
+            {' '}· target <strong>{table.target}</strong>
+          </p>
+          <div className="row">
+            <span>Frames from: <strong data-testid="source">{table.source === 'sim' ? 'the simulated table' : 'a camera'}</strong></span>
+            {refereeToken && (
+              <button type="button" disabled={busy} onClick={() => run(() => api.setSource(tableId, refereeToken, table.source === 'sim' ? 'camera' : 'sim'))}>
+                Switch to {table.source === 'sim' ? 'a camera' : 'the simulator'}
+              </button>
+            )}
+            {tokens.camera && (
+              <Link href={`${routePath({ page: 'camera', tableId })}?token=${encodeURIComponent(tokens.camera)}`}>Open the camera page</Link>
+            )}
+          </div>
+          {error && <p className="error" role="alert">{error}</p>}
+        </section>
+        <EnrolmentPanel />
+      </div>
+      <CalibrationPanel />
+    </main>
+  );
+}
+
+function EnrolmentPanel() {
+  const { tableId, live, tokens } = useTable();
+  const table = live.table!;
+  const refereeToken = tokenFor(tokens, 'referee');
+  const { busy, error, run } = useRefereeAction();
+  const [done, setDone] = useState<string | null>(null);
+  const decks = useMemo(() => {
+    const byDeck = new Map<string, { deckId: string; seat: number; names: string[] }>();
+    for (const seat of table.seats) {
+      const entry = byDeck.get(seat.deckId) ?? { deckId: seat.deckId, seat: seat.seat, names: [] };
+      entry.names.push(seat.name);
+      byDeck.set(seat.deckId, entry);
+    }
+    return [...byDeck.values()];
+  }, [table.seats]);
+  const backsSeen = new Set((live.observations?.cards ?? []).filter((card) => card.kind === 'back').map((card) => card.backId));
+  return (
+    <section className="panel stack" aria-labelledby="enrol-heading">
+      <h2 id="enrol-heading">Deck backs</h2>
+      <p className="small muted" style={{ margin: 0 }}>Hold one card of the deck face down, flat, in the middle of the camera’s view, then press its button.</p>
+      <ul className="stack" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+        {decks.map((deck) => {
+          const enrolled = table.enrolledDecks.includes(deck.deckId);
+          return (
+            <li key={deck.deckId} className="row row--between">
+              <span className="row">
+                <Card back backColour={seatColour(deck.seat)} size="xs" />
+                <span>{deck.names.join(' & ')} <code className="small">{deck.deckId}</code></span>
+                {enrolled ? <span className="pill pill--ok">enrolled</span> : <span className="pill pill--warn">not enrolled</span>}
+                {backsSeen.has(deck.deckId) && <span className="pill pill--ok">seen now</span>}
+              </span>
+              {refereeToken && (
+                <button type="button" disabled={busy}
+                  onClick={async () => {
+                    setDone(null);
+                    const result = await run(() => api.enrollDeck(tableId, refereeToken, deck.deckId));
+                    if (result !== undefined) setDone(`Enrolled ${deck.names.join(' & ')}’s back.`);
+                  }}>
+                  {enrolled ? 'Enrol again' : 'Enrol back'}
+                </button>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      {error && <p className="error" role="alert">{error}</p>}
+      {done && <p className="notice" role="status">{done}</p>}
+    </section>
+  );
+}
+
+function CalibrationPanel() {
+  const { tableId, live, tokens } = useTable();
+  const table = live.table!;
+  const viewToken = tokenFor(tokens, 'view');
+  const refereeToken = tokenFor(tokens, 'referee');
+  const [points, setPoints] = useState<Pt[]>([]);
+  const [tableWidth, setTableWidth] = useState('1200');
+  const [tableHeight, setTableHeight] = useState('800');
+  const [imageSize, setImageSize] = useState<{ width: number; height: number } | null>(null);
+  const [imageError, setImageError] = useState(false);
+  const [saved, setSaved] = useState<Calibration | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [paused, setPaused] = useState(false);
+  const { busy, error, run } = useRefereeAction();
+  const now = useNow(1000, !paused);
+
+  useEffect(() => {
+    if (!viewToken) return;
+    api.getCalibration(tableId, viewToken).then(
+      (calibration) => {
+        setSaved(calibration);
+        setTableWidth(String(calibration.tableWidthMm));
+        setTableHeight(String(calibration.tableHeightMm));
+      },
+      (failure: unknown) => {
+        if (!(failure instanceof ApiError && failure.status === 404)) setProblem(`Could not load the calibration: ${String((failure as Error).message)}`);
+      },
+    );
+  }, [tableId, viewToken]);
+
+  const frameUrl = tableResourceUrl(tableId, 'frame.jpg', viewToken, { t: String(Math.floor(now / 1000)) });
+  const marked: MarkedPoint[] = points.length
+    ? points.map(([x, y], index) => ({ x, y, label: POINT_LABELS[index] }))
+    : saved
+      ? saved.imageCorners.map(([x, y], index) => ({ x, y, label: POINT_LABELS[index] }))
+      : [];
+  const nextStep = points.length < CLICK_STEPS.length ? CLICK_STEPS[points.length] : null;
+
+  const save = async (): Promise<void> => {
+    if (!imageSize || points.length < 5) return;
+    const result = buildCalibration({
+      imageWidth: imageSize.width,
+      imageHeight: imageSize.height,
+      corners: [points[0], points[1], points[2], points[3]],
+      centre: points[4],
+      tableWidthMm: Number(tableWidth),
+      tableHeightMm: Number(tableHeight),
+      seatCount: table.seats.length,
+    });
+    if ('error' in result) return setProblem(result.error);
+    setProblem(null);
+    const response = await run(() => api.putCalibration(tableId, refereeToken, result.calibration));
+    if (response !== undefined) {
+      setSaved(result.calibration);
+      setPoints([]);
+    }
+  };
+
+  return (
+    <section className="panel stack" aria-labelledby="calibrate-heading">
+      <div className="row row--between">
+        <h2 id="calibrate-heading" style={{ margin: 0 }}>Calibration</h2>
+        {table.calibrated || saved ? <span className="pill pill--ok">calibrated</span> : <span className="pill pill--warn">not calibrated</span>}
+      </div>
+      <p className="small" style={{ margin: 0 }} aria-live="polite">
+        {nextStep ? <>Click the table’s <strong>{nextStep}</strong> on the image ({points.length + 1} of {CLICK_STEPS.length}).</> : 'All points set: check the outline and the cards drawn over the image, then save.'}
+      </p>
+      <div className="video-wrap" style={{ maxWidth: 960 }}>
+        {viewToken && !imageError ? (
+          <img src={frameUrl} alt="Latest camera frame" onLoad={(e) => setImageSize({ width: e.currentTarget.naturalWidth, height: e.currentTarget.naturalHeight })} onError={() => setImageError(true)} />
+        ) : (
+          <p style={{ color: '#fff', padding: '2rem', margin: 0 }}>No frame yet: start the camera (or the simulator) for this table. <button type="button" onClick={() => setImageError(false)}>Retry</button></p>
+        )}
+        {imageSize && !imageError && (
+          <DetectionLayer frame={live.observations} width={imageSize.width} height={imageSize.height} points={marked} outline
+            onPick={refereeToken && nextStep ? (x, y) => setPoints((current) => [...current, [x, y]]) : undefined} />
+        )}
+      </div>
+      <div className="form-grid">
+        <div className="field">
+          <label htmlFor="table-width">Table width (mm)</label>
+          <input id="table-width" inputMode="numeric" value={tableWidth} onChange={(e) => setTableWidth(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="table-height">Table depth (mm)</label>
+          <input id="table-height" inputMode="numeric" value={tableHeight} onChange={(e) => setTableHeight(e.target.value)} />
+        </div>
+      </div>
+      <div className="row">
+        <button type="button" className="primary" disabled={!refereeToken || busy || points.length < 5 || !imageSize} onClick={save}>Save calibration</button>
+        <button type="button" disabled={points.length === 0} onClick={() => setPoints((current) => current.slice(0, -1))}>Undo last point</button>
+        <button type="button" disabled={points.length === 0} onClick={() => setPoints([])}>Start over</button>
+        <button type="button" onClick={() => setPaused((value) => !value)} aria-pressed={paused}>{paused ? 'Resume live image' : 'Freeze image'}</button>
+      </div>
+      {(problem || error) && <p className="error" role="alert">{problem ?? error}</p>}
+    </section>
+  );
+}
