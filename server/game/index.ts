@@ -5,3 +5,6 @@ export * from './violations';
 export * from './foundations';
 export * from './variants';
 export * from './table';
+export * from './scoring';
+export * from './match';
+export * from './referee';
