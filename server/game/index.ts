@@ -8,3 +8,4 @@ export * from './table';
 export * from './scoring';
 export * from './match';
 export * from './referee';
+export * from './score-input';
