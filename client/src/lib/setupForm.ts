@@ -100,15 +100,18 @@ export function draftToCreateTable(draft: SetupDraft): { body: CreateTable | nul
   for (const seat of seats) if (seat.team) teamSizes.set(seat.team, (teamSizes.get(seat.team) ?? 0) + 1);
   for (const [team, size] of teamSizes) if (size < 2) errors.push(`Team "${team}" has only one player`);
   const target = parseOptionalInt(draft.target, 'Target', 1, 10000, errors);
-  const knobs: Record<string, number> = {};
+  // Knobs follow VariantKnobs in server/game/variants.ts: scoring knobs nest under `scoring`.
+  const scoring: Record<string, number> = {};
   const penalty = parseOptionalInt(draft.nertsPenalty, 'Penalty per Nerts card', 0, 10, errors);
-  if (penalty !== undefined) knobs.nertsPenalty = penalty;
+  if (penalty !== undefined) scoring.nertsPenalty = penalty;
   const bonus = parseOptionalInt(draft.callBonus, 'Call bonus', 0, 100, errors);
-  if (bonus !== undefined) knobs.callBonus = bonus;
+  if (bonus !== undefined) scoring.callBonus = bonus;
+  const cap = parseOptionalInt(draft.handCap, 'Hand cap', 1, 1000, errors);
+  if (cap !== undefined) scoring.handCap = cap;
+  const knobs: Record<string, unknown> = {};
   const pileSize = parseOptionalInt(draft.nertsPileSize, 'Nerts pile size', 1, 26, errors);
   if (pileSize !== undefined) knobs.nertsPileSize = pileSize;
-  const cap = parseOptionalInt(draft.handCap, 'Hand cap', 1, 1000, errors);
-  if (cap !== undefined) knobs.handCap = cap;
+  if (Object.keys(scoring).length) knobs.scoring = scoring;
   if (errors.length) return { body: null, errors };
   const body: CreateTable = {
     name,

@@ -55,7 +55,7 @@ export function SetupPage() {
           </table>
           <p className="small">
             Variant <strong>{table.variant}</strong>
-            {Object.keys(table.knobs).length > 0 && <> with {Object.entries(table.knobs).map(([knob, value]) => `${knob} = ${String(value)}`).join(', ')}</>}
+            {Object.keys(table.knobs).length > 0 && <> with {Object.entries(table.knobs).map(([knob, value]) => `${knob} = ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`).join(', ')}</>}
             {' '}· target <strong>{table.target}</strong>
           </p>
           <div className="row">

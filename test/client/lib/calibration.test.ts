@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { applyHomography, homographyFrom, type Pt } from '../../../client/src/lib/homography';
+import { buildCalibration, imageToTable } from '../../../client/src/lib/calibration';
+
+const corners: [Pt, Pt, Pt, Pt] = [[100, 80], [1180, 120], [1240, 690], [40, 650]];
+
+describe('homography', () => {
+  it('maps the four source points onto the targets', () => {
+    const target: [Pt, Pt, Pt, Pt] = [[-600, -400], [600, -400], [600, 400], [-600, 400]];
+    const h = homographyFrom(corners, target)!;
+    corners.forEach((corner, i) => {
+      const [x, y] = applyHomography(h, corner)!;
+      expect(x).toBeCloseTo(target[i][0], 6);
+      expect(y).toBeCloseTo(target[i][1], 6);
+    });
+  });
+  it('refuses degenerate input', () => {
+    expect(homographyFrom([[0, 0], [1, 1], [2, 2], [3, 3]], [[0, 0], [1, 0], [1, 1], [0, 1]])).toBeNull();
+  });
+});
+
+describe('calibration', () => {
+  const base = { imageWidth: 1280, imageHeight: 720, corners, tableWidthMm: 1200, tableHeightMm: 800, seatCount: 4 };
+  it('builds a centre zone around the clicked centre and one zone per seat', () => {
+    const toTable = imageToTable(base)!;
+    const centreImage: Pt = [640, 380];
+    const [cx, cy] = applyHomography(toTable, centreImage)!;
+    const result = buildCalibration({ ...base, centre: centreImage });
+    if ('error' in result) throw new Error(result.error);
+    const { zones } = result.calibration;
+    expect(zones.map((z) => z.id)).toEqual(['centre', 'seat-0', 'seat-1', 'seat-2', 'seat-3']);
+    const centre = zones[0].polygonMm;
+    expect((centre[0][0] + centre[2][0]) / 2).toBeCloseTo(cx, -1);
+    expect((centre[0][1] + centre[2][1]) / 2).toBeCloseTo(cy, -1);
+    // Seat 0 sits at the bottom edge (+y): its wedge reaches y = +400.
+    expect(Math.max(...zones[1].polygonMm.map(([, y]) => y))).toBe(400);
+    for (const zone of zones) for (const [x, y] of zone.polygonMm) {
+      expect(Math.abs(x)).toBeLessThanOrEqual(600);
+      expect(Math.abs(y)).toBeLessThanOrEqual(400);
+    }
+  });
+  it('explains bad clicks instead of throwing', () => {
+    expect(buildCalibration({ ...base, centre: [5000, 5000] })).toEqual({ error: 'The centre must be inside the table corners' });
+    expect('error' in buildCalibration({ ...base, corners: [[0, 0], [1, 1], [2, 2], [3, 3]], centre: [1, 1] })).toBe(true);
+    expect(buildCalibration({ ...base, tableWidthMm: 0, centre: [640, 380] })).toEqual({ error: 'Table size must be positive' });
+  });
+});
