@@ -1,0 +1,745 @@
+/**
+ * Simulates one complete Nerts hand: 2–6 bots play at once in simulated time through the rules
+ * engine's table model (server/game/table.ts). Each bot looks, reaches, picks a card up, carries
+ * it and lets go; the model changes only when a card lands, so races for a foundation slot really
+ * happen: the first card to land stays, a later one lands on top, is noticed and carried back.
+ * Bots get stuck, wait for the others, rotate their stocks together, and call.
+ *
+ * Output: the physical timeline (see ../timeline.ts) and the hand's ground truth.
+ * Times in ms from the deal, positions in table mm. Deterministic for a seed; no I/O, no clock.
+ */
+import type { CardCode } from '../../game/cards';
+import {
+  applyMove,
+  dealTable,
+  everyoneStuck,
+  tableHandSummary,
+  type Move,
+  type PlayerSetup,
+  type Source,
+  type TableCard,
+  type TableModel,
+} from '../../game/table';
+import { PRESETS, resolveVariant, type PresetName, type VariantKnobs, type VariantRules } from '../../game/variants';
+import type { Violation } from '../../game/violations';
+import {
+  asidePose,
+  chooseAsideSpot,
+  chooseFoundationSpot,
+  computeLayout,
+  foundationPose,
+  idleHandPoint,
+  rotateVector,
+  type PlanePose,
+  type RestingPose,
+  type TableLayout,
+} from '../layout';
+import { CARD_THICKNESS_MM } from '../scene';
+import {
+  cardId,
+  HOVER_HEIGHT_MM,
+  restingPoses,
+  type CardFlight,
+  type HandMotion,
+  type HandTimelineData,
+  type PhysicalState,
+  type Point3,
+  type TimelineSnapshot,
+} from '../timeline';
+import { chooseMove } from './policy';
+import { defaultSkill, makeProfile, perceptionDuration, thinkDuration, travelDuration, type BotProfile } from './profile';
+import { SimRng } from './rng';
+
+/** One simulated player. Only `id` is required. */
+export interface SimPlayerSetup {
+  id: string;
+  /** Defaults to `deck-<id>`. */
+  deckId?: string;
+  /** Back design name passed to the renderer (defaults to the deck id; the renderer picks a look). */
+  backDesign?: string;
+  /** Partnership name: partners pool their scores (the 001 rule). */
+  team?: string;
+  /** 0..1; defaults to a seeded spread round 0.6. */
+  skill?: number;
+  /** Fine control over timing and attention (see BotProfile). */
+  profile?: Partial<BotProfile>;
+  /** Handicap: this player's Nerts pile size. */
+  nertsPileSize?: number;
+}
+
+/** Options for one simulated hand. */
+export interface SimulateHandOptions {
+  /** The players, or a count (2–6) for players `p1`…`pN`. */
+  players: readonly SimPlayerSetup[] | number;
+  seed: number;
+  /** Rules preset or knobs (default `nertz`). */
+  variant?: PresetName | VariantKnobs | VariantRules;
+  /** Table layout; computed for the players when absent. */
+  layout?: TableLayout;
+  /** Safety stop: a hand still running after this much simulated time ends at a standstill, ms (default 20 min). */
+  maxHandMs?: number;
+  /** Safety stop: stuck rotations allowed before a forced standstill (default 40). */
+  maxRotations?: number;
+  /** Time the finished table stays in view after the end of play, ms (default 2500). */
+  settleMs?: number;
+}
+
+/** A move that landed and was accepted by the rules engine. */
+export interface PlayRecord {
+  /** Order of acceptance, from 0. */
+  index: number;
+  player: string;
+  seat: number;
+  move: Move;
+  /** Cards moved, bottom first (one, a run, or up to three turned from the stock). */
+  cards: TableCard[];
+  /** When the card left its place, ms. */
+  pickupMs: number;
+  /** When it landed and the play took effect, ms. */
+  landMs: number;
+  /** For plays to the centre: the foundation it landed on (a new id when it started one). */
+  foundationId?: string;
+  /** The player's Nerts pile size after this play. */
+  nertsLeft: number;
+}
+
+/** Two (or more) cards raced for one foundation slot: the first to land stayed. */
+export interface DisputeRecord {
+  foundationId: string;
+  /** The contested card (rank and suit): both decks' copies of it raced for the slot. */
+  code: CardCode;
+  /** The play that got there first (null if it cannot be found, e.g. a king closed the pile). */
+  winner: { player: string; deckId: string; landMs: number; playIndex: number } | null;
+  loser: { player: string; deckId: string; landMs: number; returnedMs: number; from: Source };
+  /** Loser's landing minus winner's, ms. */
+  marginMs: number | null;
+}
+
+/** How a hand ended. `time-limit` and `rotation-cap` are the simulator's safety stops. */
+export type SimEndReason = 'call' | 'standstill' | 'rotation-limit' | 'rotation-cap' | 'time-limit';
+
+/** Ground truth of one hand: every play, the disputes, the end, the counts and scores. */
+export interface HandTruth {
+  format: 'nerts-sim-hand/1';
+  seed: number;
+  variant: string;
+  players: Array<{ id: string; seat: number; deckId: string; backDesign: string; team?: string; skill: number }>;
+  endMs: number;
+  endReason: SimEndReason;
+  caller: string | null;
+  /** When the caller called (play in the air then completes), ms; null without a call. */
+  callMs: number | null;
+  plays: PlayRecord[];
+  disputes: DisputeRecord[];
+  rotations: Array<{ timeMs: number; agreed: boolean }>;
+  /** Per player: own cards in the centre, and Nerts cards left, at the end. */
+  centre: Record<string, number>;
+  nertsLeft: Record<string, number>;
+  /** Hand scores under each rules preset, by player id. */
+  scores: Record<string, Record<string, number>>;
+  /** Moves the bots started and abandoned because they saw the slot go (no card moved). */
+  abandoned: number;
+}
+
+/** The whole result of a simulated hand. */
+export interface SimulatedHand {
+  setup: { players: PlayerSetup[]; variant: VariantRules; seed: number };
+  timeline: HandTimelineData;
+  truth: HandTruth;
+  finalTable: TableModel;
+  /** Accepted moves in order: replaying them from the deal reproduces `finalTable`. */
+  acceptedMoves: Move[];
+  /** Moves the rules engine rejected that were not foundation races (should be none). */
+  unexpectedViolations: Violation[];
+}
+
+interface Bot {
+  id: string;
+  seat: number;
+  profile: BotProfile;
+  rng: SimRng;
+  hand: Point3;
+  barrenTurns: number;
+  waiting: boolean;
+  recentRunBase: string | null;
+}
+
+interface Plan {
+  move: Move;
+  lookMs: number;
+  pickupMs: number;
+  newSpot?: PlanePose;
+  doomed?: boolean;
+  cards?: TableCard[];
+  from?: RestingPose[];
+  to?: RestingPose[];
+  faceUpFrom?: boolean[];
+}
+
+type SimEvent =
+  | { kind: 'look'; bot: Bot }
+  | { kind: 'pickup'; bot: Bot; plan: Plan }
+  | { kind: 'land'; bot: Bot; plan: Plan }
+  | { kind: 'push-done'; bot: Bot; foundationId: string; spot: PlanePose & { order: number } }
+  | { kind: 'call'; bot: Bot }
+  | { kind: 'rotation' }
+  | { kind: 'rotation-done'; table: TableModel; agreed: boolean };
+
+/** A min-heap of events by (time, insertion order), so equal times resolve deterministically. */
+class EventQueue {
+  private heap: Array<{ t: number; seq: number; event: SimEvent }> = [];
+  private seq = 0;
+
+  push(t: number, event: SimEvent): void {
+    const item = { t, seq: this.seq++, event };
+    const h = this.heap;
+    h.push(item);
+    let i = h.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (this.less(h[p], h[i])) break;
+      [h[p], h[i]] = [h[i], h[p]];
+      i = p;
+    }
+  }
+
+  pop(): { t: number; event: SimEvent } | undefined {
+    const h = this.heap;
+    if (h.length === 0) return undefined;
+    const top = h[0];
+    const last = h.pop()!;
+    if (h.length > 0) {
+      h[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < h.length && this.less(h[l], h[m])) m = l;
+        if (r < h.length && this.less(h[r], h[m])) m = r;
+        if (m === i) break;
+        [h[m], h[i]] = [h[i], h[m]];
+        i = m;
+      }
+    }
+    return top;
+  }
+
+  private less(a: { t: number; seq: number }, b: { t: number; seq: number }): boolean {
+    return a.t < b.t || (a.t === b.t && a.seq < b.seq);
+  }
+}
+
+const GRAB_HEIGHT_MM = 18;
+const PLACE_HEIGHT_MM = 40;
+
+/** Normalises the players option into full setups (ids, decks, skills). */
+export function resolvePlayers(players: readonly SimPlayerSetup[] | number, rng: SimRng): Array<Required<Pick<SimPlayerSetup, 'id' | 'deckId' | 'backDesign' | 'skill'>> & SimPlayerSetup> {
+  const list: SimPlayerSetup[] = typeof players === 'number' ? Array.from({ length: players }, (_, i) => ({ id: `p${i + 1}` })) : [...players];
+  if (list.length < 2 || list.length > 6) throw new Error(`simulator: 2 to 6 players, got ${list.length}`);
+  const skillRng = rng.fork('skills');
+  return list.map((p) => {
+    const skill = p.skill ?? defaultSkill(skillRng);
+    const deckId = p.deckId ?? `deck-${p.id}`;
+    return { ...p, deckId, backDesign: p.backDesign ?? deckId, skill };
+  });
+}
+
+/** Hand scores under every preset, from the final counts. */
+export function scoresUnderPresets(summary: { centre: Record<string, number>; nertsLeft: Record<string, number>; caller: string | null }, teams: Record<string, string | undefined>): Record<string, Record<string, number>> {
+  const result: Record<string, Record<string, number>> = {};
+  for (const [name, preset] of Object.entries(PRESETS)) {
+    const rules = preset.scoring;
+    const individual: Record<string, number> = {};
+    for (const player of Object.keys(summary.nertsLeft)) {
+      const isCaller = summary.caller === player;
+      const penalty = isCaller && rules.callerExemptFromPenalty ? 0 : rules.nertsPenalty * summary.nertsLeft[player];
+      individual[player] = rules.perCentreCard * (summary.centre[player] ?? 0) - penalty + (isCaller ? rules.callBonus : 0);
+    }
+    // Partners pool their points (001); each partner is shown the team's total.
+    const teamTotals: Record<string, number> = {};
+    for (const [player, score] of Object.entries(individual)) {
+      const team = teams[player];
+      if (team !== undefined) teamTotals[team] = (teamTotals[team] ?? 0) + score;
+    }
+    for (const player of Object.keys(individual)) {
+      const team = teams[player];
+      if (team !== undefined) individual[player] = teamTotals[team];
+    }
+    result[name] = individual;
+  }
+  return result;
+}
+
+/** Plays one complete hand. Throws only on programmer errors (a bad setup is reported clearly). */
+export function simulateHand(options: SimulateHandOptions): SimulatedHand {
+  const seed = options.seed;
+  if (!Number.isFinite(seed)) throw new Error('simulator: seed must be a finite number');
+  const rng = new SimRng(seed);
+  const players = resolvePlayers(options.players, rng);
+  const variant = resolveVariant(options.variant ?? 'nertz');
+  const setup = {
+    players: players.map((p): PlayerSetup => ({
+      id: p.id,
+      deckId: p.deckId,
+      backDesign: p.backDesign,
+      ...(p.team !== undefined ? { team: p.team } : {}),
+      ...(p.nertsPileSize !== undefined ? { nertsPileSize: p.nertsPileSize } : {}),
+    })),
+    variant,
+    seed,
+  };
+  const layout = options.layout ?? computeLayout(players.map((p) => ({ playerId: p.id, deckId: p.deckId })));
+  if (layout.seats.length !== players.length) throw new Error('simulator: layout seats do not match the players');
+  const maxHandMs = options.maxHandMs ?? 20 * 60_000;
+  const maxRotations = options.maxRotations ?? 40;
+  const settleMs = options.settleMs ?? 2500;
+
+  let table = dealTable(setup);
+  let physical: PhysicalState = { wasteFanBase: {}, foundationSpots: {}, asideSpots: {} };
+  const snapshots: TimelineSnapshot[] = [{ timeMs: 0, table, physical }];
+  const flights: CardFlight[] = [];
+  const motions: HandMotion[] = [];
+  const plays: PlayRecord[] = [];
+  const disputes: DisputeRecord[] = [];
+  const rotations: Array<{ timeMs: number; agreed: boolean }> = [];
+  const acceptedMoves: Move[] = [];
+  const unexpectedViolations: Violation[] = [];
+  const foundationChangedAt = new Map<string, number>();
+  const reservedSpots = new Set<PlanePose>();
+  const layoutRng = rng.fork('layout');
+  let asideCount = 0;
+  let abandoned = 0;
+  let inFlight = 0;
+  let callPending: { bot: Bot; timeMs: number } | null = null;
+  let rotationScheduled = false;
+  let ended: { timeMs: number; reason: SimEndReason } | null = null;
+  const queue = new EventQueue();
+
+  const bots: Bot[] = players.map((p, seat) => {
+    const profile = makeProfile(p.skill, p.profile ?? {}, seat);
+    const start = idleHandPoint(layout.seats[seat], 0);
+    return { id: p.id, seat, profile, rng: rng.fork(`bot:${p.id}`), hand: { ...start, zMm: HOVER_HEIGHT_MM }, barrenTurns: 0, waiting: false, recentRunBase: null };
+  });
+
+  const commit = (timeMs: number): void => {
+    snapshots.push({ timeMs, table, physical });
+  };
+  const seatOf = (bot: Bot) => layout.seats[bot.seat];
+  // Fingertips hold a card near its edge on the player's side, so the card's face stays visible.
+  const gripPoint = (bot: Bot, pose: { xMm: number; yMm: number; zMm: number }, lift: number): Point3 => {
+    const toward = rotateVector(0, 30, seatOf(bot).facingRad);
+    return { xMm: pose.xMm + toward.x, yMm: pose.yMm + toward.y, zMm: pose.zMm + lift };
+  };
+  const moveHand = (bot: Bot, startMs: number, endMs: number, to: Point3, holding: boolean): void => {
+    motions.push({ seat: bot.seat, startMs, endMs, from: bot.hand, to, holding });
+    bot.hand = to;
+  };
+  const distance = (a: { xMm: number; yMm: number }, b: { xMm: number; yMm: number }): number => Math.hypot(a.xMm - b.xMm, a.yMm - b.yMm);
+  const scheduleLook = (bot: Bot, timeMs: number): void => {
+    queue.push(timeMs + thinkDuration(bot.profile, bot.rng), { kind: 'look', bot });
+  };
+
+  /** The cards a move lifts, bottom first. */
+  const movingCards = (move: Move): TableCard[] => {
+    if (move.type === 'call' || move.type === 'stuck-rotation') return [];
+    const tableau = table.players[move.player];
+    if (move.type === 'turn-stock') return tableau.stock.length > 0 ? tableau.stock.slice(-3).reverse() : tableau.waste.slice();
+    const from = move.from;
+    if (from.kind === 'nerts') return tableau.nertsPile.slice(-1);
+    if (from.kind === 'waste') return tableau.waste.slice(-1);
+    return tableau.workPiles[from.pile].slice(from.index);
+  };
+
+  const liveSpots = (): PlanePose[] => [
+    ...table.foundations.filter((f) => !physical.asideSpots[f.id]).map((f) => physical.foundationSpots[f.id]),
+    ...reservedSpots,
+  ];
+
+  const wakeWaiting = (timeMs: number): void => {
+    for (const other of bots) {
+      other.barrenTurns = 0;
+      if (other.waiting) {
+        other.waiting = false;
+        queue.push(timeMs + perceptionDuration(other.profile, other.rng), { kind: 'look', bot: other });
+      }
+    }
+  };
+
+  const finish = (timeMs: number, reason: SimEndReason): void => {
+    ended = { timeMs, reason };
+  };
+
+  const finishCall = (timeMs: number): void => {
+    if (!callPending) return;
+    const result = applyMove(table, { type: 'call', player: callPending.bot.id });
+    if (result.violations.length > 0) {
+      unexpectedViolations.push(...result.violations);
+    } else {
+      table = result.table;
+      acceptedMoves.push({ type: 'call', player: callPending.bot.id });
+      commit(timeMs);
+    }
+    finish(timeMs, 'call');
+  };
+
+  const becomeWaiting = (bot: Bot, timeMs: number): void => {
+    bot.waiting = true;
+    const rest = idleHandPoint(seatOf(bot), bot.rng.range(-1, 1));
+    moveHand(bot, timeMs, timeMs + 700, { ...rest, zMm: HOVER_HEIGHT_MM }, false);
+    if (!rotationScheduled && inFlight === 0 && bots.every((b) => b.waiting)) {
+      rotationScheduled = true;
+      queue.push(timeMs + 1200 + rng.range(0, 1200), { kind: 'rotation' });
+    }
+  };
+
+  const look = (bot: Bot, timeMs: number): void => {
+    if (callPending || ended) return;
+    const tableau = table.players[bot.id];
+    if (tableau.nertsPile.length === 0) {
+      queue.push(timeMs + bot.rng.range(150, 450), { kind: 'call', bot });
+      return;
+    }
+    const { choice, productiveExists } = chooseMove(table, bot.id, bot.profile, bot.rng, bot.recentRunBase);
+    let move: Move | null = choice ? choice.move : null;
+    if (choice) bot.barrenTurns = 0;
+    if (!move) {
+      const cycle = tableau.stock.length + tableau.waste.length;
+      if (cycle === 0) {
+        if (productiveExists) scheduleLook(bot, timeMs);
+        else becomeWaiting(bot, timeMs);
+        return;
+      }
+      if (!productiveExists) {
+        // A full pass through stock and waste without a play: this player is stuck.
+        if (bot.barrenTurns > Math.ceil(cycle / 3) + 1) {
+          becomeWaiting(bot, timeMs);
+          return;
+        }
+        bot.barrenTurns++;
+      }
+      move = { type: 'turn-stock', player: bot.id };
+    }
+    if (move.type === 'to-work' && move.from.kind === 'work') {
+      const base = tableau.workPiles[move.from.pile][move.from.index];
+      bot.recentRunBase = cardId(base);
+    } else if (move.type !== 'turn-stock') {
+      bot.recentRunBase = null;
+    }
+    const poses = restingPoses(layout, table, physical);
+    const cards = movingCards(move);
+    const source = poses.get(cardId(cards[0]));
+    if (!source) throw new Error(`simulator: no pose for ${cardId(cards[0])}`);
+    const grip = gripPoint(bot, source, GRAB_HEIGHT_MM);
+    const reach = move.type === 'turn-stock' ? bot.profile.turnMs * 0.45 : travelDuration(bot.profile, distance(bot.hand, grip), bot.rng) + bot.profile.grabMs;
+    moveHand(bot, timeMs, timeMs + reach, grip, false);
+    const plan: Plan = { move, lookMs: timeMs, pickupMs: timeMs + reach };
+    if (move.type === 'to-foundation' && move.foundationId === null) {
+      plan.newSpot = chooseFoundationSpot(layout, bot.seat, liveSpots(), layoutRng);
+      reservedSpots.add(plan.newSpot);
+    }
+    queue.push(plan.pickupMs, { kind: 'pickup', bot, plan });
+  };
+
+  const pickup = (bot: Bot, plan: Plan, timeMs: number): void => {
+    const release = (): void => {
+      if (plan.newSpot) reservedSpots.delete(plan.newSpot);
+    };
+    if (callPending || ended) {
+      release();
+      return;
+    }
+    const move = plan.move;
+    const result = applyMove(table, move);
+    let doomed = false;
+    if (result.violations.length > 0) {
+      const changedAt = move.type === 'to-foundation' && move.foundationId !== null ? foundationChangedAt.get(move.foundationId) : undefined;
+      if (changedAt !== undefined && changedAt > timeMs - perceptionDuration(bot.profile, bot.rng)) {
+        doomed = true; // the slot went a moment ago: too late to notice, the card goes anyway
+      } else {
+        abandoned++;
+        release();
+        queue.push(timeMs + 120 + bot.rng.range(0, 150), { kind: 'look', bot });
+        return;
+      }
+    }
+    const cards = movingCards(move);
+    const before = restingPoses(layout, table, physical);
+    const from = cards.map((c) => before.get(cardId(c))!);
+    let to: RestingPose[];
+    let faceUpTo: boolean[];
+    if (doomed && move.type === 'to-foundation' && move.foundationId !== null) {
+      const foundation = table.foundations.find((f) => f.id === move.foundationId)!;
+      const aside = physical.asideSpots[foundation.id];
+      const spot = aside ?? physical.foundationSpots[foundation.id];
+      const onTop = (aside ? asidePose : foundationPose)(spot, foundation.cards.length, cardId(cards[0]));
+      to = [{ ...onTop, zMm: onTop.zMm + (aside ? aside.order * 13 * CARD_THICKNESS_MM : 0) + CARD_THICKNESS_MM }];
+      faceUpTo = [true];
+    } else {
+      const after = physicalAfter(move, result.table, plan.newSpot);
+      const poses = restingPoses(layout, result.table, after);
+      const landed = cards.map((c) => poses.get(cardId(c))!);
+      to = landed;
+      faceUpTo = landed.map((p) => p.faceUp);
+    }
+    const faceUpFrom = from.map((p) => p.faceUp);
+    const destination = gripPoint(bot, to[0], GRAB_HEIGHT_MM);
+    const carry =
+      move.type === 'turn-stock'
+        ? bot.profile.turnMs * (cards.length > 3 ? 0.9 : 0.55)
+        : travelDuration(bot.profile, distance(from[0], to[0]), bot.rng) + bot.profile.placeMs;
+    const landMs = timeMs + carry;
+    const lift = move.type === 'to-foundation' ? 35 : move.type === 'turn-stock' ? 12 : 20;
+    flights.push({ seat: bot.seat, cardIds: cards.map(cardId), startMs: timeMs, endMs: landMs, from, to, faceUpFrom, faceUpTo, liftMm: lift, zone: { kind: 'hand', seat: bot.seat } });
+    moveHand(bot, timeMs, landMs, destination, true);
+    Object.assign(plan, { doomed, cards, from, to, faceUpFrom });
+    inFlight++;
+    queue.push(landMs, { kind: 'land', bot, plan });
+  };
+
+  /** Physical facts after `move` is applied (giving `next`); `newSpot` places a new foundation. */
+  const physicalAfter = (move: Move, next: TableModel, newSpot: PlanePose | undefined): PhysicalState => {
+    if (move.type === 'turn-stock') {
+      const before = table.players[move.player];
+      const base = before.stock.length > 0 ? before.waste.length : 0;
+      return { ...physical, wasteFanBase: { ...physical.wasteFanBase, [move.player]: base } };
+    }
+    if (move.type === 'to-foundation' && move.foundationId === null && newSpot) {
+      const created = next.foundations[next.foundations.length - 1];
+      return { ...physical, foundationSpots: { ...physical.foundationSpots, [created.id]: newSpot } };
+    }
+    return physical;
+  };
+
+  const land = (bot: Bot, plan: Plan, timeMs: number): void => {
+    inFlight--;
+    const move = plan.move;
+    const result = applyMove(table, move);
+    if (plan.newSpot) reservedSpots.delete(plan.newSpot);
+    if (result.violations.length === 0 && move.type !== 'call' && move.type !== 'stuck-rotation') {
+      const nextPhysical = physicalAfter(move, result.table, plan.newSpot);
+      table = result.table;
+      physical = nextPhysical;
+      commit(timeMs);
+      acceptedMoves.push(move);
+      let foundationId: string | undefined;
+      if (move.type === 'to-foundation') {
+        foundationId = move.foundationId ?? table.foundations[table.foundations.length - 1].id;
+        foundationChangedAt.set(foundationId, timeMs);
+      }
+      plays.push({
+        index: plays.length,
+        player: bot.id,
+        seat: bot.seat,
+        move,
+        cards: plan.cards ?? [],
+        pickupMs: plan.pickupMs,
+        landMs: timeMs,
+        ...(foundationId !== undefined ? { foundationId } : {}),
+        nertsLeft: table.players[move.player].nertsPile.length,
+      });
+      bot.hand = { ...bot.hand, zMm: PLACE_HEIGHT_MM };
+      if (foundationId !== undefined) {
+        wakeWaiting(timeMs);
+        const foundation = table.foundations.find((f) => f.id === foundationId)!;
+        if (foundation.completed) {
+          startPushAside(bot, foundationId, timeMs);
+          maybeFinishCall(timeMs);
+          return;
+        }
+      }
+      scheduleLook(bot, timeMs);
+    } else if (move.type === 'to-foundation' && plan.from && plan.to && plan.cards) {
+      recordDispute(bot, plan, timeMs);
+    } else {
+      unexpectedViolations.push(...result.violations);
+      scheduleLook(bot, timeMs);
+    }
+    maybeFinishCall(timeMs);
+  };
+
+  const maybeFinishCall = (timeMs: number): void => {
+    if (callPending && inFlight === 0 && !ended) finishCall(timeMs);
+  };
+
+  const recordDispute = (bot: Bot, plan: Plan, timeMs: number): void => {
+    const move = plan.move as Extract<Move, { type: 'to-foundation' }>;
+    const card = plan.cards![0];
+    const foundationId = move.foundationId!;
+    const winnerPlay = [...plays].reverse().find((p) => p.foundationId === foundationId && p.cards[0]?.code === card.code);
+    const notice = perceptionDuration(bot.profile, bot.rng);
+    const lying = plan.to![0];
+    const home = plan.from![0];
+    const returnStart = timeMs + notice + bot.profile.grabMs;
+    const returnEnd = returnStart + travelDuration(bot.profile, distance(lying, home), bot.rng) + bot.profile.placeMs;
+    const cardIds = [cardId(card)];
+    flights.push({ seat: bot.seat, cardIds, startMs: timeMs, endMs: returnStart, from: [lying], to: [lying], faceUpFrom: [true], faceUpTo: [true], liftMm: 0, zone: { kind: 'centre', foundationId } });
+    flights.push({ seat: bot.seat, cardIds, startMs: returnStart, endMs: returnEnd, from: [lying], to: [home], faceUpFrom: [true], faceUpTo: [plan.faceUpFrom?.[0] ?? true], liftMm: 30, zone: { kind: 'hand', seat: bot.seat } });
+    moveHand(bot, timeMs, returnStart, gripPoint(bot, lying, GRAB_HEIGHT_MM), false);
+    moveHand(bot, returnStart, returnEnd, gripPoint(bot, home, GRAB_HEIGHT_MM), true);
+    disputes.push({
+      foundationId,
+      code: card.code,
+      winner: winnerPlay ? { player: winnerPlay.player, deckId: winnerPlay.cards[0].deckId, landMs: winnerPlay.landMs, playIndex: winnerPlay.index } : null,
+      loser: { player: bot.id, deckId: card.deckId, landMs: timeMs, returnedMs: returnEnd, from: move.from },
+      marginMs: winnerPlay ? timeMs - winnerPlay.landMs : null,
+    });
+    scheduleLook(bot, returnEnd);
+  };
+
+  const startPushAside = (bot: Bot, foundationId: string, timeMs: number): void => {
+    const foundation = table.foundations.find((f) => f.id === foundationId)!;
+    const spotFrom = physical.foundationSpots[foundationId];
+    const spot = { ...chooseAsideSpot(layout, spotFrom, layoutRng), order: asideCount++ };
+    const poses = restingPoses(layout, table, physical);
+    const ids = foundation.cards.map(cardId);
+    const from = ids.map((id) => poses.get(id)!);
+    const to = foundation.cards.map((card, i) => {
+      const pose = asidePose(spot, i, cardId(card));
+      return { ...pose, zMm: pose.zMm + spot.order * 13 * CARD_THICKNESS_MM };
+    });
+    const start = timeMs + 150 + bot.profile.grabMs;
+    const end = start + 250 + travelDuration(bot.profile, distance(spotFrom, spot), bot.rng);
+    flights.push({ seat: bot.seat, cardIds: ids, startMs: start, endMs: end, from, to, faceUpFrom: ids.map(() => true), faceUpTo: ids.map(() => false), liftMm: 25, zone: { kind: 'hand', seat: bot.seat } });
+    moveHand(bot, start, end, gripPoint(bot, { ...spot, zMm: 5 }, GRAB_HEIGHT_MM), true);
+    inFlight++;
+    queue.push(end, { kind: 'push-done', bot, foundationId, spot });
+  };
+
+  const rotate = (timeMs: number): void => {
+    rotationScheduled = false;
+    if (inFlight > 0 || !bots.every((b) => b.waiting) || ended || callPending) return;
+    if (rotations.length >= maxRotations) {
+      finish(timeMs, 'rotation-cap');
+      return;
+    }
+    const agreed = !everyoneStuck(table);
+    const move: Move = agreed ? { type: 'stuck-rotation', agreed: true } : { type: 'stuck-rotation' };
+    const result = applyMove(table, move);
+    if (result.violations.length > 0) {
+      unexpectedViolations.push(...result.violations);
+      finish(timeMs, 'standstill');
+      return;
+    }
+    if (result.table.ended) {
+      table = result.table;
+      acceptedMoves.push(move);
+      commit(timeMs);
+      finish(timeMs, result.table.endReason === 'rotation-limit' ? 'rotation-limit' : 'standstill');
+      return;
+    }
+    // Everyone turns their waste back into stock together; the model changes when all are done.
+    const nextPhysical: PhysicalState = { ...physical, wasteFanBase: {} };
+    const after = restingPoses(layout, result.table, nextPhysical);
+    const before = restingPoses(layout, table, physical);
+    let doneMs = timeMs;
+    for (const bot of bots) {
+      const tableau = table.players[bot.id];
+      const moving = [...tableau.waste, ...tableau.stock.slice(-1)];
+      const start = timeMs + bot.rng.range(100, 400);
+      if (moving.length === 0) continue;
+      const ids = moving.map(cardId);
+      const from = ids.map((id) => before.get(id)!);
+      const to = ids.map((id) => after.get(id)!);
+      const end = start + 500 + bot.profile.turnMs;
+      flights.push({ seat: bot.seat, cardIds: ids, startMs: start, endMs: end, from, to, faceUpFrom: from.map((p) => p.faceUp), faceUpTo: to.map(() => false), liftMm: 20, zone: { kind: 'hand', seat: bot.seat } });
+      moveHand(bot, timeMs, start, gripPoint(bot, from[0], GRAB_HEIGHT_MM), false);
+      moveHand(bot, start, end, gripPoint(bot, to[0], GRAB_HEIGHT_MM), true);
+      doneMs = Math.max(doneMs, end);
+    }
+    inFlight++;
+    queue.push(doneMs, { kind: 'rotation-done', table: result.table, agreed });
+    acceptedMoves.push(move);
+  };
+
+  for (const bot of bots) queue.push(400 + bot.rng.range(0, 500), { kind: 'look', bot });
+
+  for (;;) {
+    const item = queue.pop();
+    if (!item) break;
+    const { t, event } = item;
+    if (ended) break;
+    if (t > maxHandMs) {
+      finish(maxHandMs, 'time-limit');
+      break;
+    }
+    switch (event.kind) {
+      case 'look':
+        look(event.bot, t);
+        break;
+      case 'pickup':
+        pickup(event.bot, event.plan, t);
+        break;
+      case 'land':
+        land(event.bot, event.plan, t);
+        break;
+      case 'push-done':
+        inFlight--;
+        physical = { ...physical, asideSpots: { ...physical.asideSpots, [event.foundationId]: event.spot } };
+        commit(t);
+        if (!callPending) scheduleLook(event.bot, t);
+        maybeFinishCall(t);
+        break;
+      case 'call':
+        if (!callPending && !ended) {
+          callPending = { bot: event.bot, timeMs: t };
+          maybeFinishCall(t);
+        }
+        break;
+      case 'rotation':
+        rotate(t);
+        break;
+      case 'rotation-done':
+        inFlight--;
+        table = event.table;
+        physical = { ...physical, wasteFanBase: {} };
+        commit(t);
+        rotations.push({ timeMs: t, agreed: event.agreed });
+        for (const bot of bots) {
+          bot.waiting = false;
+          bot.barrenTurns = 0;
+          bot.recentRunBase = null;
+          scheduleLook(bot, t);
+        }
+        break;
+    }
+  }
+  if (!ended) finish(snapshots[snapshots.length - 1].timeMs, 'standstill');
+  const end = ended as unknown as { timeMs: number; reason: SimEndReason };
+
+  const summary = tableHandSummary(table);
+  const teams: Record<string, string | undefined> = Object.fromEntries(players.map((p) => [p.id, p.team]));
+  const lastMotion = Math.max(0, ...flights.map((f) => f.endMs), ...motions.map((m) => m.endMs));
+  const truth: HandTruth = {
+    format: 'nerts-sim-hand/1',
+    seed,
+    variant: variant.name,
+    players: players.map((p, seat) => ({ id: p.id, seat, deckId: p.deckId, backDesign: p.backDesign, ...(p.team !== undefined ? { team: p.team } : {}), skill: p.skill })),
+    endMs: end.timeMs,
+    endReason: end.reason,
+    caller: table.called,
+    callMs: callPending ? (callPending as { timeMs: number }).timeMs : null,
+    plays,
+    disputes,
+    rotations,
+    centre: summary.centre,
+    nertsLeft: summary.nertsLeft,
+    scores: scoresUnderPresets(summary, teams),
+    abandoned,
+  };
+  return {
+    setup,
+    timeline: {
+      layout,
+      snapshots,
+      flights,
+      motions,
+      appearances: bots.map((b) => b.profile.appearance),
+      durationMs: Math.max(end.timeMs + settleMs, lastMotion + 500),
+    },
+    truth,
+    finalTable: table,
+    acceptedMoves,
+    unexpectedViolations,
+  };
+}
