@@ -53,13 +53,25 @@ function readHand(raw: unknown, index: number, running: Record<string, number>, 
 
 /** Normalises history JSON (`{ matches: [...] }`, a bare array of matches, or one match) into matches. */
 export function normalizeHistory(json: unknown): MatchHistory[] {
-  const rawMatches: unknown[] = Array.isArray(json)
+  let rawMatches: unknown[] = Array.isArray(json)
     ? json
     : isObject(json) && Array.isArray(json.matches)
       ? json.matches
       : isObject(json) && Array.isArray(json.hands)
         ? [json]
         : [];
+  // A flat list of hands that name their match (`{ hands: [{ match, hand, scores }] }`) is grouped by match.
+  if (isObject(json) && !Array.isArray(json.matches) && Array.isArray(json.hands)) {
+    const hands = json.hands as unknown[];
+    if (hands.some((hand) => isObject(hand) && num(hand.match) !== null)) {
+      const groups = new Map<number, unknown[]>();
+      for (const hand of hands) {
+        const match = isObject(hand) ? num(hand.match) ?? 1 : 1;
+        groups.set(match, [...(groups.get(match) ?? []), hand]);
+      }
+      rawMatches = [...groups.entries()].sort((a, b) => a[0] - b[0]).map(([match, group]) => ({ id: String(match), hands: group, target: json.target }));
+    }
+  }
   const matches: MatchHistory[] = [];
   rawMatches.forEach((rawMatch, matchIndex) => {
     if (!isObject(rawMatch) || !Array.isArray(rawMatch.hands)) return;

@@ -69,3 +69,17 @@ describe('score sort', () => {
     expect(correctionsOf([c(1), c(3)], [c(3), c(4)]).map((x) => x.seq)).toEqual([4, 3, 1]);
   });
 });
+
+describe('standings from a flat hand list', () => {
+  it('groups hands by their match and skips unscored hands', () => {
+    const matches = normalizeHistory({
+      target: 100,
+      hands: [
+        { match: 1, hand: 1, scores: [{ player: 'a', handScore: 10, total: 10 }] },
+        { match: 1, hand: 2, scores: null },
+        { match: 2, hand: 3, scores: [{ player: 'a', handScore: 4, total: 4 }] },
+      ],
+    });
+    expect(matches.map((m) => [m.id, m.hands.length, m.target])).toEqual([['1', 1, 100], ['2', 1, 100]]);
+  });
+});
