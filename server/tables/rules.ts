@@ -40,6 +40,8 @@ interface RulesDispute {
 /** The referee's state of one table; plain JSON. */
 export interface RulesState {
   hand: number;
+  /** Match number, 1-based: a new match starts with the hand after a match winner. */
+  match: number;
   phase: TableView['phase'];
   calledBy: string | null;
   calledAtMs: number | null;
@@ -66,6 +68,7 @@ export interface RulesContext {
 export function initialRulesState(context: RulesContext): RulesState {
   return {
     hand: 0,
+    match: 1,
     phase: 'setup',
     calledBy: null,
     calledAtMs: null,
@@ -102,6 +105,7 @@ export function applyRules(previous: RulesState, event: TableEvent, timeMs: numb
         scores: null,
       } satisfies Partial<RulesState>);
       if (state.matchWinner) {
+        state.match += 1;
         state.handHistory = [];
         state.matchWinner = null;
       }

@@ -1,0 +1,67 @@
+/**
+ * Server configuration: defaults, environment, and options passed to buildApp (tests).
+ * Decorated on the app as `app.config`.
+ */
+import fp from 'fastify-plugin';
+import { join } from 'node:path';
+import { dataDirFromEnv } from '../tables/store';
+import { DEFAULT_FRAME_LIMITS, type FrameLimits } from '../workers/frame-format';
+import type { RecognizerKind } from '../workers/messages';
+import type { FakeRecognizerOptions } from '../vision/fake-recognizer';
+
+/** Everything the server reads at start-up. */
+export interface ServerConfig {
+  /** SQLite database and evidence frames live here. */
+  dataDir: string;
+  recognizer: RecognizerKind;
+  fakeRecognizer?: FakeRecognizerOptions;
+  /** Recognition worker threads. */
+  workers: number;
+  /** When set, creating and listing tables needs it as a Bearer token. */
+  adminToken: string | null;
+  /** Extra origins allowed by CORS (besides same-origin requests). */
+  corsOrigins: string[];
+  frameLimits: FrameLimits;
+  /** JSON body limit, bytes. */
+  bodyLimitBytes: number;
+  /** REST requests per minute per IP. */
+  rateLimitPerMinute: number;
+  /** Frames per second a camera socket may send before frames are refused. */
+  maxCameraFps: number;
+  /** Built web app to serve; null = no static files. */
+  clientDist: string | null;
+  /** Origin the printed URLs use, e.g. http://localhost:3000 (no trailing slash). */
+  publicOrigin: string;
+}
+
+/** Defaults, overridden by the environment (see docs/SERVER.md). */
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const port = Number(env.PORT ?? 3000);
+  return {
+    dataDir: dataDirFromEnv(env),
+    recognizer: env.NERTS_RECOGNIZER === 'fake' ? 'fake' : 'real',
+    workers: Math.max(1, Number(env.NERTS_WORKERS ?? 1) || 1),
+    adminToken: env.NERTS_ADMIN_TOKEN && env.NERTS_ADMIN_TOKEN.length > 0 ? env.NERTS_ADMIN_TOKEN : null,
+    corsOrigins: (env.NERTS_CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+    frameLimits: DEFAULT_FRAME_LIMITS,
+    bodyLimitBytes: 256 * 1024,
+    rateLimitPerMinute: 300,
+    maxCameraFps: 120,
+    clientDist: join(process.cwd(), 'client', 'dist'),
+    publicOrigin: env.NERTS_PUBLIC_ORIGIN ?? `http://localhost:${port}`,
+  };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: ServerConfig;
+  }
+}
+
+/** Decorates `app.config`. */
+export default fp<{ config: ServerConfig }>(
+  async (app, options) => {
+    app.decorate('config', options.config);
+  },
+  { name: 'config' },
+);

@@ -1,0 +1,385 @@
+/**
+ * A live table: the I/O shell around the pure tracker and rules reducer. It takes frames from
+ * the camera socket or POST, hands them to the recognition pool, steps the tracker on each
+ * result, applies the tracker's events to the rules state, logs them to SQLite and pushes them
+ * to viewers. Viewers are fire-and-forget: a viewer whose socket is backed up is skipped.
+ */
+import { resolveVariant, tryResolveVariant, type VariantRules } from '../game/variants';
+import type { FrameObservations } from '../vision/types';
+import {
+  PROTOCOL_VERSION,
+  type LoggedEvent,
+  type PipelineStats,
+  type Role,
+  type ServerMessage,
+  type TableEvent,
+  type TableInfo,
+  type TableView,
+  type Calibration,
+  type FrameObservationsMessage,
+} from '../protocol';
+import { DEFAULT_TRACKER_TUNING, initialTrackerState, step, markCalled, type TrackerConfig, type TrackerState } from '../tracker/tracker';
+import type { PendingFrame, RecognitionPool, TableSink } from '../workers/pool';
+import { applyRules, initialRulesState, toView, type RulesContext, type RulesPlayer, type RulesState } from './rules';
+import type { StoredTable, TableStore } from './store';
+import { PipelineCounters } from './stats';
+import type { FrameHeader } from '../workers/frame-format';
+
+/** The part of a ws WebSocket a table uses (ws ships no types here). */
+export interface TableSocket {
+  readonly readyState: number;
+  readonly OPEN: number;
+  readonly bufferedAmount: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+}
+type WebSocket = TableSocket;
+
+/** A viewer's socket with what it asked for. */
+interface Viewer {
+  socket: WebSocket;
+  role: Role;
+  observations: boolean;
+}
+
+/** Bytes a viewer's socket may have queued before messages to it are skipped. */
+const VIEWER_BACKLOG_BYTES = 1024 * 1024;
+/** At most this many `observations` messages per second to a viewer. */
+const OBSERVATIONS_PER_SECOND = 15;
+/** Recent frames kept for evidence (disputes) and enrolment. */
+const RECENT_FRAMES = 4;
+
+/** Builds the variant rules of a stored table (preset + knobs + target). */
+export function variantOf(setup: StoredTable['setup']): VariantRules {
+  const resolved = tryResolveVariant({ ...setup.knobs, preset: setup.variant });
+  const rules = resolved.ok ? resolved.rules : resolveVariant('nertz');
+  return { ...rules, scoring: { ...rules.scoring, target: setup.target } };
+}
+
+/** One table being refereed. */
+export class LiveTable {
+  readonly id: string;
+  private readonly context: RulesContext;
+  private readonly trackerConfig: TrackerConfig;
+  private tracker: TrackerState;
+  private rules: RulesState;
+  private seq: number;
+  private readonly recentEvents: LoggedEvent[] = [];
+  private readonly viewers = new Set<Viewer>();
+  private camera: WebSocket | null = null;
+  private frameSeq = 0;
+  private lastObservationsSentMs = 0;
+  private readonly recentFrames: Array<{ seq: number; image: Uint8Array; contentType: string }> = [];
+  readonly counters = new PipelineCounters();
+  /** The latest processed observations (for enrolment: which back was held up). */
+  latestObservations: FrameObservations | null = null;
+  /** Listeners for processed frames (the benchmark and tests read them). */
+  readonly frameListeners = new Set<(observations: FrameObservationsMessage) => void>();
+
+  constructor(
+    private stored: StoredTable,
+    private readonly store: TableStore,
+    private readonly pool: RecognitionPool,
+  ) {
+    this.id = stored.id;
+    const players: RulesPlayer[] = stored.setup.seats.map((seat, index) => ({
+      id: seat.playerId,
+      name: seat.name,
+      seat: index,
+      ...(seat.team ? { team: seat.team } : {}),
+      deckId: seat.deckId ?? `deck-${seat.playerId}`,
+      nertsPileSize: seat.nertsPileSize ?? variantOf(stored.setup).nertsPileSize,
+    }));
+    this.context = { tableId: stored.id, players, variant: variantOf(stored.setup) };
+    this.trackerConfig = {
+      ...DEFAULT_TRACKER_TUNING,
+      disputeWindowMs: Math.min(DEFAULT_TRACKER_TUNING.disputeWindowMs, this.context.variant.disputeWindowMs),
+      players: players.map((p) => ({ seat: p.seat, playerId: p.id, nertsPileSize: p.nertsPileSize })),
+    };
+    // Resume: replay the log through the reducer; the tracker continues from its last snapshot.
+    this.rules = initialRulesState(this.context);
+    const log = store.events(stored.id);
+    for (const entry of log) this.rules = applyRules(this.rules, entry.event, entry.timeMs, this.context).state;
+    this.seq = log.length > 0 ? log[log.length - 1].seq + 1 : 0;
+    this.recentEvents.push(...log.slice(-50));
+    this.tracker = (stored.trackerSnapshot as TrackerState | null) ?? initialTrackerState(this.trackerConfig);
+    pool.attach(this.id, this.sink);
+    pool.setCalibration(this.id, stored.calibration);
+  }
+
+  /** The public description (no tokens). */
+  info(): TableInfo {
+    const { setup } = this.stored;
+    return {
+      id: this.id,
+      name: setup.name,
+      seats: setup.seats.map((seat, index) => ({ ...seat, seat: index, deckId: seat.deckId ?? `deck-${seat.playerId}` })),
+      variant: setup.variant,
+      knobs: setup.knobs,
+      target: setup.target,
+      source: this.stored.source,
+      calibrated: this.stored.calibration !== null,
+      enrolledDecks: this.stored.enrolledDecks,
+      createdAtMs: this.stored.createdAtMs,
+    };
+  }
+
+  /** Tokens of this table. */
+  get tokens(): StoredTable['tokens'] {
+    return this.stored.tokens;
+  }
+
+  /** Current calibration, if set. */
+  get calibration(): Calibration | null {
+    return this.stored.calibration;
+  }
+
+  /** Where frames come from. */
+  get source(): StoredTable['source'] {
+    return this.stored.source;
+  }
+
+  /** The live view (rules state shaped for viewers). */
+  view(): TableView {
+    return toView(this.rules, this.context);
+  }
+
+  /** Pipeline counters now. */
+  stats(): PipelineStats {
+    return this.counters.snapshot();
+  }
+
+  /** Per-player counts straight from the rules state (benchmark comparison). */
+  get rulesState(): RulesState {
+    return this.rules;
+  }
+
+  // ------------------------------------------------------------------ frames
+
+  /** Takes a validated live frame (camera socket or sim): latest frame wins in the pool. */
+  acceptFrame(image: Uint8Array, header: FrameHeader, captureTimeMs: number): number {
+    const seq = this.frameSeq++;
+    this.counters.received();
+    this.recentFrames.push({ seq, image, contentType: `image/${header.format}` });
+    if (this.recentFrames.length > RECENT_FRAMES) this.recentFrames.shift();
+    this.pool.offer(this.id, { seq, image, captureTimeMs, receivedAtMs: performance.now() });
+    return seq;
+  }
+
+  /** Counts a frame refused at the boundary. */
+  rejectFrame(): void {
+    this.counters.rejected();
+  }
+
+  /** The newest frame received (for calibration and enrolment UIs). */
+  latestFrame(): { image: Uint8Array; contentType: string } | null {
+    return this.recentFrames[this.recentFrames.length - 1] ?? null;
+  }
+
+  private readonly sink: TableSink = {
+    onObservations: (frame: PendingFrame, observations: FrameObservations, latencyMs: number) => {
+      this.counters.processed(latencyMs);
+      this.latestObservations = observations;
+      this.onObservations(frame, observations, latencyMs);
+    },
+    onDropped: (count: number) => this.counters.dropped(count),
+    onFailed: (_frame: PendingFrame, error: string) => {
+      this.counters.failed();
+      this.broadcast({ type: 'error', code: 'recognizer/failed', message: error }, 'referee');
+    },
+  };
+
+  private onObservations(frame: PendingFrame, observations: FrameObservations, latencyMs: number): void {
+    const message: FrameObservationsMessage = {
+      seq: frame.seq,
+      timestampMs: frame.captureTimeMs,
+      width: observations.width,
+      height: observations.height,
+      cards: observations.cards,
+      timingsMs: { ...(observations.timingsMs ?? {}), total: latencyMs },
+    };
+    for (const listener of this.frameListeners) listener(message);
+    if (this.rules.phase === 'playing' || this.rules.phase === 'called') {
+      const result = step(this.tracker, { ...observations, timestampMs: frame.captureTimeMs }, this.trackerConfig);
+      this.tracker = result.state;
+      if (result.events.length > 0) {
+        this.record(result.events.map(({ timeMs, event }) => ({ timeMs, event: this.withEvidence(event, frame.seq) })));
+      }
+    }
+    const now = Date.now();
+    if (now - this.lastObservationsSentMs >= 1000 / OBSERVATIONS_PER_SECOND) {
+      this.lastObservationsSentMs = now;
+      for (const viewer of this.viewers) if (viewer.observations) this.send(viewer, { type: 'observations', frame: message });
+    }
+  }
+
+  /** Disputes keep the frames that show them. */
+  private withEvidence(event: TableEvent, frameSeq: number): TableEvent {
+    if (event.type !== 'dispute-opened') return event;
+    const evidence: string[] = [];
+    for (const frame of this.recentFrames.filter((f) => f.seq <= frameSeq)) {
+      const id = `${event.disputeId}-h${this.rules.hand}-${frame.seq}`;
+      this.store.saveEvidence(this.id, id, frame.image, frame.contentType);
+      evidence.push(id);
+    }
+    return { ...event, evidence };
+  }
+
+  // ------------------------------------------------------------------ the log
+
+  /** Applies events to the rules, logs and broadcasts them; returns the log entries. */
+  private record(items: Array<{ timeMs: number; event: TableEvent }>): LoggedEvent[] {
+    const entries: LoggedEvent[] = [];
+    for (const { timeMs, event } of items) {
+      const hand = event.type === 'hand-started' ? event.hand : this.rules.hand;
+      const result = applyRules(this.rules, event, timeMs, this.context);
+      const seq = this.seq++;
+      result.state.violations = result.state.violations.map((v) => (v.seq === -1 ? { ...v, seq } : v));
+      this.rules = result.state;
+      entries.push({ seq, hand, timeMs, event, violations: result.violations });
+    }
+    this.store.appendEvents(this.id, entries, this.tracker);
+    for (const entry of entries) {
+      if (entry.event.type === 'hand-ended' || (entry.event.type === 'correction' && this.rules.phase === 'scored')) {
+        this.store.endHand(this.id, this.rules.hand, Date.now(), this.rules.scores ?? []);
+      }
+    }
+    this.recentEvents.push(...entries);
+    if (this.recentEvents.length > 50) this.recentEvents.splice(0, this.recentEvents.length - 50);
+    for (const entry of entries) this.broadcast({ type: 'event', entry });
+    this.broadcast({ type: 'view', view: this.view() });
+    return entries;
+  }
+
+  // ------------------------------------------------------------------ referee actions
+
+  /** Starts the next hand (the tracker starts afresh). */
+  startHand(timeMs = Date.now()): TableView {
+    const hand = this.rules.hand + 1;
+    this.tracker = initialTrackerState(this.trackerConfig);
+    this.record([{ timeMs, event: { type: 'hand-started', hand } }]);
+    this.store.startHand(this.id, this.rules.match, hand, Date.now());
+    return this.view();
+  }
+
+  /** A manual Nerts call by the referee: play freezes. */
+  manualCall(player: string, timeMs = Date.now()): { view: TableView; violations: LoggedEvent['violations'] } {
+    this.tracker = markCalled(this.tracker);
+    const [entry] = this.record([{ timeMs, event: { type: 'call', player, manual: true } }]);
+    return { view: this.view(), violations: entry.violations };
+  }
+
+  /** The referee overrules a dispute's automatic ruling. */
+  overrule(disputeId: string, winner: string, timeMs = Date.now()): { view: TableView; violations: LoggedEvent['violations'] } {
+    const [entry] = this.record([{ timeMs, event: { type: 'dispute-resolved', disputeId, winner, by: 'referee' } }]);
+    return { view: this.view(), violations: entry.violations };
+  }
+
+  /** Ends the hand and scores it. */
+  endHand(timeMs = Date.now()): { view: TableView; violations: LoggedEvent['violations'] } {
+    const [entry] = this.record([{ timeMs, event: { type: 'hand-ended' } }]);
+    return { view: this.view(), violations: entry.violations };
+  }
+
+  /** A score-sort correction, recorded in the log. */
+  correct(correction: { player: string; centreCards?: number; nertsLeft?: number; reason: string }, timeMs = Date.now()): { view: TableView; violations: LoggedEvent['violations'] } {
+    const [entry] = this.record([{ timeMs, event: { type: 'correction', ...correction } }]);
+    return { view: this.view(), violations: entry.violations };
+  }
+
+  /** Events logged after `afterSeq`. */
+  events(afterSeq: number, limit: number): LoggedEvent[] {
+    return this.store.events(this.id, afterSeq, limit);
+  }
+
+  // ------------------------------------------------------------------ setup changes
+
+  /** Stores and applies a calibration. */
+  setCalibration(calibration: Calibration | null): void {
+    this.stored = { ...this.stored, calibration };
+    this.store.updateTable(this.id, { calibration });
+    this.pool.setCalibration(this.id, calibration);
+    this.broadcast({ type: 'table', table: this.info() });
+  }
+
+  /** Switches where frames come from. */
+  setSource(source: StoredTable['source']): void {
+    this.stored = { ...this.stored, source };
+    this.store.updateTable(this.id, { source });
+    this.broadcast({ type: 'table', table: this.info() });
+  }
+
+  /** Records a deck's back as enrolled. */
+  markEnrolled(deckId: string): void {
+    if (this.stored.enrolledDecks.includes(deckId)) return;
+    const enrolledDecks = [...this.stored.enrolledDecks, deckId];
+    this.stored = { ...this.stored, enrolledDecks };
+    this.store.updateTable(this.id, { enrolledDecks });
+    this.broadcast({ type: 'table', table: this.info() });
+  }
+
+  // ------------------------------------------------------------------ sockets
+
+  /** Attaches the camera socket (a newer camera replaces the older one). Returns the one it replaced. */
+  attachCamera(socket: WebSocket): WebSocket | null {
+    const previous = this.camera;
+    this.camera = socket;
+    return previous;
+  }
+
+  /** Detaches the camera socket if it is still the current one. */
+  detachCamera(socket: WebSocket): void {
+    if (this.camera === socket) this.camera = null;
+  }
+
+  /** Adds a viewer and sends it the welcome and the snapshot. */
+  addViewer(socket: WebSocket, role: Role): { setObservations(on: boolean): void; remove(): void } {
+    const viewer: Viewer = { socket, role, observations: false };
+    this.viewers.add(viewer);
+    this.send(viewer, { type: 'welcome', protocolVersion: PROTOCOL_VERSION, tableId: this.id, role, serverTimeMs: Date.now() });
+    this.send(viewer, { type: 'snapshot', table: this.info(), view: this.view(), stats: this.stats(), recentEvents: [...this.recentEvents] });
+    return {
+      setObservations: (on: boolean) => {
+        viewer.observations = on;
+      },
+      remove: () => {
+        this.viewers.delete(viewer);
+      },
+    };
+  }
+
+  /** Sends pipeline stats to viewers and the camera (called about once a second). */
+  tick(): void {
+    const stats = this.stats();
+    this.broadcast({ type: 'stats', stats });
+    if (this.camera && this.camera.readyState === this.camera.OPEN && this.camera.bufferedAmount < VIEWER_BACKLOG_BYTES) {
+      this.camera.send(JSON.stringify({ type: 'frame-ack', lastSeq: this.frameSeq - 1, stats } satisfies ServerMessage));
+    }
+  }
+
+  private send(viewer: Viewer, message: ServerMessage): void {
+    const socket = viewer.socket;
+    if (socket.readyState !== socket.OPEN) return;
+    if (socket.bufferedAmount > VIEWER_BACKLOG_BYTES) {
+      this.counters.viewerSkipped();
+      return;
+    }
+    socket.send(JSON.stringify(message));
+  }
+
+  private broadcast(message: ServerMessage, minimumRole?: Role): void {
+    for (const viewer of this.viewers) {
+      if (minimumRole === 'referee' && viewer.role !== 'referee') continue;
+      this.send(viewer, message);
+    }
+  }
+
+  /** Persists the tracker and detaches from the pool; closes sockets. */
+  close(): void {
+    this.store.saveTrackerSnapshot(this.id, this.tracker);
+    this.pool.detach(this.id);
+    for (const viewer of this.viewers) viewer.socket.close(1001, 'server shutting down');
+    this.camera?.close(1001, 'server shutting down');
+    this.viewers.clear();
+  }
+}

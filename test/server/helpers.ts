@@ -1,0 +1,73 @@
+/**
+ * Test helpers: a server on a temporary data dir with the fake recogniser, a standard table.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../server/app';
+import type { ServerConfig } from '../../server/plugins/config';
+import type { CreatedTable, ServerMessage } from '../../server/protocol';
+
+/** A fresh data directory (removed by the returned cleanup). */
+export function tempDataDir(): { dir: string; cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'nerts-server-'));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** An app with the fake recogniser on `dataDir`, no static client. */
+export async function testApp(dataDir: string, overrides: Partial<ServerConfig> = {}): Promise<FastifyInstance> {
+  const app = await buildApp({ dataDir, recognizer: 'fake', workers: 1, clientDist: null, ...overrides });
+  await app.ready();
+  return app;
+}
+
+/** Creates a two-player table through the API. */
+export async function createTable(app: FastifyInstance, extra: Record<string, unknown> = {}): Promise<CreatedTable> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/tables',
+    payload: {
+      name: 'Test table',
+      seats: [
+        { playerId: 'ann', name: 'Ann' },
+        { playerId: 'bob', name: 'Bob' },
+      ],
+      ...extra,
+    },
+  });
+  if (response.statusCode !== 201) throw new Error(`create failed: ${response.statusCode} ${response.body}`);
+  return response.json() as CreatedTable;
+}
+
+/** Collects a socket's JSON messages; `next(type)` waits for the next one of that type. */
+export function collect(socket: { on(event: 'message', listener: (data: Buffer) => void): void }) {
+  const messages: ServerMessage[] = [];
+  const waiters: Array<{ type: string; resolve: (message: ServerMessage) => void; from: number }> = [];
+  socket.on('message', (data: Buffer) => {
+    const message = JSON.parse(data.toString()) as ServerMessage;
+    messages.push(message);
+    for (const waiter of [...waiters]) {
+      if (message.type === waiter.type) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(message);
+      }
+    }
+  });
+  return {
+    messages,
+    next<T extends ServerMessage['type']>(type: T, timeoutMs = 5000): Promise<Extract<ServerMessage, { type: T }>> {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no ${type} message within ${timeoutMs} ms`)), timeoutMs);
+        waiters.push({
+          type,
+          from: messages.length,
+          resolve: (message) => {
+            clearTimeout(timer);
+            resolve(message as Extract<ServerMessage, { type: T }>);
+          },
+        });
+      });
+    },
+  };
+}
