@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ALL_CARD_CODES, parseCard, type CardCode } from '../../game/cards';
 import { generatedBackStyle, generatedBackSvg } from './generated-backs';
 import { generatedFaceStyle, generatedFaceSvg } from './generated-faces';
@@ -90,8 +90,9 @@ const DECK_OF_CARDS_SUIT: Record<string, number> = { S: 0, H: 1, C: 2, D: 3 };
 // The letele package is React components without type declarations; rendered once per card.
 let leteleModule: Promise<Record<string, unknown>> | null = null;
 async function renderLetele(component: string): Promise<ArtBytes> {
-  const specifier = '@letele/playing-cards';
-  leteleModule ??= import(specifier) as Promise<Record<string, unknown>>;
+  // The package only names a "module" entry, which some resolvers miss: import the file itself.
+  const entry = pathToFileURL(path.join(packageDir('@letele/playing-cards'), 'dist', 'index.esm.js')).href;
+  leteleModule ??= import(entry) as Promise<Record<string, unknown>>;
   const [mod, react, server] = await Promise.all([leteleModule, import('react'), import('react-dom/server')]);
   const comp = mod[component];
   if (typeof comp !== 'function') throw new Error(`@letele/playing-cards has no component ${component}`);
@@ -166,7 +167,8 @@ function generatedBack(index: number): BackDesign {
 export interface ArtCatalogue {
   faces: FaceStyle[];
   backs: BackDesign[];
-  /** Published-art back designs grouped by their face style (a deck's own backs). */
+  /** With an art folder: its own back designs, handed to decks first, in file-name order. */
+  folderBacks: string[];
   face(name: string): FaceStyle;
   back(name: string): BackDesign;
 }
@@ -186,6 +188,7 @@ export function createArtCatalogue(options: CatalogueOptions = {}): ArtCatalogue
     : [...npmStyles(), ...(options.includeShared === false ? [] : sharedStyles())];
   const faces: FaceStyle[] = entries.map((e) => e.face);
   const backs: BackDesign[] = entries.flatMap((e) => e.backs);
+  const folderBacks = options.artDir ? backs.map((b) => b.name) : [];
   if (!options.artDir) for (let i = 0; i < GENERATED_FACE_POOL; i++) faces.push(generatedFace(i));
   for (let i = 0; i < GENERATED_BACK_POOL; i++) backs.push(generatedBack(i));
   const faceByName = new Map(faces.map((f) => [f.name, f]));
@@ -193,6 +196,7 @@ export function createArtCatalogue(options: CatalogueOptions = {}): ArtCatalogue
   return {
     faces,
     backs,
+    folderBacks,
     face(name) {
       const known = faceByName.get(name);
       if (known) return known;

@@ -182,7 +182,8 @@ function courtArt(style: GeneratedFaceStyle, rank: 'J' | 'Q' | 'K', suit: Suit, 
       `<circle cx="${cx}" cy="${headY}" r="48" fill="#f3d2b0" stroke="${colour}" stroke-width="3"/>` +
       `<circle cx="${cx - 16}" cy="${headY - 6}" r="5" fill="#222"/><circle cx="${cx + 16}" cy="${headY - 6}" r="5" fill="#222"/>` +
       crown +
-      placedSuit(suit, colour, cx + bw * 0.55, cy - bh * 0.78, 60, false, style.curvedDiamond);
+      placedSuit(suit, colour, cx + bw * 0.55, cy - bh * 0.78, 60, false, style.curvedDiamond) +
+      placedSuit(suit, colour, cx, cy - bh * 0.12, 75, false, style.curvedDiamond);
   } else if (style.courtStyle === 'letter') {
     half =
       `<text x="${cx}" y="${cy - 25}" font-family="${style.font}" font-weight="bold" font-size="${bh * 0.78}" fill="${accent}" text-anchor="middle" stroke="${colour}" stroke-width="4">${rank}</text>` +

@@ -78,7 +78,7 @@ export interface CardTruth {
   faceStyle: string;
 }
 
-/** One rendered frame: JPEG bytes plus ground truth for cards at least partly visible. */
+/** One rendered frame: JPEG bytes plus ground truth for cards at least partly visible (>= MIN_VISIBLE_FRACTION). */
 export interface RenderedFrame {
   jpeg: Buffer;
   width: number;
@@ -106,6 +106,9 @@ export interface Renderer {
 }
 
 const MAX_PIXELS = 4096 * 4096;
+
+/** Cards showing less than this fraction (a sliver of edge under a stack) get no truth entry. */
+export const MIN_VISIBLE_FRACTION = 0.005;
 
 function checkOptions(opts: RendererOptions): { width: number; height: number } {
   if (!opts || typeof opts !== 'object') throw new Error('createRenderer: options object required');
@@ -247,6 +250,7 @@ export async function createRenderer(opts: RendererOptions): Promise<Renderer> {
     const pick = createRng(hashString(`${opts.seed}/${deckId}`));
     const faces = asked.faces ?? pick.pick(facePool);
     let back = asked.back;
+    if (!back) back = catalogue.folderBacks.find((b) => !usedBacks.has(b));
     if (!back) {
       // Prefer the deck's own backs for published art a third of the time, else any; never reuse one.
       const own = backPool.filter((b) => b.startsWith(`${faces}/`) && !usedBacks.has(b));
@@ -345,6 +349,8 @@ export async function createRenderer(opts: RendererOptions): Promise<Renderer> {
     for (let index = 0; index < scene.cards.length; index++) {
       const geometry = geometries[index];
       if (!geometry || ownedPixels[index] === 0) continue;
+      const visibleFraction = Math.min(1, ownedPixels[index] / Math.max(1, geometry.areaPx));
+      if (visibleFraction < MIN_VISIBLE_FRACTION) continue;
       const card = scene.cards[index];
       const info = deckInfo(card.deckId);
       truth.push({
@@ -355,7 +361,7 @@ export async function createRenderer(opts: RendererOptions): Promise<Renderer> {
         backDesign: info.back,
         faceUp: card.faceUp,
         corners: geometry.corners,
-        visibleFraction: Math.min(1, ownedPixels[index] / Math.max(1, geometry.areaPx)),
+        visibleFraction,
         zone: card.zone,
         faceStyle: info.faces,
       });
