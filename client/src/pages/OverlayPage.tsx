@@ -40,11 +40,11 @@ export function OverlayPage({ tableId }: { tableId: string }) {
   return (
     <div className={className} style={style} data-testid="overlay" data-status={status}>
       <div className="overlay__stack">
-        {(view.phase === 'called' || view.frozen) && (
+        {view.phase === 'called' && (
           <div className="overlay__panel overlay__call" role="status">NERTS! {caller ? `${caller} called` : ''}</div>
         )}
         <div className="overlay__panel overlay__header">
-          <span>Hand {view.hand || '–'}</span>
+          <span>Hand {view.hand || '–'}{view.phase === 'scored' ? ' · scored' : ''}</span>
           <span>Centre {view.centreTotal}</span>
           <span>To {view.target}</span>
           {view.matchWinner && <span style={{ color: 'var(--ov-accent)' }}>{names.get(view.matchWinner) ?? view.matchWinner} wins!</span>}

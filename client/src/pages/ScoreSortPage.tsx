@@ -108,7 +108,7 @@ export function ScoreSortPage() {
 function ScoreRowView({ row, name, seat, team }: { row: ScoreRow; name: string; seat: number; team?: string }) {
   return (
     <tr data-player={row.player} className={row.rank === 1 ? 'winner' : undefined}>
-      <td>{row.rank === 1 ? '🏆 1' : row.rank}</td>
+      <td>{row.rank === 1 ? <span aria-label="first">★ 1</span> : row.rank}</td>
       <td><PlayerChip name={name} seat={seat} team={team} /></td>
       <td className="num" data-testid="row-centre">{row.centreCards}</td>
       <td className="num">{row.nertsLeft}</td>

@@ -197,16 +197,24 @@ function CalibrationPanel() {
         {nextStep ? <>Click the table’s <strong>{nextStep}</strong> on the image ({points.length + 1} of {CLICK_STEPS.length}).</> : 'All points set: check the outline and the cards drawn over the image, then save.'}
       </p>
       <div className="video-wrap" style={{ maxWidth: 960 }}>
-        {viewToken && !imageError ? (
-          <img src={frameUrl} alt="Latest camera frame" onLoad={(e) => setImageSize({ width: e.currentTarget.naturalWidth, height: e.currentTarget.naturalHeight })} onError={() => setImageError(true)} />
-        ) : (
-          <p style={{ color: '#fff', padding: '2rem', margin: 0 }}>No frame yet: start the camera (or the simulator) for this table. <button type="button" onClick={() => setImageError(false)}>Retry</button></p>
+        {viewToken && (
+          // Reloads every second (the URL changes); a failed load keeps the last good image hidden behind the notice.
+          <img src={frameUrl} alt="Latest camera frame" style={imageError && !imageSize ? { display: 'none' } : undefined}
+            onLoad={(e) => {
+              setImageError(false);
+              setImageSize({ width: e.currentTarget.naturalWidth, height: e.currentTarget.naturalHeight });
+            }}
+            onError={() => setImageError(true)} />
         )}
-        {imageSize && !imageError && (
+        {(!viewToken || (imageError && !imageSize)) && (
+          <p style={{ color: '#fff', padding: '2rem', margin: 0 }} role="status">No frame yet: start the camera (or the simulator) for this table. This image retries every second.</p>
+        )}
+        {imageSize && (
           <DetectionLayer frame={live.observations} width={imageSize.width} height={imageSize.height} points={marked} outline
             onPick={refereeToken && nextStep ? (x, y) => setPoints((current) => [...current, [x, y]]) : undefined} />
         )}
       </div>
+      <PointEntry nextStep={nextStep} imageSize={imageSize} onAdd={(point) => setPoints((current) => [...current, point])} disabled={!refereeToken} />
       <div className="form-grid">
         <div className="field">
           <label htmlFor="table-width">Table width (mm)</label>
@@ -225,5 +233,37 @@ function CalibrationPanel() {
       </div>
       {(problem || error) && <p className="error" role="alert">{problem ?? error}</p>}
     </section>
+  );
+}
+
+/** Keyboard (and precise) alternative to clicking: type the next point's pixel coordinates. */
+function PointEntry({ nextStep, imageSize, onAdd, disabled }: { nextStep: string | null; imageSize: { width: number; height: number } | null; onAdd: (point: Pt) => void; disabled: boolean }) {
+  const [x, setX] = useState('');
+  const [y, setY] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  if (!nextStep) return null;
+  return (
+    <form className="row small" onSubmit={(event) => {
+      event.preventDefault();
+      const px = Number(x);
+      const py = Number(y);
+      const inside = imageSize && px >= 0 && py >= 0 && px <= imageSize.width && py <= imageSize.height;
+      if (x.trim() === '' || y.trim() === '' || !Number.isFinite(px) || !Number.isFinite(py) || !inside) {
+        setProblem(imageSize ? `Enter pixels inside the ${imageSize.width} × ${imageSize.height} image.` : 'Wait for an image first.');
+        return;
+      }
+      setProblem(null);
+      onAdd([Math.round(px), Math.round(py)]);
+      setX('');
+      setY('');
+    }}>
+      <span>Or type the {nextStep}:</span>
+      <label htmlFor="point-x">x (px)</label>
+      <input id="point-x" inputMode="numeric" value={x} onChange={(e) => setX(e.target.value)} style={{ width: '6rem' }} />
+      <label htmlFor="point-y">y (px)</label>
+      <input id="point-y" inputMode="numeric" value={y} onChange={(e) => setY(e.target.value)} style={{ width: '6rem' }} />
+      <button type="submit" disabled={disabled}>Add point</button>
+      {problem && <span className="error" role="alert">{problem}</span>}
+    </form>
   );
 }
