@@ -9,6 +9,12 @@ import { ApiError } from '../plugins/errors';
 import { TableParams, TokenQuery } from './tables';
 
 const security = [{ token: [] }];
+/** Violations that mean the action was refused (others are recorded on the table but the action stands). */
+const REFUSALS = new Set(['player/unknown', 'hand/already-called', 'hand/ended', 'hand/not-started', 'dispute/unknown', 'dispute/bad-ruling', 'match/over', 'event/malformed']);
+
+function refusal(violations: Array<{ code: string; message: string }>): { code: string; message: string } | undefined {
+  return violations.find((v) => REFUSALS.has(v.code));
+}
 const EmptyBody = Type.Optional(Type.Object({}));
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
@@ -31,7 +37,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { table } = app.authorize(request, request.params.id, 'referee');
       const { view, violations } = table.manualCall(request.body.player);
-      if (violations.length > 0) throw new ApiError(409, violations[0].code, violations[0].message);
+      const refused = refusal(violations);
+      if (refused) throw new ApiError(409, refused.code, refused.message);
       return view;
     },
   );
@@ -52,7 +59,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { table } = app.authorize(request, request.params.id, 'referee');
       const { view, violations } = table.overrule(request.params.disputeId, request.body.winner);
-      if (violations.length > 0) throw new ApiError(409, violations[0].code, violations[0].message);
+      const refused = refusal(violations);
+      if (refused) throw new ApiError(409, refused.code, refused.message);
       return view;
     },
   );
@@ -63,7 +71,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { table } = app.authorize(request, request.params.id, 'referee');
       const { view, violations } = table.endHand();
-      if (violations.length > 0) throw new ApiError(409, violations[0].code, violations[0].message);
+      const refused = refusal(violations);
+      if (refused) throw new ApiError(409, refused.code, refused.message);
       return view;
     },
   );
@@ -74,7 +83,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { table } = app.authorize(request, request.params.id, 'referee');
       const { view, violations } = table.correct(request.body);
-      if (violations.length > 0) throw new ApiError(400, violations[0].code, violations[0].message);
+      const refused = violations.find((v) => v.code.startsWith('correction/') || REFUSALS.has(v.code));
+      if (refused) throw new ApiError(400, refused.code, refused.message);
       return view;
     },
   );

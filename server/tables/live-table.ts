@@ -5,6 +5,7 @@
  * to viewers. Viewers are fire-and-forget: a viewer whose socket is backed up is skipped.
  */
 import { resolveVariant, tryResolveVariant, type VariantRules } from '../game/variants';
+import type { RefereeState } from '../game/referee';
 import type { FrameObservations } from '../vision/types';
 import {
   PROTOCOL_VERSION,
@@ -20,7 +21,7 @@ import {
 } from '../protocol';
 import { DEFAULT_TRACKER_TUNING, initialTrackerState, step, markCalled, type TrackerConfig, type TrackerState } from '../tracker/tracker';
 import type { PendingFrame, RecognitionPool, TableSink } from '../workers/pool';
-import { applyRules, initialRulesState, toView, type RulesContext, type RulesPlayer, type RulesState } from './rules';
+import { applyRules, initialRulesState, toView, variantInput, type RulesContext, type RulesPlayer, type RulesState } from './rules';
 import type { StoredTable, TableStore } from './store';
 import { PipelineCounters } from './stats';
 import type { FrameHeader } from '../workers/frame-format';
@@ -49,11 +50,10 @@ const OBSERVATIONS_PER_SECOND = 15;
 /** Recent frames kept for evidence (disputes) and enrolment. */
 const RECENT_FRAMES = 4;
 
-/** Builds the variant rules of a stored table (preset + knobs + target). */
+/** The full variant rules of a stored table (preset + knobs + target). */
 export function variantOf(setup: StoredTable['setup']): VariantRules {
-  const resolved = tryResolveVariant({ ...setup.knobs, preset: setup.variant });
-  const rules = resolved.ok ? resolved.rules : resolveVariant('nertz');
-  return { ...rules, scoring: { ...rules.scoring, target: setup.target } };
+  const resolved = tryResolveVariant(variantInput(setup.variant, setup.knobs, setup.target));
+  return resolved.ok ? resolved.rules : resolveVariant('nertz');
 }
 
 /** One table being refereed. */
@@ -90,16 +90,17 @@ export class LiveTable {
       deckId: seat.deckId ?? `deck-${seat.playerId}`,
       nertsPileSize: seat.nertsPileSize ?? variantOf(stored.setup).nertsPileSize,
     }));
-    this.context = { tableId: stored.id, players, variant: variantOf(stored.setup) };
+    const variant = variantOf(stored.setup);
+    this.context = { tableId: stored.id, players, variant: variantInput(stored.setup.variant, stored.setup.knobs, stored.setup.target) };
     this.trackerConfig = {
       ...DEFAULT_TRACKER_TUNING,
-      disputeWindowMs: Math.min(DEFAULT_TRACKER_TUNING.disputeWindowMs, this.context.variant.disputeWindowMs),
+      disputeWindowMs: Math.min(DEFAULT_TRACKER_TUNING.disputeWindowMs, variant.disputeWindowMs),
       players: players.map((p) => ({ seat: p.seat, playerId: p.id, nertsPileSize: p.nertsPileSize })),
     };
     // Resume: replay the log through the reducer; the tracker continues from its last snapshot.
-    this.rules = initialRulesState(this.context);
+    this.rules = initialRulesState();
     const log = store.events(stored.id);
-    for (const entry of log) this.rules = applyRules(this.rules, entry.event, entry.timeMs, this.context).state;
+    for (const entry of log) this.rules = applyRules(this.rules, entry.event, entry.timeMs, entry.seq, this.context).state;
     this.seq = log.length > 0 ? log[log.length - 1].seq + 1 : 0;
     this.recentEvents.push(...log.slice(-50));
     this.tracker = (stored.trackerSnapshot as TrackerState | null) ?? initialTrackerState(this.trackerConfig);
@@ -149,9 +150,9 @@ export class LiveTable {
     return this.counters.snapshot();
   }
 
-  /** Per-player counts straight from the rules state (benchmark comparison). */
-  get rulesState(): RulesState {
-    return this.rules;
+  /** The rules engine's state (benchmark comparison, tests). */
+  get refereeState(): RefereeState {
+    return this.rules.referee;
   }
 
   // ------------------------------------------------------------------ frames
@@ -199,11 +200,12 @@ export class LiveTable {
       timingsMs: { ...(observations.timingsMs ?? {}), total: latencyMs },
     };
     for (const listener of this.frameListeners) listener(message);
-    if (this.rules.phase === 'playing' || this.rules.phase === 'called') {
+    const phase = this.rules.referee.hand?.phase;
+    if (phase === 'playing' || phase === 'ended') {
       const result = step(this.tracker, { ...observations, timestampMs: frame.captureTimeMs }, this.trackerConfig);
       this.tracker = result.state;
       if (result.events.length > 0) {
-        this.record(result.events.map(({ timeMs, event }) => ({ timeMs, event: this.withEvidence(event, frame.seq) })));
+        this.record(result.events, frame.seq);
       }
     }
     const now = Date.now();
@@ -218,7 +220,7 @@ export class LiveTable {
     if (event.type !== 'dispute-opened') return event;
     const evidence: string[] = [];
     for (const frame of this.recentFrames.filter((f) => f.seq <= frameSeq)) {
-      const id = `${event.disputeId}-h${this.rules.hand}-${frame.seq}`;
+      const id = `${event.disputeId}-h${this.rules.referee.handsStarted}-${frame.seq}`;
       this.store.saveEvidence(this.id, id, frame.image, frame.contentType);
       evidence.push(id);
     }
@@ -227,22 +229,22 @@ export class LiveTable {
 
   // ------------------------------------------------------------------ the log
 
-  /** Applies events to the rules, logs and broadcasts them; returns the log entries. */
-  private record(items: Array<{ timeMs: number; event: TableEvent }>): LoggedEvent[] {
+  /** Applies events to the rules, logs and broadcasts them; returns the log entries (follow-ups included). */
+  private record(items: Array<{ timeMs: number; event: TableEvent }>, frameSeq?: number): LoggedEvent[] {
     const entries: LoggedEvent[] = [];
-    for (const { timeMs, event } of items) {
-      const hand = event.type === 'hand-started' ? event.hand : this.rules.hand;
-      const result = applyRules(this.rules, event, timeMs, this.context);
+    const queue = [...items];
+    while (queue.length > 0) {
+      const { timeMs, event } = queue.shift()!;
       const seq = this.seq++;
-      result.state.violations = result.state.violations.map((v) => (v.seq === -1 ? { ...v, seq } : v));
+      const result = applyRules(this.rules, event, timeMs, seq, this.context);
       this.rules = result.state;
-      entries.push({ seq, hand, timeMs, event, violations: result.violations });
+      entries.push({ seq, hand: this.rules.referee.handsStarted, timeMs, event, violations: result.violations });
+      // Disputes the reducer opened are logged right after, with the frames that show them.
+      for (const followUp of result.followUps) queue.unshift({ timeMs, event: this.withEvidence(followUp, frameSeq ?? this.frameSeq - 1) });
     }
     this.store.appendEvents(this.id, entries, this.tracker);
-    for (const entry of entries) {
-      if (entry.event.type === 'hand-ended' || (entry.event.type === 'correction' && this.rules.phase === 'scored')) {
-        this.store.endHand(this.id, this.rules.hand, Date.now(), this.rules.scores ?? []);
-      }
+    if (entries.some((entry) => entry.event.type === 'hand-ended' || entry.event.type === 'correction') && this.rules.referee.hand?.phase === 'scored') {
+      this.store.endHand(this.id, this.rules.referee.handsStarted, Date.now(), this.view().scores ?? []);
     }
     this.recentEvents.push(...entries);
     if (this.recentEvents.length > 50) this.recentEvents.splice(0, this.recentEvents.length - 50);
@@ -255,10 +257,10 @@ export class LiveTable {
 
   /** Starts the next hand (the tracker starts afresh). */
   startHand(timeMs = Date.now()): TableView {
-    const hand = this.rules.hand + 1;
+    const hand = this.rules.referee.handsStarted + 1;
     this.tracker = initialTrackerState(this.trackerConfig);
     this.record([{ timeMs, event: { type: 'hand-started', hand } }]);
-    this.store.startHand(this.id, this.rules.match, hand, Date.now());
+    this.store.startHand(this.id, this.rules.referee.match?.number ?? 1, hand, Date.now());
     return this.view();
   }
 

@@ -6,6 +6,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { tryResolveVariant } from '../game/variants';
 import type { CreateTable, Role } from '../protocol';
 import { LiveTable } from './live-table';
+import { variantInput } from './rules';
 import type { StoredTable, TableStore } from './store';
 import type { RecognitionPool } from '../workers/pool';
 
@@ -42,24 +43,21 @@ export class TableRegistry {
   /** Creates a table from a validated body; throws SetupError on inconsistent setup. */
   create(body: CreateTable, id?: string): LiveTable {
     const variant = body.variant ?? 'nertz';
-    const resolved = tryResolveVariant({ ...(body.knobs ?? {}), preset: variant });
+    const preset = tryResolveVariant({ ...(body.knobs ?? {}), preset: variant });
+    if (!preset.ok) throw new SetupError(preset.error);
+    const target = body.target ?? preset.rules.scoring.target;
+    const resolved = tryResolveVariant(variantInput(variant, body.knobs ?? {}, target));
     if (!resolved.ok) throw new SetupError(resolved.error);
     const players = body.seats.map((s) => s.playerId);
     if (new Set(players).size !== players.length) throw new SetupError('player ids must be unique');
+    // Every seat plays its own deck (partners keep separate tableaux and pool their score).
     const decks = body.seats.map((s) => s.deckId ?? `deck-${s.playerId}`);
-    // Partners may share a deck; otherwise every player needs their own back.
-    for (let i = 0; i < decks.length; i += 1) {
-      for (let j = i + 1; j < decks.length; j += 1) {
-        if (decks[i] === decks[j] && (!body.seats[i].team || body.seats[i].team !== body.seats[j].team)) {
-          throw new SetupError(`deck ${decks[i]} is shared by players who are not partners`);
-        }
-      }
-    }
+    if (new Set(decks).size !== decks.length) throw new SetupError('every seat needs its own deck (its own back design)');
     const tableId = id ?? `t-${randomBytes(5).toString('hex')}`;
     if (this.tables.has(tableId)) throw new SetupError(`table ${tableId} exists`);
     const stored: StoredTable = {
       id: tableId,
-      setup: { name: body.name, seats: body.seats, variant, target: body.target ?? resolved.rules.scoring.target, knobs: body.knobs ?? {} },
+      setup: { name: body.name, seats: body.seats, variant, target, knobs: body.knobs ?? {} },
       tokens: { camera: newToken(), referee: newToken(), view: newToken() },
       source: body.source ?? 'camera',
       calibration: null,

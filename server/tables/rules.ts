@@ -1,14 +1,13 @@
 /**
- * The rules side of a live table: tracker events in, violations and the viewer's TableView out.
- * Pure (a reducer over the event log, replayable after a restart). Foundation legality and the
- * scoring knobs come from the rules engine (server/game/foundations.ts, variants.ts); this file
- * only keeps the camera referee's bookkeeping: who owns which centre card, Nerts counts, the
- * call, disputes and corrections.
+ * The bridge from the table's event log (protocol TableEvents: what the tracker and the referee
+ * said) to the rules engine's reducer (server/game/referee.ts), and from its state to the
+ * viewers' TableView. Every rule (legality, races and disputes, the call and its grace, scoring,
+ * the match) lives in the reducer; this file only translates. Pure.
  */
-import { foundationPlayProblem, describeFoundationProblem, type FoundationLike } from '../game/foundations';
-import { suitOf, type CardCode, type Suit } from '../game/cards';
-import type { VariantRules } from '../game/variants';
+import { apply as applyReferee, initialRefereeState, type RefereeEvent, type RefereeState, type RefereePlayer, type RefereeViolation } from '../game/referee';
+import type { PresetName, VariantKnobs } from '../game/variants';
 import type { ScoreRow, TableEvent, TableView, Violation } from '../protocol';
+import { entityOf } from '../game/scoring';
 
 /** Who sits where, as the rules need it. */
 export interface RulesPlayer {
@@ -20,269 +19,217 @@ export interface RulesPlayer {
   nertsPileSize: number;
 }
 
-interface RulesFoundation extends FoundationLike {
-  id: string;
-  suit: Suit;
-  cards: Array<{ code: CardCode; owner: string }>;
-  completed: boolean;
-}
-
-interface RulesDispute {
-  id: string;
-  foundationId: string;
-  first: { player: string; card: CardCode };
-  second: { player: string; card: CardCode };
-  winner: string | null;
-  by: 'auto' | 'referee' | null;
-  evidence: string[];
-}
-
-/** The referee's state of one table; plain JSON. */
-export interface RulesState {
-  hand: number;
-  /** Match number, 1-based: a new match starts with the hand after a match winner. */
-  match: number;
-  phase: TableView['phase'];
-  calledBy: string | null;
-  calledAtMs: number | null;
-  foundations: RulesFoundation[];
-  nertsLeft: Record<string, number>;
-  corrections: Record<string, { centreCards?: number; nertsLeft?: number }>;
-  disputes: RulesDispute[];
-  violations: TableView['violations'];
-  stalledSinceMs: number | null;
-  scores: ScoreRow[] | null;
-  /** Scored hands' handScore per player, in order (match totals are their sums). */
-  handHistory: Array<Record<string, number>>;
-  matchWinner: string | null;
-}
-
-/** The fixed context the reducer needs. */
+/** The fixed context of a table: players, variant (preset + knobs) and match target. */
 export interface RulesContext {
   tableId: string;
   players: RulesPlayer[];
-  variant: VariantRules;
+  variant: PresetName | VariantKnobs;
+}
+
+/** The referee's state plus what the log adds for viewers. Plain JSON. */
+export interface RulesState {
+  referee: RefereeState;
+  /** Log seq of each event given to the reducer, by the reducer's event index (violations point there). */
+  seqOfEventIndex: number[];
+  /** Table time of each event given to the reducer, by event index, ms. */
+  timeOfEventIndex: number[];
+  /** Evidence frame ids per dispute id (from `dispute-opened` entries). */
+  evidence: Record<string, string[]>;
+  /** Table time since nothing was played (from `stall`), ms; null while play flows. */
+  stalledSinceMs: number | null;
 }
 
 /** State before the first hand. */
-export function initialRulesState(context: RulesContext): RulesState {
-  return {
-    hand: 0,
-    match: 1,
-    phase: 'setup',
-    calledBy: null,
-    calledAtMs: null,
-    foundations: [],
-    nertsLeft: Object.fromEntries(context.players.map((p) => [p.id, p.nertsPileSize])),
-    corrections: {},
-    disputes: [],
-    violations: [],
-    stalledSinceMs: null,
-    scores: null,
-    handHistory: [],
-    matchWinner: null,
-  };
+export function initialRulesState(): RulesState {
+  return { referee: initialRefereeState(), seqOfEventIndex: [], timeOfEventIndex: [], evidence: {}, stalledSinceMs: null };
 }
 
-/** Applies one event at table time `timeMs`; returns the new state and the violations it raised. Pure. */
-export function applyRules(previous: RulesState, event: TableEvent, timeMs: number, context: RulesContext): { state: RulesState; violations: Violation[] } {
-  const state: RulesState = structuredClone(previous);
-  const violations: Violation[] = [];
-  const known = (player: string) => context.players.some((p) => p.id === player);
+/** What applying one log entry gives. `followUps` are informational entries the log should add (disputes the reducer opened). */
+export interface RulesStep {
+  state: RulesState;
+  violations: Violation[];
+  followUps: TableEvent[];
+}
+
+function toViolation(v: RefereeViolation): Violation {
+  return { code: v.code, message: v.message, ...(v.player ? { player: v.player } : {}), ...(v.card ? { card: v.card as Violation['card'] } : {}) };
+}
+
+function refereePlayers(context: RulesContext): RefereePlayer[] {
+  return context.players.map((p) => ({
+    id: p.id,
+    seat: p.seat,
+    deckId: p.deckId,
+    backDesign: p.deckId,
+    ...(p.team ? { team: p.team } : {}),
+    nertsPileSize: p.nertsPileSize,
+  }));
+}
+
+/** Translates a log entry into reducer events (none for purely informational entries). */
+function toRefereeEvents(state: RulesState, event: TableEvent, timeMs: number, seq: number, context: RulesContext): RefereeEvent[] {
+  const atMs = timeMs;
+  const hand = state.referee.hand;
   switch (event.type) {
-    case 'hand-started': {
-      Object.assign(state, {
-        hand: event.hand,
-        phase: 'playing',
-        calledBy: null,
-        calledAtMs: null,
-        foundations: [],
-        nertsLeft: Object.fromEntries(context.players.map((p) => [p.id, p.nertsPileSize])),
-        corrections: {},
-        disputes: [],
-        violations: [],
-        stalledSinceMs: null,
-        scores: null,
-      } satisfies Partial<RulesState>);
-      if (state.matchWinner) {
-        state.match += 1;
-        state.handHistory = [];
-        state.matchWinner = null;
-      }
-      break;
-    }
-    case 'card-played': {
-      if (state.phase === 'setup' || state.phase === 'scored') {
-        violations.push({ code: 'hand/not-started', message: `${event.card} played while no hand is in play`, player: event.player, card: event.card });
-        break;
-      }
-      if (!known(event.player)) {
-        violations.push({ code: 'player/unknown', message: `unknown player ${event.player}`, card: event.card });
-        break;
-      }
-      if (state.calledAtMs !== null && timeMs > state.calledAtMs + context.variant.callGraceMs) {
-        violations.push({ code: 'hand/play-after-call', message: `${event.card} played after the call`, player: event.player, card: event.card, foundationId: event.foundationId });
-        break;
-      }
-      const pile = event.newPile ? null : (state.foundations.find((f) => f.id === event.foundationId) ?? null);
-      if (!event.newPile && !pile) {
-        violations.push({ code: 'foundation/unknown-pile', message: `no foundation ${event.foundationId}`, player: event.player, card: event.card });
-        break;
-      }
-      const problem = foundationPlayProblem(pile, event.card);
-      if (problem) {
-        violations.push({ code: problem, message: describeFoundationProblem(problem, event.card, pile), player: event.player, card: event.card, foundationId: event.foundationId });
-        break;
-      }
-      if (pile) pile.cards.push({ code: event.card, owner: event.player });
-      else state.foundations.push({ id: event.foundationId, suit: suitOf(event.card), cards: [{ code: event.card, owner: event.player }], completed: false });
-      const target = pile ?? state.foundations[state.foundations.length - 1];
-      if (event.card.startsWith('K')) target.completed = true;
-      state.stalledSinceMs = null;
-      break;
-    }
-    case 'foundation-completed': {
-      const pile = state.foundations.find((f) => f.id === event.foundationId);
-      if (pile) pile.completed = true;
-      break;
-    }
-    case 'nerts-count': {
-      if (!known(event.player)) break;
-      const before = state.nertsLeft[event.player];
-      if (event.left > before) violations.push({ code: 'nerts/count-increased', message: `${event.player}'s Nerts pile grew from ${before} to ${event.left}`, player: event.player });
-      else state.nertsLeft[event.player] = event.left;
-      break;
-    }
-    case 'dispute-opened':
-      state.disputes.push({ id: event.disputeId, foundationId: event.foundationId, first: event.first, second: event.second, winner: null, by: null, evidence: event.evidence });
-      break;
-    case 'dispute-resolved': {
-      const dispute = state.disputes.find((d) => d.id === event.disputeId);
-      if (!dispute || (event.winner !== dispute.first.player && event.winner !== dispute.second.player)) {
-        violations.push({ code: 'dispute/bad-ruling', message: `dispute ${event.disputeId} cannot be won by ${event.winner}` });
-        break;
-      }
-      const previousWinner = dispute.winner ?? dispute.first.player;
-      dispute.winner = event.winner;
-      dispute.by = event.by;
-      if (previousWinner !== event.winner) {
-        // The card that stays changes hands: the pile's copy of the disputed card now belongs to the winner.
-        const pile = state.foundations.find((f) => f.id === dispute.foundationId);
-        const card = pile?.cards.find((c) => c.code === dispute.first.card && c.owner === previousWinner);
-        if (card) card.owner = event.winner;
-      }
-      break;
-    }
+    case 'hand-started':
+      return [{ type: 'hand-started', atMs, players: refereePlayers(context), variant: context.variant }];
+    case 'card-played':
+      return [{ type: 'card-played', atMs, card: event.card, foundationId: event.foundationId, owner: event.player, playId: `p${seq}` }];
+    case 'nerts-count':
+      return [{ type: 'nerts-count', atMs, player: event.player, count: event.left }];
     case 'call':
-      if (state.phase !== 'playing') {
-        violations.push({ code: 'hand/already-called', message: 'the hand was already called', player: event.player });
-        break;
-      }
-      if (!event.manual && state.nertsLeft[event.player] > 0) {
-        violations.push({ code: 'call/nerts-pile-not-empty', message: `${event.player} called with cards left`, player: event.player });
-      }
-      state.phase = 'called';
-      state.calledBy = event.player;
-      state.calledAtMs = timeMs;
-      break;
-    case 'stall':
-      state.stalledSinceMs = event.sinceMs;
-      break;
+      return [{ type: 'call', atMs, player: event.player }];
     case 'stuck-rotation':
-      state.stalledSinceMs = null;
-      break;
+      return [{ type: 'stuck-rotation', atMs }];
     case 'hand-ended':
-      if (state.phase !== 'playing' && state.phase !== 'called') {
-        violations.push({ code: 'hand/ended', message: 'no hand in play to end' });
-        break;
-      }
-      state.phase = 'scored';
-      state.handHistory.push({});
-      rescore(state, context);
-      break;
+      return [{ type: 'hand-scored', atMs }];
+    case 'dispute-resolved': {
+      if (event.by !== 'referee') return [];
+      const dispute = hand?.disputes.find((d) => d.id === event.disputeId);
+      const keep = dispute ? dispute.playIds.filter((id) => hand?.plays.find((p) => p.playId === id)?.owner === event.winner) : [];
+      // An unknown dispute or a winner not in it still goes to the reducer, which flags it.
+      return [{ type: 'dispute-ruled', atMs, disputeId: event.disputeId, ruling: { kind: 'keep', playIds: keep.length > 0 ? keep : [`none-${event.winner}`] }, by: 'official', reason: `overruled: ${event.winner}'s card stays` }];
+    }
     case 'correction': {
-      if (!known(event.player)) {
-        violations.push({ code: 'correction/bad-target', message: `unknown player ${event.player}` });
-        break;
+      const fixes: RefereeEvent[] = [];
+      const by = 'official';
+      if (event.nertsLeft !== undefined) fixes.push({ type: 'correction', atMs, by, reason: event.reason, fix: { kind: 'set-nerts-count', player: event.player, count: event.nertsLeft } });
+      if (event.centreCards !== undefined && hand) {
+        const mine = hand.plays.filter((p) => p.status === 'on-foundation' && p.owner === event.player);
+        const diff = event.centreCards - mine.length;
+        // Too many: the latest of theirs lose their owner. Too few: unowned centre cards become theirs.
+        if (diff < 0) for (const play of mine.slice(diff)) fixes.push({ type: 'correction', atMs, by, reason: event.reason, fix: { kind: 'set-owner', playId: play.playId, owner: null } });
+        if (diff > 0) {
+          const unowned = hand.plays.filter((p) => p.status === 'on-foundation' && p.owner === null).slice(0, diff);
+          for (const play of unowned) fixes.push({ type: 'correction', atMs, by, reason: event.reason, fix: { kind: 'set-owner', playId: play.playId, owner: event.player } });
+        }
       }
-      const correction = { ...state.corrections[event.player] };
-      if (event.centreCards !== undefined) correction.centreCards = event.centreCards;
-      if (event.nertsLeft !== undefined) correction.nertsLeft = event.nertsLeft;
-      state.corrections[event.player] = correction;
-      if (state.phase === 'scored') rescore(state, context);
-      break;
+      return fixes;
+    }
+    case 'foundation-completed':
+    case 'dispute-opened':
+    case 'stall':
+      return [];
+  }
+}
+
+/** Applies one log entry (log sequence `seq`, table time `timeMs`). Pure. */
+export function applyRules(previous: RulesState, event: TableEvent, timeMs: number, seq: number, context: RulesContext): RulesStep {
+  let referee = previous.referee;
+  const seqOfEventIndex = [...previous.seqOfEventIndex];
+  const timeOfEventIndex = [...previous.timeOfEventIndex];
+  const violations: Violation[] = [];
+  const disputesBefore = referee.hand?.disputes.length ?? 0;
+  const handBefore = referee.hand;
+  for (const refereeEvent of toRefereeEvents(previous, event, timeMs, seq, context)) {
+    const result = applyReferee(referee, refereeEvent);
+    referee = result.state;
+    seqOfEventIndex.push(seq);
+    timeOfEventIndex.push(timeMs);
+    violations.push(...result.violations.map(toViolation));
+  }
+  // Centre-count corrections the reducer cannot express (no unowned card to give): say so.
+  if (event.type === 'correction' && event.centreCards !== undefined && referee.hand) {
+    const now = referee.hand.playerStates[event.player]?.centre;
+    if (now === undefined) violations.push({ code: 'correction/bad-target', message: `no player ${event.player} in this hand` });
+    else if (now !== event.centreCards) {
+      violations.push({ code: 'correction/bad-target', message: `${event.player} has ${now} centre cards; no unowned centre card is left to give them (correct the other players first)`, player: event.player });
     }
   }
-  state.violations = [...state.violations, ...violations.map((v) => ({ ...v, seq: -1, timeMs }))].slice(-50);
-  return { state, violations };
+  const evidence = event.type === 'dispute-opened' ? { ...previous.evidence, [event.disputeId]: event.evidence } : previous.evidence;
+  const stalledSinceMs = event.type === 'stall' ? event.sinceMs : event.type === 'card-played' || event.type === 'hand-started' || event.type === 'stuck-rotation' ? null : previous.stalledSinceMs;
+  const followUps: TableEvent[] = [];
+  const hand = referee.hand;
+  if (hand && handBefore && event.type === 'card-played' && hand.disputes.length > disputesBefore) {
+    for (const dispute of hand.disputes.slice(disputesBefore)) {
+      const owners = dispute.playIds.map((id) => hand.plays.find((p) => p.playId === id)?.owner ?? 'unknown');
+      followUps.push({
+        type: 'dispute-opened',
+        disputeId: dispute.id,
+        foundationId: dispute.foundationId,
+        first: { player: owners[0], card: dispute.card },
+        second: { player: owners[1] ?? 'unknown', card: dispute.card },
+        evidence: [],
+      });
+    }
+  }
+  return { state: { referee, seqOfEventIndex, timeOfEventIndex, evidence, stalledSinceMs }, violations, followUps };
 }
 
-/** Cards of `player` on the centre piles (the score sort's count before corrections). */
-export function centreCardsOf(state: RulesState, player: string): number {
-  return state.foundations.reduce((sum, pile) => sum + pile.cards.filter((card) => card.owner === player).length, 0);
-}
-
-function rescore(state: RulesState, context: RulesContext): void {
-  const scoring = context.variant.scoring;
-  const handScores: Record<string, number> = {};
-  const rows: ScoreRow[] = context.players.map((player) => {
-    const correction = state.corrections[player.id] ?? {};
-    const centreCards = correction.centreCards ?? centreCardsOf(state, player.id);
-    const nertsLeft = correction.nertsLeft ?? state.nertsLeft[player.id];
-    const isCaller = state.calledBy === player.id;
-    const bonus = isCaller ? scoring.callBonus : 0;
-    const penalty = isCaller && scoring.callerExemptFromPenalty ? 0 : nertsLeft * scoring.nertsPenalty;
-    const handScore = centreCards * scoring.perCentreCard - penalty + bonus;
-    handScores[player.id] = handScore;
-    return { player: player.id, ...(player.team ? { team: player.team } : {}), centreCards, nertsLeft, bonus, handScore, total: 0, rank: 1 };
+/** Score-sort rows of a scored hand (per player; partners share their team's hand score and total). */
+function scoreRows(state: RulesState): ScoreRow[] | null {
+  const hand = state.referee.hand;
+  const match = state.referee.match;
+  if (!hand?.scores) return null;
+  const totals = match?.totals ?? hand.scores.scores;
+  const entities = Object.keys(totals);
+  const rankOf = (entity: string) => 1 + entities.filter((other) => (totals[other] ?? 0) > (totals[entity] ?? 0)).length;
+  const rules = hand.variant.scoring;
+  return hand.players.map((player) => {
+    const entity = entityOf(hand.teams, player.id);
+    const playerState = hand.playerStates[player.id];
+    const isCaller = hand.call?.player === player.id;
+    return {
+      player: player.id,
+      ...(player.team ? { team: player.team } : {}),
+      centreCards: playerState.centre,
+      nertsLeft: playerState.nertsLeft,
+      bonus: isCaller ? rules.callBonus : 0,
+      handScore: hand.scores!.scores[entity] ?? 0,
+      total: totals[entity] ?? 0,
+      rank: rankOf(entity),
+    };
   });
-  state.handHistory[state.handHistory.length - 1] = handScores;
-  for (const row of rows) row.total = state.handHistory.reduce((sum, hand) => sum + (hand[row.player] ?? 0), 0);
-  const sorted = [...rows].sort((a, b) => b.total - a.total);
-  for (const row of rows) row.rank = 1 + sorted.filter((other) => other.total > row.total).length;
-  state.scores = rows;
-  const target = scoring.target;
-  const leader = sorted[0];
-  state.matchWinner = leader && leader.total >= target && (sorted.length < 2 || sorted[1].total < leader.total) ? leader.player : null;
 }
 
 /** The viewer's TableView of a rules state. */
 export function toView(state: RulesState, context: RulesContext): TableView {
-  const totals = new Map<string, number>();
-  for (const player of context.players) {
-    const key = player.team ?? player.id;
-    const total = state.handHistory.reduce((sum, hand) => sum + (hand[player.id] ?? 0), 0);
-    totals.set(key, (player.team ? (totals.get(key) ?? 0) : 0) + total);
-  }
+  const referee = state.referee;
+  const hand = referee.hand;
+  const match = referee.match;
+  const ownerOf = (playId: string) => hand?.plays.find((p) => p.playId === playId)?.owner ?? 'unknown';
+  const phase: TableView['phase'] = !hand ? 'setup' : hand.phase === 'playing' ? 'playing' : hand.phase === 'ended' ? 'called' : 'scored';
+  const variantTarget = match?.rules.target ?? hand?.variant.scoring.target ?? 100;
   return {
     tableId: context.tableId,
-    hand: state.hand,
-    phase: state.phase,
-    frozen: state.phase === 'called' || state.phase === 'scored',
-    calledBy: state.calledBy,
-    centreTotal: state.foundations.reduce((sum, pile) => sum + pile.cards.length, 0),
-    foundations: state.foundations.map((pile) => ({
-      id: pile.id,
-      suit: pile.suit,
-      top: pile.cards[pile.cards.length - 1]?.code ?? null,
-      count: pile.cards.length,
-      completed: pile.completed,
-    })),
+    hand: referee.handsStarted,
+    phase,
+    frozen: phase !== 'playing' && phase !== 'setup',
+    calledBy: hand?.call?.player ?? null,
+    centreTotal: hand ? hand.foundations.reduce((sum, pile) => sum + pile.cards.length, 0) : 0,
+    foundations: (hand?.foundations ?? []).map((pile) => ({ id: pile.id, suit: pile.suit, top: pile.topCard, count: pile.cards.length, completed: pile.completed })),
     players: context.players.map((player) => ({
       id: player.id,
       name: player.name,
       seat: player.seat,
       ...(player.team ? { team: player.team } : {}),
       deckId: player.deckId,
-      nertsLeft: state.nertsLeft[player.id],
-      centreCards: centreCardsOf(state, player.id),
+      nertsLeft: hand?.playerStates[player.id]?.nertsLeft ?? player.nertsPileSize,
+      centreCards: hand?.playerStates[player.id]?.centre ?? 0,
     })),
-    disputes: state.disputes,
-    violations: state.violations,
-    stalledSinceMs: state.stalledSinceMs,
-    scores: state.scores,
-    matchTotals: [...totals].map(([id, total]) => ({ id, total })),
-    target: context.variant.scoring.target,
-    matchWinner: state.matchWinner,
+    disputes: (hand?.disputes ?? []).map((dispute) => ({
+      id: dispute.id,
+      foundationId: dispute.foundationId,
+      first: { player: ownerOf(dispute.playIds[0]), card: dispute.card },
+      second: { player: ownerOf(dispute.playIds[1] ?? ''), card: dispute.card },
+      winner: dispute.kept.length === 1 ? ownerOf(dispute.kept[0]) : null,
+      by: dispute.ruledBy === 'referee' ? ('auto' as const) : ('referee' as const),
+      evidence: state.evidence[dispute.id] ?? [],
+    })),
+    violations: referee.violations
+      .filter((v) => !v.dismissed && (hand === null || v.hand === hand.number))
+      .slice(-50)
+      .map((v) => ({ ...toViolation(v), seq: state.seqOfEventIndex[v.eventIndex] ?? -1, timeMs: state.timeOfEventIndex[v.eventIndex] ?? 0 })),
+    stalledSinceMs: phase === 'playing' ? state.stalledSinceMs : null,
+    scores: scoreRows(state),
+    matchTotals: match ? match.entities.map((id) => ({ id, total: match.totals[id] ?? 0 })) : [],
+    target: variantTarget,
+    matchWinner: match?.winner ?? null,
   };
+}
+
+/** The variant input for the reducer: preset, knobs and the table's target. */
+export function variantInput(preset: string, knobs: Record<string, unknown>, target: number): VariantKnobs {
+  const scoring = (knobs.scoring && typeof knobs.scoring === 'object' ? knobs.scoring : {}) as Record<string, unknown>;
+  return { ...(knobs as VariantKnobs), preset: preset as PresetName, scoring: { ...scoring, target } } as VariantKnobs;
 }

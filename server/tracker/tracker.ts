@@ -20,6 +20,8 @@ export interface TrackerConfig {
   voteShare: number;
   /** Minimum frames a new reading must be seen in before it counts. */
   minFrames: number;
+  /** Only the latest this-many readings of a pile vote (frames where it was seen). */
+  voteFrames: number;
   /** Votes older than this are forgotten, ms. */
   voteWindowMs: number;
   /** Observations below this confidence are ignored. */
@@ -41,6 +43,7 @@ export interface TrackerConfig {
 export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   voteShare: 0.6,
   minFrames: 3,
+  voteFrames: 5,
   voteWindowMs: 1200,
   minConfidence: 0.35,
   disputeWindowMs: 700,
@@ -186,7 +189,8 @@ function cardHeightPx(corners: CardObservation['corners']): number {
 }
 
 /** The winning reading of a vote list, if it has enough support; `undefined` = no decision. */
-function tally(votes: Vote[], config: TrackerConfig): { code: CardCode | null } | undefined {
+function tally(allVotes: Vote[], config: TrackerConfig): { code: CardCode | null } | undefined {
+  const votes = allVotes.slice(-config.voteFrames);
   if (votes.length < config.minFrames) return undefined;
   const weights = new Map<CardCode | null, { weight: number; frames: number }>();
   let total = 0;
@@ -445,7 +449,7 @@ function attribute(state: TrackerState, code: CardCode, now: number, config: Tra
 
 /**
  * Two copies of the pile's top card lying on it at once, in several frames, soon after it was
- * played, is a dispute: the first to land (the accepted player) stays, the other must go back.
+ * played, is a race: reported as the second player's play of the same card.
  */
 function detectDispute(
   state: TrackerState,
@@ -464,15 +468,10 @@ function detectDispute(
   const second = pile.rivals[0] ?? state.seats.find((seat) => seat.playerId !== top.player && seat.lastSeen[top.code] !== undefined && now - (seat.lastSeen[top.code] ?? 0) <= config.attributionWindowMs)?.playerId;
   if (!second) return;
   pile.disputedTop = top.code;
-  const dispute: TrackedDispute = {
-    id: `d${state.nextDisputeNumber++}`,
-    foundationId: pile.id,
-    first: { player: top.player, card: top.code },
-    second: { player: second, card: top.code },
-  };
-  state.disputes.push(dispute);
-  emit({ type: 'dispute-opened', disputeId: dispute.id, foundationId: pile.id, first: dispute.first, second: dispute.second, evidence: [] });
-  emit({ type: 'dispute-resolved', disputeId: dispute.id, winner: dispute.first.player, by: 'auto' });
+  state.disputes.push({ id: `d${state.nextDisputeNumber++}`, foundationId: pile.id, first: { player: top.player, card: top.code }, second: { player: second, card: top.code } });
+  // The second copy is reported as a play of its own: the rules engine sees the race and rules
+  // that the first to land stays (the tracker's pile keeps one copy).
+  emit({ type: 'card-played', player: second, card: top.code, foundationId: pile.id, newPile: false });
 }
 
 /** Marks the hand as called from outside (manual call): later plays are after the call. */

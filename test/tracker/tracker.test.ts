@@ -1,0 +1,183 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_TRACKER_TUNING, cardsBetween, initialTrackerState, step, type TimedEvent, type TrackerConfig, type TrackerState } from '../../server/tracker/tracker';
+import type { FrameObservations } from '../../server/vision/types';
+import { face, frame, frames } from './observations';
+
+const config: TrackerConfig = {
+  ...DEFAULT_TRACKER_TUNING,
+  players: [
+    { seat: 0, playerId: 'ann', nertsPileSize: 13 },
+    { seat: 1, playerId: 'bob', nertsPileSize: 13 },
+  ],
+};
+
+function run(sequence: FrameObservations[], start: TrackerState = initialTrackerState(config), cfg: TrackerConfig = config) {
+  let state = start;
+  const events: TimedEvent[] = [];
+  for (const f of sequence) {
+    const result = step(state, f, cfg);
+    state = result.state;
+    events.push(...result.events);
+  }
+  return { state, events: events.map((e) => e.event), timed: events };
+}
+
+const CENTRE = { x: 640, y: 360 };
+const ANN_NERTS = { x: 300, y: 620 };
+const BOB_NERTS = { x: 980, y: 100 };
+
+describe('tracker: foundations', () => {
+  it('starts a pile when an ace leaves a seat and settles in the centre', () => {
+    const before = frames(0, 3, 100, () => [face('AS', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts'), face('7H', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts', 0.2)]);
+    const after = frames(300, 4, 100, () => [face('AS', CENTRE.x, CENTRE.y, 'centre'), face('9D', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts')]);
+    const { events } = run([...before, ...after]);
+    expect(events).toContainEqual({ type: 'card-played', player: 'ann', card: 'AS', foundationId: 'f1', newPile: true });
+    expect(events).toContainEqual({ type: 'nerts-count', player: 'ann', left: 12 });
+  });
+
+  it('adds each next card in suit and ignores a single-frame misread', () => {
+    const sequence = [
+      ...frames(0, 4, 100, () => [face('AS', CENTRE.x, CENTRE.y, 'centre')]),
+      frame(400, [face('4S', CENTRE.x, CENTRE.y, 'centre', 0.8)]), // one bad frame
+      ...frames(500, 3, 100, () => [face('AS', CENTRE.x, CENTRE.y, 'centre')]),
+      ...frames(800, 2, 100, () => [face('2S', 200, 650, 'seat-1/work')]),
+      ...frames(1000, 5, 100, () => [face('2S', CENTRE.x + 3, CENTRE.y - 2, 'centre')]),
+    ];
+    const { events } = run(sequence);
+    const plays = events.filter((e) => e.type === 'card-played');
+    expect(plays).toEqual([
+      { type: 'card-played', player: 'ann', card: 'AS', foundationId: 'f1', newPile: true },
+      { type: 'card-played', player: 'bob', card: '2S', foundationId: 'f1', newPile: false },
+    ]);
+  });
+
+  it('does not read a covered pile as a change (occlusion) and fills in missed cards', () => {
+    const sequence = [
+      ...frames(0, 4, 100, () => [face('AH', CENTRE.x, CENTRE.y, 'centre')]),
+      ...frames(400, 10, 100, () => []), // a hand covers the centre for a second
+      ...frames(1400, 4, 100, () => [face('3H', CENTRE.x, CENTRE.y, 'centre')]),
+    ];
+    const { events } = run(sequence);
+    expect(events.filter((e) => e.type === 'card-played').map((e) => e.type === 'card-played' && e.card)).toEqual(['AH', '2H', '3H']);
+  });
+
+  it('reports an illegal card once and keeps the legal top', () => {
+    const sequence = [
+      ...frames(0, 4, 100, () => [face('AS', CENTRE.x, CENTRE.y, 'centre')]),
+      ...frames(400, 8, 100, () => [face('5D', CENTRE.x, CENTRE.y, 'centre')]),
+      ...frames(1200, 4, 100, () => [face('2S', CENTRE.x, CENTRE.y, 'centre')]),
+    ];
+    const { events, state } = run(sequence);
+    expect(events.filter((e) => e.type === 'card-played' && e.card === '5D')).toHaveLength(1);
+    expect(state.piles[0].cards.map((c) => c.code)).toEqual(['AS', '2S']);
+  });
+
+  it('refuses a non-ace starting a pile (reported once as a play for the rules to reject)', () => {
+    const { events, state } = run(frames(0, 8, 100, () => [face('4C', CENTRE.x, CENTRE.y, 'centre')]));
+    expect(events.filter((e) => e.type === 'card-played')).toHaveLength(1);
+    expect(state.piles).toHaveLength(0);
+  });
+
+  it('closes a pile with its king', () => {
+    const start = initialTrackerState(config);
+    let { state } = run(frames(0, 4, 100, () => [face('AD', CENTRE.x, CENTRE.y, 'centre')]), start);
+    state.piles[0].cards = ['AD', '2D', '3D', '4D', '5D', '6D', '7D', '8D', '9D', '10D', 'JD', 'QD'].map((code) => ({ code: code as 'AD', player: 'ann' }));
+    const { events } = run(frames(500, 4, 100, () => [face('KD', CENTRE.x, CENTRE.y, 'centre')]), state);
+    expect(events).toContainEqual({ type: 'foundation-completed', foundationId: 'f1' });
+  });
+
+  it('tracks two piles side by side independently', () => {
+    const { events } = run(frames(0, 5, 100, () => [face('AS', 500, 360, 'centre'), face('AH', 700, 360, 'centre')]));
+    expect(events.filter((e) => e.type === 'card-played').map((e) => e.type === 'card-played' && e.foundationId)).toEqual(['f1', 'f2']);
+  });
+});
+
+describe('tracker: disputes', () => {
+  it('two copies of the same card landing together: the second lander is reported as a rival play', () => {
+    const sequence = [
+      ...frames(0, 4, 100, () => [face('AS', CENTRE.x, CENTRE.y, 'centre')]),
+      // both players show a 2S in their seats
+      ...frames(400, 2, 100, () => [face('AS', CENTRE.x, CENTRE.y, 'centre'), face('2S', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/work'), face('2S', BOB_NERTS.x, BOB_NERTS.y, 'seat-1/work')]),
+      frame(600, [face('AS', CENTRE.x, CENTRE.y, 'centre'), face('2S', BOB_NERTS.x, BOB_NERTS.y, 'seat-1/work')]),
+      // then both lie on the pile, slightly offset
+      ...frames(700, 6, 100, () => [face('2S', CENTRE.x, CENTRE.y, 'centre', 0.9), face('2S', CENTRE.x + 12, CENTRE.y + 8, 'centre', 0.8)]),
+    ];
+    const { events } = run(sequence);
+    const plays = events.filter((e) => e.type === 'card-played' && e.card === '2S');
+    expect(plays).toEqual([
+      { type: 'card-played', player: 'ann', card: '2S', foundationId: 'f1', newPile: false },
+      { type: 'card-played', player: 'bob', card: '2S', foundationId: 'f1', newPile: false },
+    ]);
+  });
+});
+
+describe('tracker: Nerts piles and the call', () => {
+  const small: TrackerConfig = { ...config, players: [{ seat: 0, playerId: 'ann', nertsPileSize: 2 }, { seat: 1, playerId: 'bob', nertsPileSize: 13 }] };
+
+  it('counts cards leaving the Nerts pile from its changing top card', () => {
+    const tops = ['QC', 'JD', '5S', '8H'] as const;
+    const sequence = tops.flatMap((code, i) => frames(i * 500, 4, 100, () => [face(code, ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts')]));
+    const { events } = run(sequence);
+    expect(events.filter((e) => e.type === 'nerts-count')).toEqual([
+      { type: 'nerts-count', player: 'ann', left: 12 },
+      { type: 'nerts-count', player: 'ann', left: 11 },
+      { type: 'nerts-count', player: 'ann', left: 10 },
+    ]);
+  });
+
+  it('a Nerts pile seen empty on its last card is the call', () => {
+    const sequence = [
+      ...frames(0, 4, 100, () => [face('QC', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts')]),
+      ...frames(400, 4, 100, () => [face('3H', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts')]),
+      ...frames(800, 10, 100, () => [face('9C', 900, 100, 'seat-1/nerts')]),
+    ];
+    const { events } = run(sequence, initialTrackerState(small), small);
+    expect(events).toContainEqual({ type: 'nerts-count', player: 'ann', left: 0 });
+    expect(events).toContainEqual({ type: 'call', player: 'ann', manual: false });
+    expect(events.filter((e) => e.type === 'call')).toHaveLength(1);
+  });
+
+  it('a hand covering a full Nerts pile is not a call', () => {
+    const sequence = [
+      ...frames(0, 4, 100, () => [face('QC', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts')]),
+      ...frames(400, 30, 100, () => []),
+    ];
+    const { events } = run(sequence);
+    expect(events.filter((e) => e.type === 'call')).toHaveLength(0);
+  });
+});
+
+describe('tracker: stalls and purity', () => {
+  it('prompts a stall once after nothing is played for a while', () => {
+    const sequence = [
+      ...frames(0, 4, 100, () => [face('AS', CENTRE.x, CENTRE.y, 'centre')]),
+      ...frames(1000, 40, 1000, () => [face('AS', CENTRE.x, CENTRE.y, 'centre')]),
+    ];
+    const { events } = run(sequence);
+    expect(events.filter((e) => e.type === 'stall')).toHaveLength(1);
+  });
+
+  it('is pure: the same inputs give the same outputs and the input state is untouched', () => {
+    const sequence = frames(0, 6, 100, (i) => [face(i < 3 ? 'AS' : '2S', CENTRE.x, CENTRE.y, 'centre')]);
+    const start = initialTrackerState(config);
+    const frozen = JSON.stringify(start);
+    const first = run(sequence, start);
+    const second = run(sequence, start);
+    expect(JSON.stringify(start)).toBe(frozen);
+    expect(second.events).toEqual(first.events);
+    expect(JSON.parse(JSON.stringify(first.state))).toEqual(first.state);
+  });
+
+  it('ignores frames that arrive out of order', () => {
+    const a = step(initialTrackerState(config), frame(1000, [face('AS', CENTRE.x, CENTRE.y, 'centre')]), config);
+    const b = step(a.state, frame(500, [face('AS', CENTRE.x, CENTRE.y, 'centre')]), config);
+    expect(b.state).toBe(a.state);
+  });
+
+  it('cardsBetween fills gaps of up to three cards in suit', () => {
+    expect(cardsBetween('AS', '3S')).toEqual(['2S', '3S']);
+    expect(cardsBetween('AS', '3H')).toBeNull();
+    expect(cardsBetween('AS', '9S')).toBeNull();
+    expect(cardsBetween(undefined, 'AC')).toEqual(['AC']);
+  });
+});
