@@ -568,7 +568,11 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
     const foundationId = move.foundationId!;
     const winnerPlay = [...plays].reverse().find((p) => p.foundationId === foundationId && p.cards[0]?.code === card.code);
     const notice = perceptionDuration(bot.profile, bot.rng);
-    const lying = plan.to![0];
+    // The card lands on whatever is on the pile now (the winner's card got there first).
+    const pile = table.foundations.find((f) => f.id === foundationId);
+    const aside = physical.asideSpots[foundationId];
+    const pileTopZ = (pile ? pile.cards.length : 0) * CARD_THICKNESS_MM + (aside ? aside.order * 13 * CARD_THICKNESS_MM : 0);
+    const lying = { ...plan.to![0], zMm: Math.max(plan.to![0].zMm, pileTopZ + CARD_THICKNESS_MM) };
     const home = plan.from![0];
     const returnStart = timeMs + notice + bot.profile.grabMs;
     const returnEnd = returnStart + travelDuration(bot.profile, distance(lying, home), bot.rng) + bot.profile.placeMs;

@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import { cardsByDeck, replayTable } from '../../../server/game/table';
+import { simulateHand, type SimulatedHand } from '../../../server/sim/bots/engine';
+import { cardId } from '../../../server/sim/timeline';
+
+const cache = new Map<string, SimulatedHand>();
+function hand(players: number, seed: number, variant = 'nertz'): SimulatedHand {
+  const key = `${players}/${seed}/${variant}`;
+  let found = cache.get(key);
+  if (!found) {
+    found = simulateHand({ players, seed, variant: variant as 'nertz' });
+    cache.set(key, found);
+  }
+  return found;
+}
+
+// Seeded fuzz: each case names its seed so a failure can be replayed (and kept as a regression).
+const CASES: Array<{ players: number; seed: number; variant: string }> = [];
+for (let players = 2; players <= 6; players++) for (const seed of [1, 2, 3, 17, 101]) CASES.push({ players, seed, variant: 'nertz' });
+for (const variant of ['snerts', 'gnerts', 'house-150', 'nuts']) CASES.push({ players: 3, seed: 5, variant }, { players: 5, seed: 9, variant });
+
+describe('simulated hands: invariants (seeded fuzz)', () => {
+  for (const { players, seed, variant } of CASES) {
+    it(`${players} players, ${variant}, seed ${seed}`, () => {
+      const h = hand(players, seed, variant);
+      const where = `players=${players} variant=${variant} seed=${seed}`;
+      // Every deck keeps its 52 distinct cards at every instant of the model.
+      for (const snapshot of h.timeline.snapshots) {
+        const decks = cardsByDeck(snapshot.table);
+        expect(Object.keys(decks), where).toHaveLength(players);
+        for (const codes of Object.values(decks)) expect(new Set(codes).size, where).toBe(52);
+      }
+      // Legal plays only: replaying the accepted moves through the rules engine meets no violation
+      // and gives the same final table; nothing else was ever rejected.
+      expect(h.unexpectedViolations, where).toEqual([]);
+      const replay = replayTable(h.setup, h.acceptedMoves);
+      expect(replay.violations, where).toEqual([]);
+      expect(replay.table, where).toEqual(h.finalTable);
+      // The hand ends by a call or a standstill (never by the simulator's safety stops).
+      expect(['call', 'standstill', 'rotation-limit'], where).toContain(h.truth.endReason);
+      if (h.truth.endReason === 'call') {
+        expect(h.truth.caller, where).not.toBeNull();
+        expect(h.finalTable.players[h.truth.caller!].nertsPile, where).toHaveLength(0);
+        expect(h.truth.nertsLeft[h.truth.caller!], where).toBe(0);
+      } else {
+        expect(h.finalTable.ended, where).toBe(true);
+      }
+      // Plays are in time order and each lands after it was picked up.
+      for (let i = 1; i < h.truth.plays.length; i++) expect(h.truth.plays[i].landMs, where).toBeGreaterThanOrEqual(h.truth.plays[i - 1].landMs);
+      for (const play of h.truth.plays) expect(play.landMs, where).toBeGreaterThan(play.pickupMs);
+      // Centre counts in the truth match the cards on the foundations.
+      const centreTotal = Object.values(h.truth.centre).reduce((a, b) => a + b, 0);
+      expect(centreTotal, where).toBe(h.finalTable.foundations.reduce((n, f) => n + f.cards.length, 0));
+    });
+  }
+
+  it('contested plays: the first card to land stays, the later one goes back where it came from', () => {
+    let checked = 0;
+    for (const { players, seed, variant } of CASES) {
+      const h = hand(players, seed, variant);
+      for (const dispute of h.truth.disputes) {
+        const where = `players=${players} seed=${seed} ${dispute.foundationId} ${dispute.code}`;
+        expect(dispute.winner, where).not.toBeNull();
+        const winner = dispute.winner!;
+        expect(winner.landMs, where).toBeLessThanOrEqual(dispute.loser.landMs);
+        expect(winner.deckId, where).not.toBe(dispute.loser.deckId);
+        expect(dispute.loser.returnedMs, where).toBeGreaterThan(dispute.loser.landMs);
+        // The winner's play is the accepted play of that card on that foundation.
+        const play = h.truth.plays[winner.playIndex];
+        expect(play.foundationId, where).toBe(dispute.foundationId);
+        expect(play.cards[0].code, where).toBe(dispute.code);
+        // In the model at the loser's landing, the slot holds the winner's card and not the loser's.
+        const snap = [...h.timeline.snapshots].reverse().find((s) => s.timeMs <= dispute.loser.landMs)!;
+        const foundation = snap.table.foundations.find((f) => f.id === dispute.foundationId)!;
+        const owners = foundation.cards.filter((c) => c.code === dispute.code).map((c) => c.deckId);
+        expect(owners, where).toEqual([winner.deckId]);
+        // Physically the loser's card lies on the pile, then flies home.
+        const lying = h.timeline.flights.find((f) => f.cardIds[0] === `${dispute.loser.deckId}/${dispute.code}` && f.startMs === dispute.loser.landMs);
+        expect(lying?.zone, where).toEqual({ kind: 'centre', foundationId: dispute.foundationId });
+        checked++;
+      }
+    }
+    // The fuzz set is big enough that races really happen.
+    expect(checked).toBeGreaterThan(5);
+  });
+
+  it('is deterministic for a seed and differs between seeds', () => {
+    const a = simulateHand({ players: 4, seed: 42 });
+    const b = simulateHand({ players: 4, seed: 42 });
+    const c = simulateHand({ players: 4, seed: 43 });
+    expect(JSON.stringify(b.truth)).toBe(JSON.stringify(a.truth));
+    expect(b.timeline.flights).toEqual(a.timeline.flights);
+    expect(JSON.stringify(c.truth)).not.toBe(JSON.stringify(a.truth));
+  });
+
+  it('skill matters: experts play faster than beginners', () => {
+    const experts = simulateHand({ players: [{ id: 'a', skill: 1 }, { id: 'b', skill: 1 }], seed: 3 });
+    const beginners = simulateHand({ players: [{ id: 'a', skill: 0 }, { id: 'b', skill: 0 }], seed: 3 });
+    const rate = (h: SimulatedHand) => h.truth.plays.length / h.truth.endMs;
+    expect(rate(experts)).toBeGreaterThan(rate(beginners) * 1.5);
+  });
+
+  it('scores follow each preset from the final counts (caller exempt under snerts)', () => {
+    const h = hand(3, 1);
+    const { centre, nertsLeft, caller, scores } = h.truth;
+    for (const id of Object.keys(centre)) {
+      expect(scores.nertz[id]).toBe(centre[id] - 2 * nertsLeft[id]);
+      expect(scores['house-150'][id]).toBe(centre[id] - 2 * nertsLeft[id] + (id === caller ? 10 : 0));
+      expect(scores.snerts[id]).toBe(centre[id] - (id === caller ? 0 : nertsLeft[id]));
+    }
+  });
+
+  it('partners pool their scores', () => {
+    const h = simulateHand({ players: [{ id: 'a', team: 'x' }, { id: 'b', team: 'y' }, { id: 'c', team: 'x' }, { id: 'd', team: 'y' }], seed: 8 });
+    const s = h.truth.scores.nertz;
+    expect(s.a).toBe(s.c);
+    expect(s.b).toBe(s.d);
+    const own = (id: string) => h.truth.centre[id] - 2 * h.truth.nertsLeft[id];
+    expect(s.a).toBe(own('a') + own('c'));
+  });
+
+  it('cards in flight are held by the mover\'s hand and every card id is a real card', () => {
+    const h = hand(4, 2);
+    const ids = new Set(Object.values(h.finalTable.players).flatMap((t) => [...t.nertsPile, ...t.workPiles.flat(), ...t.stock, ...t.waste]).map(cardId));
+    for (const f of h.finalTable.foundations) for (const c of f.cards) ids.add(cardId(c));
+    expect(ids.size).toBe(4 * 52);
+    for (const flight of h.timeline.flights) {
+      for (const id of flight.cardIds) expect(ids.has(id)).toBe(true);
+      if (flight.liftMm > 0) expect(flight.zone).toEqual({ kind: 'hand', seat: flight.seat });
+      expect(flight.endMs).toBeGreaterThan(flight.startMs);
+    }
+  });
+
+  it('rejects a bad player count clearly', () => {
+    expect(() => simulateHand({ players: 1, seed: 1 })).toThrow(/2 to 6 players/);
+    expect(() => simulateHand({ players: 3, seed: Number.NaN })).toThrow(/seed/);
+  });
+});
