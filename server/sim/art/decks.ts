@@ -213,3 +213,16 @@ export function createArtCatalogue(options: CatalogueOptions = {}): ArtCatalogue
     },
   };
 }
+
+/**
+ * True when a style or back name matches a user pattern: exact, or without its `shared-`/`npm-`/
+ * `art-` prefix (`kennard` matches `shared-kennard`), or a `*` glob (`gen-4*`). A face-style
+ * pattern also matches that style's own backs (`shared-kennard` matches `shared-kennard/b-1`).
+ */
+export function matchesStyle(pattern: string, name: string): boolean {
+  const bare = name.replace(/^(shared|npm|art)-/, '');
+  const candidates = [name, bare, name.split('/')[0], bare.split('/')[0]];
+  if (!pattern.includes('*')) return candidates.includes(pattern);
+  const regex = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  return candidates.some((c) => regex.test(c));
+}

@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { isCardCode, type CardCode } from '../../game/cards';
 import type { Quad } from '../../vision/types';
 import { CARD_HEIGHT_MM, CARD_WIDTH_MM, type CardPose, type TableScene, type Zone } from '../scene';
-import { createArtCatalogue, type ArtCatalogue } from '../art/decks';
+import { createArtCatalogue, matchesStyle, type ArtCatalogue } from '../art/decks';
 import type { CardTexture, TextureLevel } from '../art/texture';
 import {
   applyHomography,
@@ -57,7 +57,11 @@ export interface RendererOptions {
   table?: { widthMm: number; heightMm: number };
   /** Overrides of the seeded look, for tests and contact sheets. Additive option. */
   look?: { surface?: Partial<SurfaceStyle>; light?: Partial<LightStyle>; plain?: boolean };
-  /** Restrict the seeded face-style pool to these names / drop these names (dataset hold-outs). */
+  /**
+   * Restrict the seeded face-style pool to names matching `include` / drop names matching
+   * `exclude` (dataset hold-outs; patterns as in matchesStyle: exact, unprefixed or `*` globs).
+   * `exclude` also drops matching back designs. Additive option.
+   */
   faceStylePool?: { include?: string[]; exclude?: string[] };
 }
 
@@ -234,11 +238,18 @@ export async function createRenderer(opts: RendererOptions): Promise<Renderer> {
   const layers: Layers = createLayers(width, height);
 
   // Face styles in the seeded pool (optionally narrowed for dataset hold-outs).
+  const include = opts.faceStylePool?.include;
+  const exclude = opts.faceStylePool?.exclude ?? [];
+  const excluded = (name: string) => exclude.some((pattern) => matchesStyle(pattern, name));
   let facePool = catalogue.faces.map((f) => f.name);
-  if (opts.faceStylePool?.include) facePool = facePool.filter((n) => opts.faceStylePool?.include?.includes(n));
-  if (opts.faceStylePool?.exclude) facePool = facePool.filter((n) => !opts.faceStylePool?.exclude?.includes(n));
+  if (include) {
+    // Generated styles outside the default pool can be named explicitly (gen-<n>).
+    const explicit = include.filter((n) => /^gen-\d+$/.test(n) && !facePool.includes(n));
+    facePool = [...facePool.filter((n) => include.some((pattern) => matchesStyle(pattern, n))), ...explicit];
+  }
+  facePool = facePool.filter((n) => !excluded(n));
   if (facePool.length === 0) throw new Error('createRenderer: the face style pool is empty after include/exclude');
-  const backPool = catalogue.backs.map((b) => b.name);
+  const backPool = catalogue.backs.map((b) => b.name).filter((n) => !excluded(n));
   const deckChoices = new Map<string, { faces: string; back: string }>();
   const usedBacks = new Set<string>();
   for (const [, chosen] of Object.entries(opts.decks ?? {})) if (chosen.back) usedBacks.add(chosen.back);
@@ -248,7 +259,11 @@ export async function createRenderer(opts: RendererOptions): Promise<Renderer> {
     if (known) return known;
     const asked = opts.decks?.[deckId] ?? {};
     const pick = createRng(hashString(`${opts.seed}/${deckId}`));
-    const faces = asked.faces ?? pick.pick(facePool);
+    // Half the decks from published art (when the pool has any), half generated, so neither dominates.
+    const published = facePool.filter((n) => !/^gen-\d+$/.test(n));
+    const generated = facePool.filter((n) => /^gen-\d+$/.test(n));
+    const fromPublished = published.length > 0 && (generated.length === 0 || pick.chance(0.5));
+    const faces = asked.faces ?? pick.pick(fromPublished ? published : generated);
     let back = asked.back;
     if (!back) back = catalogue.folderBacks.find((b) => !usedBacks.has(b));
     if (!back) {
