@@ -185,20 +185,19 @@ function phaseLabel(phase: TableView['phase']): string {
 }
 
 function FrozenBanner({ view, names, tableId }: { view: TableView; names: Map<string, string>; tableId: string }) {
-  if (view.phase === 'called' || view.frozen) {
-    return (
-      <div className="banner banner--frozen" role="alert" data-testid="frozen-banner">
-        <span aria-hidden="true" style={{ fontSize: '1.5rem' }}>✋</span>
-        <span>Play frozen: {view.calledBy ? `${names.get(view.calledBy) ?? view.calledBy} called Nerts!` : 'hand over.'} Hands off the cards.</span>
-        <Link className="button" href={routePath({ page: 'score', tableId })}>Go to the score sort</Link>
-      </div>
-    );
-  }
   if (view.phase === 'scored') {
     return (
       <div className="banner banner--ended" role="status">
         <span>Hand {view.hand} scored{view.matchWinner ? ` · ${names.get(view.matchWinner) ?? view.matchWinner} wins the match!` : ''}</span>
         <Link className="button" href={routePath({ page: 'score', tableId })}>See the score sort</Link>
+      </div>
+    );
+  }
+  if (view.phase === 'called' || view.frozen) {
+    return (
+      <div className="banner banner--frozen" role="alert" data-testid="frozen-banner">
+        <span>Play frozen: {view.calledBy ? `${names.get(view.calledBy) ?? view.calledBy} called Nerts!` : 'hand over.'} Hands off the cards.</span>
+        <Link className="button" href={routePath({ page: 'score', tableId })}>Go to the score sort</Link>
       </div>
     );
   }

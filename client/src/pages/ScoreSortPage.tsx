@@ -111,7 +111,7 @@ function ScoreRowView({ row, name, seat, team }: { row: ScoreRow; name: string; 
       <td>{row.rank === 1 ? <span aria-label="first">★ 1</span> : row.rank}</td>
       <td><PlayerChip name={name} seat={seat} team={team} /></td>
       <td className="num" data-testid="row-centre">{row.centreCards}</td>
-      <td className="num">{row.nertsLeft}</td>
+      <td className="num" data-testid="row-nerts-left">{row.nertsLeft}</td>
       <td className="num">{penaltyOf(row) === 0 ? '0' : `−${penaltyOf(row)}`}</td>
       <td className="num">{row.bonus ? `+${row.bonus}` : '0'}</td>
       <td className="num" data-testid="row-hand-score"><strong>{row.handScore}</strong></td>

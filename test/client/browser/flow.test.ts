@@ -1,0 +1,135 @@
+/**
+ * The web app end to end in Chromium against the real server: create a table, watch the
+ * dashboard, freeze play with a call, reach the score sort, apply a correction, open the
+ * standings and the overlay, and check the dashboard at phone width. Screenshots land in
+ * test-results/client/.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { browserSkipReason, buildClient, launchBrowser, screenshot, startServer, type Browser, type RunningServer } from './harness';
+
+const skipReason = browserSkipReason();
+if (skipReason) console.warn(skipReason);
+
+describe.skipIf(skipReason !== null)('web app in Chromium', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let overlayPath = '';
+  let dashboardPath = '';
+
+  beforeAll(async () => {
+    const dist = await buildClient();
+    server = await startServer(dist, { recognizer: 'fake' });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('creates a table from the form and lists it with its links', async () => {
+    const { page } = browser;
+    await page.goto(`${server.origin}/`);
+    await page.getByLabel('Table name').fill('Browser test table');
+    await page.getByLabel('Players').selectOption('3');
+    await page.getByLabel('Seat 3 player').fill('Cyrus');
+    await page.getByLabel('Target score').fill('50');
+    await page.getByRole('button', { name: 'Create table' }).click();
+    const created = page.getByTestId('created-table');
+    await created.waitFor();
+    expect(await created.textContent()).toContain('Browser test table');
+    overlayPath = (await page.getByTestId('table-list').getByRole('link', { name: 'Overlay' }).first().getAttribute('href')) ?? '';
+    dashboardPath = (await page.getByTestId('table-list').getByRole('link', { name: 'Dashboard (referee)' }).first().getAttribute('href')) ?? '';
+    expect(overlayPath).toMatch(/^\/overlay\/[^?]+\?token=/);
+    expect(dashboardPath).toMatch(/^\/tables\/[^?]+\?token=/);
+    await screenshot(page, '01-tables');
+  });
+
+  it('refuses a bad form with readable errors', async () => {
+    const { page } = browser;
+    await page.getByLabel('Table name').fill('');
+    await page.getByLabel('Seat 1 player').fill('');
+    await page.getByRole('button', { name: 'Create table' }).click();
+    const errors = page.getByTestId('create-errors');
+    await errors.waitFor();
+    expect(await errors.textContent()).toContain('Give the table a name');
+    expect(await errors.textContent()).toContain('Seat 1 needs a player name');
+  });
+
+  it('shows the live dashboard and freezes play on a call', async () => {
+    const { page } = browser;
+    await page.goto(`${server.origin}${dashboardPath}`);
+    await page.getByTestId('dashboard').waitFor();
+    await page.locator('[data-connection="open"]').waitFor();
+    await page.getByRole('button', { name: 'Start a new hand' }).click();
+    await expect.poll(() => page.getByTestId('hand-number').textContent()).toBe('1');
+    expect(await page.locator('[data-player="cyrus"] [data-testid="nerts-left"]').textContent()).toBe('13');
+    await page.getByLabel('Manual call by').selectOption({ label: 'Cyrus' });
+    await page.getByRole('button', { name: 'Call Nerts' }).click();
+    const banner = page.getByTestId('frozen-banner');
+    await banner.waitFor();
+    expect(await banner.textContent()).toContain('Cyrus called Nerts!');
+    await screenshot(page, '03-dashboard-frozen');
+  });
+
+  it('scores the hand and applies a correction with its reason, by keyboard', async () => {
+    const { page } = browser;
+    await page.getByRole('link', { name: 'Go to the score sort' }).click();
+    await page.getByTestId('score-sort').waitFor();
+    await page.getByRole('button', { name: 'End hand and score' }).click();
+    await page.locator('tr[data-player="ann"] [data-testid="row-hand-score"]').waitFor();
+    const before = Number(await page.locator('tr[data-player="ann"] [data-testid="row-hand-score"]').textContent());
+
+    // Keyboard only: focus the player select, then tab through the fields and submit with Enter.
+    await page.getByLabel('Player').focus();
+    await page.keyboard.press('Home'); // first player (Ann)
+    await page.keyboard.press('Tab'); // centre cards: left as counted
+    await page.keyboard.press('Tab'); // Nerts left
+    await page.keyboard.type('9');
+    await page.keyboard.press('Tab'); // reason
+    await page.keyboard.type('four Nerts cards were under the hand');
+    await page.keyboard.press('Enter');
+
+    await page.getByTestId('corrections').getByText('four Nerts cards were under the hand').waitFor();
+    const annRow = page.locator('tr[data-player="ann"]');
+    await expect.poll(async () => Number(await annRow.locator('[data-testid="row-nerts-left"]').textContent()), { timeout: 10_000 }).toBe(9);
+    // nertz preset: −2 per Nerts card, so four fewer cards is eight points more.
+    await expect.poll(async () => Number(await annRow.locator('[data-testid="row-hand-score"]').textContent()), { timeout: 10_000 }).toBe(before + 8);
+    await screenshot(page, '04-score-sort');
+  });
+
+  it('charts the standings with the target line and offers CSV export', async () => {
+    const { page } = browser;
+    await page.getByRole('link', { name: 'Standings', exact: true }).click();
+    await page.getByTestId('standings-chart').waitFor();
+    expect(await page.getByTestId('standings-chart').getAttribute('aria-label')).toContain('target 50');
+    expect(await page.getByTestId('history-table').locator('tbody tr').count()).toBe(1);
+    const csvHref = await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href');
+    const csv = await page.evaluate(async (href) => (await fetch(href!)).text(), csvHref);
+    expect(csv.split('\n')[0].toLowerCase()).toContain('hand');
+    expect(csv).toContain('ann');
+    await screenshot(page, '05-standings');
+  });
+
+  it('draws the overlay on a transparent page from its read-only link', async () => {
+    const { page } = browser;
+    await page.goto(`${server.origin}${overlayPath}&layout=bar&theme=dark`);
+    await page.getByTestId('overlay-board').waitFor();
+    expect(await page.getByTestId('overlay-nerts').count()).toBe(3);
+    const path = await screenshot(page, '06-overlay', { fullPage: false, omitBackground: true });
+    const { data, info } = await sharp(path).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    expect(info.channels).toBe(4);
+    expect(data[3]).toBe(0); // top-left pixel fully transparent: OBS shows the stream through it
+  });
+
+  it('fits the dashboard at phone width', async () => {
+    const { page } = browser;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${server.origin}${dashboardPath}`);
+    await page.getByTestId('players').waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(page, '07-dashboard-phone');
+    expect(browser.errors).toEqual([]);
+  });
+});
