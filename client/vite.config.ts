@@ -1,7 +1,7 @@
 /**
  * Vite config for the web app. Root is this folder; the build lands in client/dist, which the
  * Fastify server serves. In development (`npm run dev:client`) the Vite dev server proxies the
- * REST API and the sockets to the server (NERTS_SERVER, default http://localhost:3000).
+ * REST API and its WebSockets (all under /api) and the OpenAPI docs to the server (NERTS_SERVER, default http://localhost:3000).
  */
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
@@ -22,7 +22,6 @@ export default defineConfig({
   server: {
     proxy: {
       '/api': { target: serverUrl, changeOrigin: true, ws: true },
-      '/ws': { target: serverUrl.replace(/^http/, 'ws'), ws: true },
       '/docs': { target: serverUrl, changeOrigin: true },
     },
   },
