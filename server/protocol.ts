@@ -107,7 +107,7 @@ export type CreatedTable = Static<typeof CreatedTableSchema>;
 /** A calibration zone on the table plane (mirrors server/vision/types.ts CalibrationZone). */
 export const CalibrationZoneSchema = Type.Object({
   id: Type.String({ maxLength: 40 }),
-  kind: Type.Union(['centre', 'seat', 'nerts', 'work', 'waste', 'stock'].map((k) => Type.Literal(k))),
+  kind: Type.Union([Type.Literal('centre'), Type.Literal('seat'), Type.Literal('nerts'), Type.Literal('work'), Type.Literal('waste'), Type.Literal('stock')]),
   seat: Type.Optional(Type.Integer({ minimum: 0, maximum: 5 })),
   polygonMm: Type.Array(PointSchema, { minItems: 3, maxItems: 64 }),
 });

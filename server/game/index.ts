@@ -9,3 +9,4 @@ export * from './scoring';
 export * from './match';
 export * from './referee';
 export * from './score-input';
+export * from './playout';

@@ -445,12 +445,12 @@ function canGoToWork(table: TableModel, tableau: PlayerTableau, card: TableCard,
 /**
  * Moves that make progress (used for "stuck" and by simple bots): every move except turning the
  * stock, the call, and work-pile shuffles that neither empty a space for the Nerts card nor expose a
- * card that can then play. Shuffles are left out so that "stuck" is finite to decide.
+ * card that can then play at once (to a foundation, or taking the Nerts or waste top card). Shuffles
+ * are left out so that "stuck" is finite to decide and a greedy bot cannot loop.
  */
 export function productiveMoves(table: TableModel, player: string): Move[] {
   const tableau = tableauOf(table, player);
   if (!tableau || table.ended) return [];
-  const reachable = cardsReachableByTurning(tableau).slice(1);
   const nertsTop = topOf(tableau.nertsPile);
   return ownTableauMoves(table, tableau).filter((move) => {
     if (move.type === 'turn-stock' || move.type === 'call' || move.type === 'stuck-rotation') return false;
@@ -461,8 +461,9 @@ export function productiveMoves(table: TableModel, player: string): Move[] {
       if (canGoToAnyFoundation(table, exposed)) return true;
       const accepts = (card: TableCard, kind: Source['kind']): boolean => workPlacementProblem(table.variant, card, kind, [exposed]) === null;
       if (nertsTop && accepts(nertsTop, 'nerts')) return true;
+      // Only cards playable right now count: counting cards deeper in the stock would let a run shuttle between two equal cards forever.
       const wasteTop = topOf(tableau.waste);
-      return [wasteTop, ...reachable].some((card) => card !== undefined && accepts(card, 'waste'));
+      return wasteTop !== undefined && accepts(wasteTop, 'waste');
     }
     return true;
   });
@@ -473,9 +474,7 @@ export function isStuck(table: TableModel, player: string): boolean {
   const tableau = tableauOf(table, player);
   if (!tableau || table.ended) return true;
   if (productiveMoves(table, player).length > 0) return false;
-  return !cardsReachableByTurning(tableau)
-    .slice(1)
-    .some((card) => canGoToAnyFoundation(table, card) || canGoToWork(table, tableau, card, 'waste'));
+  return !cardsReachableByTurning(tableau).some((card) => canGoToAnyFoundation(table, card) || canGoToWork(table, tableau, card, 'waste'));
 }
 
 /** True when every tableau is stuck (S5). */

@@ -18,6 +18,8 @@ export default fp(
     await app.register(rateLimit, {
       max: app.config.rateLimitPerMinute,
       timeWindow: '1 minute',
+      // Injected socket upgrades (tests) carry no IP.
+      keyGenerator: (request) => request.ip ?? 'unknown',
       errorResponseBuilder: (_request, context) => {
         const body = errorBody(429, 'request/rate-limited', `rate limit: ${context.max} requests per ${context.after}`);
         return Object.assign(new Error(body.message), body);

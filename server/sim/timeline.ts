@@ -94,35 +94,47 @@ export const HOVER_HEIGHT_MM = 70;
 /** Where a completed pile's stack height starts per earlier pushed-aside pile, mm. */
 const ASIDE_STACK_MM = 13 * CARD_THICKNESS_MM;
 
-/** Every card's resting pose for a table model and its physical facts, keyed by card id. */
-export function restingPoses(layout: TableLayout, table: TableModel, physical: PhysicalState): Map<string, CardPose> {
+/**
+ * Every card's resting pose for a table model and its physical facts, keyed by card id.
+ * `only` limits the work to those card ids (the simulator asks for a few cards per move).
+ */
+export function restingPoses(layout: TableLayout, table: TableModel, physical: PhysicalState, only?: ReadonlySet<string>): Map<string, CardPose> {
   const poses = new Map<string, CardPose>();
-  const put = (card: { code: CardCode; deckId: string; owner: string }, pose: RestingPose, faceUp: boolean, zone: Zone): void => {
+  const put = (card: { code: CardCode; deckId: string; owner: string }, place: (id: string) => RestingPose, faceUp: boolean, zone: Zone): void => {
     const id = cardId(card);
+    if (only && !only.has(id)) return;
+    const pose = place(id);
     poses.set(id, { id, code: card.code, deckId: card.deckId, owner: card.owner, faceUp, xMm: pose.xMm, yMm: pose.yMm, rotationRad: pose.rotationRad, zMm: pose.zMm, zone });
   };
   table.seats.forEach((playerId, seatIndex) => {
     const seat = layout.seats[seatIndex];
     const tableau = table.players[playerId];
     const n = tableau.nertsPile.length;
-    tableau.nertsPile.forEach((card, i) => put(card, nertsPose(seat, i, cardId(card)), i === n - 1, { kind: 'nerts', seat: seatIndex }));
-    tableau.workPiles.forEach((pile, p) => pile.forEach((card, i) => put(card, workPose(seat, p, i, cardId(card)), true, { kind: 'work', seat: seatIndex, pile: p })));
-    tableau.stock.forEach((card, i) => put(card, stockPose(seat, i, cardId(card)), false, { kind: 'stock', seat: seatIndex }));
+    tableau.nertsPile.forEach((card, i) => put(card, (id) => nertsPose(seat, i, id), i === n - 1, { kind: 'nerts', seat: seatIndex }));
+    tableau.workPiles.forEach((pile, p) => pile.forEach((card, i) => put(card, (id) => workPose(seat, p, i, id), true, { kind: 'work', seat: seatIndex, pile: p })));
+    tableau.stock.forEach((card, i) => put(card, (id) => stockPose(seat, i, id), false, { kind: 'stock', seat: seatIndex }));
     const fanBase = physical.wasteFanBase[playerId] ?? 0;
-    tableau.waste.forEach((card, i) => put(card, wastePose(seat, i, fanBase, cardId(card)), true, { kind: 'waste', seat: seatIndex }));
+    tableau.waste.forEach((card, i) => put(card, (id) => wastePose(seat, i, fanBase, id), true, { kind: 'waste', seat: seatIndex }));
   });
   for (const foundation of table.foundations) {
     const aside = physical.asideSpots[foundation.id];
     if (foundation.completed && aside) {
-      foundation.cards.forEach((card, i) => {
-        const pose = asidePose(aside, i, cardId(card));
-        put(card, { ...pose, zMm: pose.zMm + aside.order * ASIDE_STACK_MM }, false, { kind: 'aside', foundationId: foundation.id });
-      });
+      foundation.cards.forEach((card, i) =>
+        put(
+          card,
+          (id) => {
+            const pose = asidePose(aside, i, id);
+            return { ...pose, zMm: pose.zMm + aside.order * ASIDE_STACK_MM };
+          },
+          false,
+          { kind: 'aside', foundationId: foundation.id },
+        ),
+      );
       continue;
     }
     const spot = physical.foundationSpots[foundation.id];
     if (!spot) throw new Error(`timeline: foundation ${foundation.id} has no spot`);
-    foundation.cards.forEach((card, i) => put(card, foundationPose(spot, i, cardId(card)), true, { kind: 'centre', foundationId: foundation.id }));
+    foundation.cards.forEach((card, i) => put(card, (id) => foundationPose(spot, i, id), true, { kind: 'centre', foundationId: foundation.id }));
   }
   return poses;
 }

@@ -40,28 +40,33 @@ export async function createTable(app: FastifyInstance, extra: Record<string, un
   return response.json() as CreatedTable;
 }
 
-/** Collects a socket's JSON messages; `next(type)` waits for the next one of that type. */
+/** Collects a socket's JSON messages; `next(type)` gives the first not-yet-taken one of that type (waiting if needed). */
 export function collect(socket: { on(event: 'message', listener: (data: Buffer) => void): void }) {
   const messages: ServerMessage[] = [];
-  const waiters: Array<{ type: string; resolve: (message: ServerMessage) => void; from: number }> = [];
+  const taken = new Set<number>();
+  const waiters: Array<{ type: string; resolve: (message: ServerMessage) => void }> = [];
   socket.on('message', (data: Buffer) => {
     const message = JSON.parse(data.toString()) as ServerMessage;
     messages.push(message);
-    for (const waiter of [...waiters]) {
-      if (message.type === waiter.type) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve(message);
-      }
+    const waiter = waiters.find((w) => w.type === message.type);
+    if (waiter) {
+      taken.add(messages.length - 1);
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve(message);
     }
   });
   return {
     messages,
     next<T extends ServerMessage['type']>(type: T, timeoutMs = 5000): Promise<Extract<ServerMessage, { type: T }>> {
+      const index = messages.findIndex((m, i) => m.type === type && !taken.has(i));
+      if (index >= 0) {
+        taken.add(index);
+        return Promise.resolve(messages[index] as Extract<ServerMessage, { type: T }>);
+      }
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no ${type} message within ${timeoutMs} ms`)), timeoutMs);
         waiters.push({
           type,
-          from: messages.length,
           resolve: (message) => {
             clearTimeout(timer);
             resolve(message as Extract<ServerMessage, { type: T }>);
@@ -70,4 +75,11 @@ export function collect(socket: { on(event: 'message', listener: (data: Buffer) 
       });
     },
   };
+}
+
+/** Opens a socket with a collector attached before the server's first message. */
+export async function openSocket(app: FastifyInstance, url: string) {
+  let inbox: ReturnType<typeof collect> | null = null;
+  const socket = await app.injectWS(url, {}, { onInit: (ws) => { inbox = collect(ws as unknown as Parameters<typeof collect>[0]); } });
+  return { socket, inbox: inbox! as ReturnType<typeof collect> };
 }

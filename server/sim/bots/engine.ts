@@ -20,6 +20,7 @@ import {
   type TableCard,
   type TableModel,
 } from '../../game/table';
+import { scoreHand, type HandTally, type Teams } from '../../game/scoring';
 import { PRESETS, resolveVariant, type PresetName, type VariantKnobs, type VariantRules } from '../../game/variants';
 import type { Violation } from '../../game/violations';
 import {
@@ -135,7 +136,7 @@ export interface HandTruth {
   /** Per player: own cards in the centre, and Nerts cards left, at the end. */
   centre: Record<string, number>;
   nertsLeft: Record<string, number>;
-  /** Hand scores under each rules preset, by player id. */
+  /** Hand scores under each rules preset, by scoring entity (player id, or team id for partners). */
   scores: Record<string, Record<string, number>>;
   /** Moves the bots started and abandoned because they saw the slot go (no card moved). */
   abandoned: number;
@@ -245,29 +246,13 @@ export function resolvePlayers(players: readonly SimPlayerSetup[] | number, rng:
   });
 }
 
-/** Hand scores under every preset, from the final counts. */
-export function scoresUnderPresets(summary: { centre: Record<string, number>; nertsLeft: Record<string, number>; caller: string | null }, teams: Record<string, string | undefined>): Record<string, Record<string, number>> {
+/**
+ * Hand scores under every preset, from the final counts, by the rules engine's scoring: keyed by
+ * scoring entity (a player, or a team id when partners pool their points).
+ */
+export function scoresUnderPresets(tally: HandTally, players: readonly string[], teams: Teams | undefined): Record<string, Record<string, number>> {
   const result: Record<string, Record<string, number>> = {};
-  for (const [name, preset] of Object.entries(PRESETS)) {
-    const rules = preset.scoring;
-    const individual: Record<string, number> = {};
-    for (const player of Object.keys(summary.nertsLeft)) {
-      const isCaller = summary.caller === player;
-      const penalty = isCaller && rules.callerExemptFromPenalty ? 0 : rules.nertsPenalty * summary.nertsLeft[player];
-      individual[player] = rules.perCentreCard * (summary.centre[player] ?? 0) - penalty + (isCaller ? rules.callBonus : 0);
-    }
-    // Partners pool their points (001); each partner is shown the team's total.
-    const teamTotals: Record<string, number> = {};
-    for (const [player, score] of Object.entries(individual)) {
-      const team = teams[player];
-      if (team !== undefined) teamTotals[team] = (teamTotals[team] ?? 0) + score;
-    }
-    for (const player of Object.keys(individual)) {
-      const team = teams[player];
-      if (team !== undefined) individual[player] = teamTotals[team];
-    }
-    result[name] = individual;
-  }
+  for (const [name, preset] of Object.entries(PRESETS)) result[name] = scoreHand(preset.scoring, players, tally, teams).scores;
   return result;
 }
 
@@ -426,8 +411,8 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
     } else if (move.type !== 'turn-stock') {
       bot.recentRunBase = null;
     }
-    const poses = restingPoses(layout, table, physical);
     const cards = movingCards(move);
+    const poses = restingPoses(layout, table, physical, new Set([cardId(cards[0])]));
     const source = poses.get(cardId(cards[0]));
     if (!source) throw new Error(`simulator: no pose for ${cardId(cards[0])}`);
     const grip = gripPoint(bot, source, GRAB_HEIGHT_MM);
@@ -464,7 +449,8 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
       }
     }
     const cards = movingCards(move);
-    const before = restingPoses(layout, table, physical);
+    const movingIds = new Set(cards.map(cardId));
+    const before = restingPoses(layout, table, physical, movingIds);
     const from = cards.map((c) => before.get(cardId(c))!);
     let to: RestingPose[];
     let faceUpTo: boolean[];
@@ -477,7 +463,7 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
       faceUpTo = [true];
     } else {
       const after = physicalAfter(move, result.table, plan.newSpot);
-      const poses = restingPoses(layout, result.table, after);
+      const poses = restingPoses(layout, result.table, after, movingIds);
       const landed = cards.map((c) => poses.get(cardId(c))!);
       to = landed;
       faceUpTo = landed.map((p) => p.faceUp);
@@ -595,8 +581,8 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
     const foundation = table.foundations.find((f) => f.id === foundationId)!;
     const spotFrom = physical.foundationSpots[foundationId];
     const spot = { ...chooseAsideSpot(layout, spotFrom, layoutRng), order: asideCount++ };
-    const poses = restingPoses(layout, table, physical);
     const ids = foundation.cards.map(cardId);
+    const poses = restingPoses(layout, table, physical, new Set(ids));
     const from = ids.map((id) => poses.get(id)!);
     const to = foundation.cards.map((card, i) => {
       const pose = asidePose(spot, i, cardId(card));
@@ -712,7 +698,9 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
   const end = ended as unknown as { timeMs: number; reason: SimEndReason };
 
   const summary = tableHandSummary(table);
-  const teams: Record<string, string | undefined> = Object.fromEntries(players.map((p) => [p.id, p.team]));
+  const teamMembers: Teams = {};
+  for (const p of players) if (p.team !== undefined) (teamMembers[p.team] ??= []).push(p.id);
+  const teams = Object.keys(teamMembers).length > 0 ? teamMembers : undefined;
   const lastMotion = Math.max(0, ...flights.map((f) => f.endMs), ...motions.map((m) => m.endMs));
   const truth: HandTruth = {
     format: 'nerts-sim-hand/1',
@@ -728,7 +716,7 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
     rotations,
     centre: summary.centre,
     nertsLeft: summary.nertsLeft,
-    scores: scoresUnderPresets(summary, teams),
+    scores: scoresUnderPresets(summary, players.map((p) => p.id), teams),
     abandoned,
   };
   return {

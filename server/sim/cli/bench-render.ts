@@ -4,6 +4,7 @@
  * tables with hands, top and oblique cameras, textures already cached, JPEG included) and
  * dataset crops per second (render + decode + rectify). Final line: JSON.
  */
+import os from 'node:os';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { cropsFromFrame } from '../../../datasets/synth/generate';
@@ -25,12 +26,16 @@ async function main(): Promise<void> {
     const renderer = await createRenderer({ seed, camera, table, width: 1280, height: 720 });
     for (const scene of scenes) await renderer.render(scene); // warm-up: rasterise art, JIT
     const started = performance.now();
+    const cpuStart = process.cpuUsage();
     for (let k = 0; k < frames; k++) {
       const frame = await renderer.render(scenes[k % scenes.length]);
       cardsPerFrame = Math.max(cardsPerFrame, frame.truth.length);
     }
     results[camera] = (frames * 1000) / (performance.now() - started);
-    console.log(`${camera}: ${results[camera].toFixed(1)} frames/s at 1280x720`);
+    // CPU time of all threads (JS + libvips): frames/s one free core would give, robust to a busy machine.
+    const cpu = process.cpuUsage(cpuStart);
+    results[`${camera}Cpu`] = (frames * 1e6) / (cpu.user + cpu.system);
+    console.log(`${camera}: ${results[camera].toFixed(1)} frames/s wall, ${results[`${camera}Cpu`].toFixed(1)} frames per CPU-second, at 1280x720`);
   }
   // Crops: the dataset path (render, decode JPEG, rectify faces, backs and corner indices).
   const renderer = await createRenderer({ seed, camera: 'oblique', table, width: 1280, height: 720 });
@@ -54,6 +59,8 @@ async function main(): Promise<void> {
       framesPerSecond: Math.round(framesPerSecond * 10) / 10,
       framesPerSecondTop: Math.round(results.top * 10) / 10,
       framesPerSecondOblique: Math.round(results.oblique * 10) / 10,
+      framesPerCpuSecond: Math.round(((results.topCpu + results.obliqueCpu) / 2) * 10) / 10,
+      loadAverage: Math.round(os.loadavg()[0] * 10) / 10,
       cropsPerSecond: Math.round((crops * 1000) / totalMs),
       cropsPerSecondExtractOnly: Math.round((crops * 1000) / cropMs),
       width: 1280,

@@ -280,7 +280,10 @@ export async function createRenderer(opts: RendererOptions): Promise<Renderer> {
     return info;
   }
 
-  async function renderDetailed(scene: TableScene): Promise<DetailedFrame> {
+  // Reused between frames: the composed RGB image (sharp has finished with it once encoded).
+  const composed = new Uint8Array(width * height * 3);
+
+  async function renderFrame(scene: TableScene, keepPixels: boolean): Promise<DetailedFrame> {
     checkScene(scene);
     const frameRng = createRng(hashString(`${opts.seed}/${scene.timeMs}`));
     // Load every texture this frame needs (cached after first use).
@@ -355,7 +358,7 @@ export async function createRenderer(opts: RendererOptions): Promise<Renderer> {
       }
     }
 
-    const rgb = compose(layers, background, gain, glare, light, noise, frameRng.int(0, 65535));
+    const rgb = compose(layers, background, gain, glare, light, noise, frameRng.int(0, 65535), composed);
     let pipeline = sharp(rgb, { raw: { width, height, channels: 3 } });
     if (light.defocusSigma >= 0.3) pipeline = pipeline.blur(light.defocusSigma);
     const jpeg = await pipeline.jpeg({ quality: Math.round(jpegQuality), chromaSubsampling: '4:2:0' }).toBuffer();
@@ -381,15 +384,24 @@ export async function createRenderer(opts: RendererOptions): Promise<Renderer> {
         faceStyle: info.faces,
       });
     }
-    return { jpeg, width, height, truth, rgb, owner: layers.owner.slice() };
+    if (!keepPixels) return { jpeg, width, height, truth, rgb: new Uint8Array(0), owner: new Int32Array(0) };
+    return { jpeg, width, height, truth, rgb: rgb.slice(), owner: layers.owner.slice() };
+  }
+
+  // Frames render one at a time: the buffers above are shared, so overlapping calls queue up.
+  let queue: Promise<unknown> = Promise.resolve();
+  function serialised(scene: TableScene, keepPixels: boolean): Promise<DetailedFrame> {
+    const next = queue.then(() => renderFrame(scene, keepPixels));
+    queue = next.catch(() => undefined);
+    return next;
   }
 
   return {
     async render(scene) {
-      const { jpeg, truth } = await renderDetailed(scene);
+      const { jpeg, truth } = await serialised(scene, false);
       return { jpeg, width, height, truth };
     },
-    renderDetailed,
+    renderDetailed: (scene) => serialised(scene, true),
     deckInfo,
     camera,
     look: { surface, light },
@@ -405,10 +417,10 @@ function compose(
   light: LightStyle,
   noise: Int8Array,
   noiseOffset: number,
+  out: Uint8Array,
 ): Uint8Array {
   const { colour, alpha, cardShadow, handShadow } = layers;
   const n = layers.width * layers.height;
-  const out = new Uint8Array(n * 3);
   const [wr, wg, wb] = light.whiteBalance;
   const noiseScale = light.noiseSigma / 16;
   for (let i = 0, j = 0; i < n; i++, j += 3) {

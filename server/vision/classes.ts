@@ -1,0 +1,31 @@
+/**
+ * The identity model's class layout and crop size, shared by training and inference.
+ * Classes: the 52 faces in ALL_CARD_CODES order, then `other` (not a card we know: jokers,
+ * table texture, hands), then one class per back design seen in training (all mean "a back").
+ */
+import { ALL_CARD_CODES, type CardCode } from '../game/cards';
+
+/** Upright card crop fed to the identity model, pixels (portrait, 63:88 card ≈ 64:96 incl. margin). */
+export const CROP_WIDTH = 64;
+export const CROP_HEIGHT = 96;
+
+/** Index of the reject class. */
+export const OTHER_CLASS = 52;
+/** Index of the first back-design class. */
+export const FIRST_BACK_CLASS = 53;
+
+/** What a class index means. */
+export type ClassMeaning = { kind: 'face'; code: CardCode } | { kind: 'other' } | { kind: 'back'; design: string };
+
+/** Class names in model output order, given the training back designs. */
+export function classNames(backDesigns: readonly string[]): string[] {
+  return [...ALL_CARD_CODES, 'other', ...backDesigns.map((d) => `back:${d}`)];
+}
+
+/** Interprets a class index of the model's output. */
+export function classMeaning(index: number, names: readonly string[]): ClassMeaning {
+  if (index < OTHER_CLASS) return { kind: 'face', code: ALL_CARD_CODES[index] };
+  if (index === OTHER_CLASS) return { kind: 'other' };
+  const name = names[index] ?? `back:${index}`;
+  return { kind: 'back', design: name.replace(/^back:/, '') };
+}

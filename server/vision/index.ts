@@ -1,0 +1,216 @@
+/**
+ * The TF.js card recogniser: createRecognizer(config) → Recognizer (see types.ts).
+ * Pipeline per frame, one stage per file: decode → (calibration: table plane, card size, zones)
+ * → locate cards → per-card crops → identity CNN (only for cards that moved or changed) →
+ * enrolment (back design / face boosts) → observations. Every tensor is freed inside a call.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as tf from '@tensorflow/tfjs';
+import type { CardCode } from '../game/cards';
+import { initBackend, type VisionBackend } from './backend';
+import { CROP_HEIGHT, CROP_WIDTH } from './classes';
+import { cropCard, rectQuad } from './crop';
+import { decodeFrame } from './decode';
+import { EnrollmentStore } from './enrollment';
+import { decideIdentity, runIdentityModel, type Identity } from './identify';
+import { locateCards, suppressNested, type LocatedCard } from './locate';
+import { loadLayersModelFromDir, readModelMetadata } from './model-io';
+import { loadOpenCv, type OpenCv } from './opencv';
+import { tablePlane, zoneAt, type TablePlane } from './rectify';
+import { cardThumbnail, findUnchanged, type Track } from './tracking';
+import type { CardObservation, FrameInput, FrameObservations, Recognizer, TableCalibration } from './types';
+
+/** Default model folder: models/card-identity at the repo root. */
+export const DEFAULT_MODEL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'models', 'card-identity');
+
+/** Options for createRecognizer. */
+export interface RecognizerConfig {
+  /** Folder holding model.json + weights.bin (default models/card-identity). */
+  modelDir?: string;
+  /** Force a backend (default: best that loads, tfjs-node → wasm → cpu). */
+  backend?: VisionBackend;
+  /** Reuse identities of cards that neither moved nor changed since the last frame (default true). */
+  tracking?: boolean;
+  /** Observations below this confidence (0..1) are dropped (default 0.3). */
+  minConfidence?: number;
+  log?: (message: string) => void;
+}
+
+/** The recogniser plus what eval and benchmarks need beyond the shared interface. */
+export interface CardRecognizer extends Recognizer {
+  /** Backend in use. */
+  readonly backend: VisionBackend;
+  /** Identifies single-card crop images (whole card filling the image), no localisation. */
+  identifyCrops(views: FrameInput[]): Promise<Array<Identity & { backId?: string }>>;
+}
+
+const CROP_SIZE = CROP_WIDTH * CROP_HEIGHT * 3;
+
+/** Loads the model and OpenCV, and returns a ready recogniser. */
+export async function createRecognizer(config: RecognizerConfig = {}): Promise<CardRecognizer> {
+  const log = config.log ?? ((m: string) => console.error(m));
+  const backend = await initBackend({ prefer: config.backend, log });
+  const modelDir = config.modelDir ?? DEFAULT_MODEL_DIR;
+  const [model, metadata, { cv }] = await Promise.all([loadLayersModelFromDir(modelDir), readModelMetadata(modelDir), loadOpenCv()]);
+  const names = metadata.classNames;
+  if (!Array.isArray(names) || names.length !== (model.outputs[0].shape[1] ?? -1)) throw new Error(`model at ${modelDir} lacks classNames metadata matching its output`);
+  return new TfjsRecognizer(model, names as string[], cv, backend, config);
+}
+
+interface TrackedIdentity {
+  identity: Identity;
+  embedding: Float32Array;
+}
+
+class TfjsRecognizer implements CardRecognizer {
+  private plane: TablePlane | null = null;
+  private calibration: TableCalibration | null = null;
+  private tracks: Array<Track<TrackedIdentity>> = [];
+  private readonly enrolled = new EnrollmentStore();
+  private disposed = false;
+  private readonly tracking: boolean;
+  private readonly minConfidence: number;
+
+  constructor(
+    private readonly model: tf.LayersModel,
+    private readonly names: string[],
+    private readonly cv: OpenCv,
+    readonly backend: VisionBackend,
+    config: RecognizerConfig,
+  ) {
+    this.tracking = config.tracking ?? true;
+    this.minConfidence = config.minConfidence ?? 0.3;
+  }
+
+  setCalibration(calibration: TableCalibration | null): void {
+    this.calibration = calibration;
+    this.plane = null;
+    this.tracks = [];
+  }
+
+  async recognize(frame: FrameInput, timestampMs: number): Promise<FrameObservations> {
+    this.assertLive();
+    const timings: Record<string, number> = {};
+    let t = performance.now();
+    const lap = (name: string) => {
+      const now = performance.now();
+      timings[name] = now - t;
+      t = now;
+    };
+    const image = await decodeFrame(frame);
+    lap('decode');
+    if (this.calibration && (!this.plane || this.planeSize !== `${image.width}x${image.height}`)) {
+      this.plane = tablePlane(this.calibration, image.width, image.height);
+      this.planeSize = `${image.width}x${image.height}`;
+    }
+    lap('rectify');
+    const located = locateCards(this.cv, image, { cardWidthPx: this.plane?.cardWidthPx });
+    lap('locate');
+
+    // Tracking: reuse identities of cards that stayed put and look the same.
+    const thumbs = located.map((card) => cardThumbnail(image, card.corners));
+    const reused: Array<TrackedIdentity | undefined> = located.map((card, i) =>
+      this.tracking ? findUnchanged(this.tracks, card.corners, thumbs[i])?.value : undefined,
+    );
+    const todo = located.map((_, i) => i).filter((i) => !reused[i]);
+    const crops = new Float32Array(todo.length * CROP_SIZE);
+    todo.forEach((cardIndex, k) => cropCard(image, located[cardIndex].corners, CROP_WIDTH, CROP_HEIGHT, crops, k * CROP_SIZE));
+    lap('crop');
+    const outputs = await runIdentityModel(this.model, crops, todo.length);
+    const identities: TrackedIdentity[] = located.map((_, i) => reused[i] as TrackedIdentity);
+    todo.forEach((cardIndex, k) => {
+      const embedding = outputs.embeddings.slice(k * outputs.embeddingSize, (k + 1) * outputs.embeddingSize);
+      const boost = this.enrolled.faceBoost(embedding, 0, outputs.embeddingSize);
+      identities[cardIndex] = { identity: decideIdentity(outputs.probs, k * outputs.numClasses, outputs.numClasses, this.names, boost), embedding };
+    });
+    lap('identify');
+
+    this.tracks = located.map((card, i) => ({ corners: card.corners, thumbnail: thumbs[i], value: identities[i] }));
+    const kept: Array<LocatedCard & { id: TrackedIdentity }> = [];
+    located.forEach((card, i) => {
+      const { identity } = identities[i];
+      if (identity.kind === 'other' || identity.confidence < this.minConfidence) return;
+      kept.push({ ...card, id: identities[i] });
+    });
+    // A card-shaped thing inside a bigger recognised card is its picture frame, not a card.
+    const cards: CardObservation[] = (suppressNested(kept) as typeof kept).map((card) => this.observation(card));
+    lap('observe');
+    return { timestampMs, width: image.width, height: image.height, cards, timingsMs: timings };
+  }
+
+  private planeSize = '';
+
+  private observation(card: LocatedCard & { id: TrackedIdentity }): CardObservation {
+    const { identity, embedding } = card.id;
+    const centre: [number, number] = [
+      card.corners.reduce((s, p) => s + p[0], 0) / 4,
+      card.corners.reduce((s, p) => s + p[1], 0) / 4,
+    ];
+    const zone = this.plane ? zoneAt(this.plane, centre) : undefined;
+    if (identity.kind === 'back') {
+      const match = this.enrolled.nearestBack(embedding, 0, embedding.length);
+      return { kind: 'back', backId: match?.backId, confidence: match ? identity.confidence * match.similarity : identity.confidence * 0.5, corners: card.corners, zone };
+    }
+    return { kind: 'face', code: identity.kind === 'face' ? identity.code : undefined, confidence: identity.confidence, corners: card.corners, zone };
+  }
+
+  /** Crops for whole-card views: each view is a card filling its image. */
+  private async viewCrops(views: FrameInput[]): Promise<Float32Array> {
+    const crops = new Float32Array(views.length * CROP_SIZE);
+    for (let i = 0; i < views.length; i++) {
+      const image = await decodeFrame(views[i]);
+      // Landscape views are cards lying sideways: turn them upright.
+      const quad = rectQuad(image.width, image.height);
+      const upright = image.width > image.height * 1.15 ? ([quad[3], quad[0], quad[1], quad[2]] as typeof quad) : quad;
+      cropCard(image, upright, CROP_WIDTH, CROP_HEIGHT, crops, i * CROP_SIZE);
+    }
+    return crops;
+  }
+
+  async identifyCrops(views: FrameInput[]): Promise<Array<Identity & { backId?: string }>> {
+    this.assertLive();
+    const results: Array<Identity & { backId?: string }> = [];
+    for (let start = 0; start < views.length; start += 32) {
+      const chunk = views.slice(start, start + 32);
+      const outputs = await runIdentityModel(this.model, await this.viewCrops(chunk), chunk.length);
+      for (let k = 0; k < chunk.length; k++) {
+        const boost = this.enrolled.faceBoost(outputs.embeddings, k * outputs.embeddingSize, outputs.embeddingSize);
+        const identity = decideIdentity(outputs.probs, k * outputs.numClasses, outputs.numClasses, this.names, boost);
+        const backId = identity.kind === 'back' ? this.enrolled.nearestBack(outputs.embeddings, k * outputs.embeddingSize, outputs.embeddingSize)?.backId : undefined;
+        results.push({ ...identity, backId });
+      }
+    }
+    return results;
+  }
+
+  private async embed(views: FrameInput[]): Promise<Float32Array[]> {
+    if (views.length === 0) throw new Error('enrolment needs at least one view');
+    const outputs = await runIdentityModel(this.model, await this.viewCrops(views), views.length);
+    return views.map((_, k) => outputs.embeddings.slice(k * outputs.embeddingSize, (k + 1) * outputs.embeddingSize));
+  }
+
+  async enrollBack(backId: string, views: FrameInput[]): Promise<void> {
+    this.assertLive();
+    if (views.length > 5) throw new Error('enrol a back from at most 5 views');
+    this.enrolled.setBack(backId, await this.embed(views));
+    this.tracks = [];
+  }
+
+  async enrollFace(code: CardCode, views: FrameInput[]): Promise<void> {
+    this.assertLive();
+    this.enrolled.addFace(code, await this.embed(views));
+    this.tracks = [];
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.model.dispose();
+    this.tracks = [];
+  }
+
+  private assertLive(): void {
+    if (this.disposed) throw new Error('recognizer was disposed');
+  }
+}

@@ -1,0 +1,382 @@
+/**
+ * Card localisation, classical: cards are bright, low-saturation shapes with a white border.
+ * Threshold (low saturation AND bright) → external contours → a card-shaped blob is one card;
+ * a bigger blob (stack, cascade, fan, cards touching) is split by hypothesising a card of the
+ * known size at each of its convex right-angle corners and keeping hypotheses the mask supports.
+ * Works on a downscaled copy (DETECT_MAX_SIDE); returns quads in the input image's pixels.
+ */
+import type { RgbImage } from './crop';
+import type { CvMat, OpenCv } from './opencv';
+import type { Point, Quad } from './types';
+
+/** Tunables of the localiser, in detection-image pixels unless noted. */
+export const LOCATE_DEFAULTS = {
+  /** Longest side of the image the localiser works on, pixels. */
+  detectMaxSide: 640,
+  /** Bounds on the whiteness (value − saturation, 0..255) threshold chosen by Otsu. */
+  minWhiteness: 100,
+  maxWhiteness: 200,
+  /** Canny thresholds for the edges that cut cards apart from each other and the cloth. */
+  cannyLow: 60,
+  cannyHigh: 160,
+  /** Local threshold: whiteness must beat its neighbourhood mean by this much (0..255)... */
+  localContrast: 12,
+  /** ...over a window this many card widths across (estimated from the image size). */
+  localWindow: 0.25,
+  /** Pixels the edge cut shaves off a blob's outline, added back to the quads (detection px). */
+  edgeShave: 1.5,
+  /** Smallest card side we look for, detection pixels. */
+  minCardSide: 14,
+  /** Card aspect ratio (long / short) of a 63x88 mm card. */
+  aspect: 88 / 63,
+  /** A blob is one card when it fills this much of its min-area rectangle. */
+  singleFill: 0.86,
+  /** A hypothesised card is kept when this fraction of it lies on the mask. */
+  minSupport: 0.82,
+};
+
+/** Options for one localisation call. */
+export interface LocateOptions {
+  /** Card short side in input-image pixels when known (calibrated top-down view). */
+  cardWidthPx?: number;
+}
+
+/** A located card: its quad (TL TR BR BL, TL→TR the short side) and how it was found. */
+export interface LocatedCard {
+  corners: Quad;
+  /** 'single': an isolated card-shaped blob; 'split': a hypothesis inside a merged blob. */
+  source: 'single' | 'split';
+  /** Fraction of the quad supported by the card mask, 0..1. */
+  support: number;
+}
+
+/** Orders four points clockwise (image y down) starting so that p0→p1 is a short side. */
+export function orderCardQuad(points: Point[]): Quad {
+  const cx = points.reduce((s, p) => s + p[0], 0) / 4;
+  const cy = points.reduce((s, p) => s + p[1], 0) / 4;
+  const sorted = points.slice().sort((a, b) => Math.atan2(a[1] - cy, a[0] - cx) - Math.atan2(b[1] - cy, b[0] - cx));
+  // atan2 ascending with y down is clockwise on screen.
+  const d = (a: Point, b: Point) => Math.hypot(a[0] - b[0], a[1] - b[1]);
+  let start = d(sorted[0], sorted[1]) <= d(sorted[1], sorted[2]) ? 0 : 1;
+  // Of the two starts with a short first edge, take the one nearer the image's top-left.
+  const alt = start + 2;
+  if (sorted[alt][0] + sorted[alt][1] < sorted[start][0] + sorted[start][1]) start = alt;
+  return [0, 1, 2, 3].map((k) => sorted[(start + k) % 4]) as Quad;
+}
+
+interface Blob {
+  contour: CvMat;
+  area: number;
+  rect: ReturnType<OpenCv['minAreaRect']>;
+  /** Pixels the edge cut shaved off this blob's outline. */
+  shave: number;
+}
+
+/** Even-odd point-in-polygon test on a contour's points. */
+function pointInContour(contour: CvMat, x: number, y: number): boolean {
+  const d = contour.data32S;
+  const n = d.length / 2;
+  let inside = false;
+  for (let i = 0, j = n - 1; i < n; j = i++) {
+    const xi = d[2 * i];
+    const yi = d[2 * i + 1];
+    const xj = d[2 * j];
+    const yj = d[2 * j + 1];
+    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
+function contourPoints(contour: CvMat): Point[] {
+  const pts: Point[] = [];
+  const d = contour.data32S;
+  for (let i = 0; i + 1 < d.length; i += 2) pts.push([d[i], d[i + 1]]);
+  return pts;
+}
+
+function rectCorners(center: { x: number; y: number }, size: { width: number; height: number }, angleDeg: number): Point[] {
+  const a = (angleDeg * Math.PI) / 180;
+  const c = Math.cos(a);
+  const s = Math.sin(a);
+  const hw = size.width / 2;
+  const hh = size.height / 2;
+  return [
+    [-hw, -hh],
+    [hw, -hh],
+    [hw, hh],
+    [-hw, hh],
+  ].map(([x, y]) => [center.x + x * c - y * s, center.y + x * s + y * c] as Point);
+}
+
+/** Fraction of a quad's interior (sampled on a grid) that is set in `mask` (1 byte per pixel). */
+export function maskSupport(mask: Uint8Array, width: number, height: number, quad: Quad, steps = 12): number {
+  let inside = 0;
+  let total = 0;
+  const [p0, p1, , p3] = quad;
+  for (let i = 0; i < steps; i++) {
+    const u = (i + 0.5) / steps;
+    for (let j = 0; j < steps; j++) {
+      const v = (j + 0.5) / steps;
+      // Parallelogram interpolation is close enough for support scoring.
+      const x = p0[0] + (p1[0] - p0[0]) * u + (p3[0] - p0[0]) * v;
+      const y = p0[1] + (p1[1] - p0[1]) * u + (p3[1] - p0[1]) * v;
+      total++;
+      const xi = Math.round(x);
+      const yi = Math.round(y);
+      if (xi < 0 || yi < 0 || xi >= width || yi >= height) continue;
+      if (mask[yi * width + xi]) inside++;
+    }
+  }
+  return inside / total;
+}
+
+/**
+ * Card hypotheses at the convex right-angle corners of a merged blob's polygon, for a card of
+ * short side `w` and long side `h` (detection pixels).
+ */
+export function cornerHypotheses(polygon: Point[], w: number, h: number): Quad[] {
+  const n = polygon.length;
+  const out: Quad[] = [];
+  // Signed area tells which turn direction is convex.
+  let area = 0;
+  for (let i = 0; i < n; i++) {
+    const [x1, y1] = polygon[i];
+    const [x2, y2] = polygon[(i + 1) % n];
+    area += x1 * y2 - x2 * y1;
+  }
+  for (let i = 0; i < n; i++) {
+    const p = polygon[i];
+    const a = polygon[(i + n - 1) % n];
+    const b = polygon[(i + 1) % n];
+    const ua: Point = [a[0] - p[0], a[1] - p[1]];
+    const ub: Point = [b[0] - p[0], b[1] - p[1]];
+    const la = Math.hypot(ua[0], ua[1]);
+    const lb = Math.hypot(ub[0], ub[1]);
+    if (la < w * 0.2 || lb < w * 0.2) continue;
+    const cos = (ua[0] * ub[0] + ua[1] * ub[1]) / (la * lb);
+    if (Math.abs(cos) > 0.42) continue; // not within ~65..115 degrees
+    const cross = (p[0] - a[0]) * (b[1] - p[1]) - (p[1] - a[1]) * (b[0] - p[0]);
+    if (cross * area <= 0) continue; // concave: where two cards meet, not a card corner
+    const da: Point = [ua[0] / la, ua[1] / la];
+    const db: Point = [ub[0] / lb, ub[1] / lb];
+    for (const [lenA, lenB] of [
+      [w, h],
+      [h, w],
+    ]) {
+      // An edge longer than the side we give it cannot be that side.
+      if (la > lenA * 1.15 || lb > lenB * 1.15) continue;
+      const q: Point[] = [
+        p,
+        [p[0] + da[0] * lenA, p[1] + da[1] * lenA],
+        [p[0] + da[0] * lenA + db[0] * lenB, p[1] + da[1] * lenA + db[1] * lenB],
+        [p[0] + db[0] * lenB, p[1] + db[1] * lenB],
+      ];
+      out.push(orderCardQuad(q));
+    }
+  }
+  return out;
+}
+
+/** Moves each side of a quad outwards by `pixels` (approximately, along the diagonals). */
+export function growQuad(quad: Quad, pixels: number): Quad {
+  const cx = quad.reduce((s, p) => s + p[0], 0) / 4;
+  const cy = quad.reduce((s, p) => s + p[1], 0) / 4;
+  return quad.map(([x, y]) => {
+    const d = Math.hypot(x - cx, y - cy) || 1;
+    const k = (pixels * Math.SQRT2) / d;
+    return [x + (x - cx) * k, y + (y - cy) * k] as Point;
+  }) as Quad;
+}
+
+function quadArea(q: Quad): number {
+  let a = 0;
+  for (let i = 0; i < 4; i++) a += q[i][0] * q[(i + 1) % 4][1] - q[(i + 1) % 4][0] * q[i][1];
+  return Math.abs(a) / 2;
+}
+
+function pointInQuad(q: Quad, x: number, y: number): boolean {
+  let inside = false;
+  for (let i = 0, j = 3; i < 4; j = i++) {
+    const [xi, yi] = q[i];
+    const [xj, yj] = q[j];
+    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
+/**
+ * Drops quads nested in a clearly bigger one (a court card's picture frame, a pip cluster):
+ * cards of one deck are one size, so overlapping cards of equal size all survive.
+ */
+export function suppressNested(cards: LocatedCard[]): LocatedCard[] {
+  return cards.filter((card, i) => {
+    const area = quadArea(card.corners);
+    const cx = card.corners.reduce((s, p) => s + p[0], 0) / 4;
+    const cy = card.corners.reduce((s, p) => s + p[1], 0) / 4;
+    return !cards.some((other, j) => j !== i && quadArea(other.corners) * 0.8 > area && pointInQuad(other.corners, cx, cy));
+  });
+}
+
+function sameCard(a: Quad, b: Quad, tolerance: number): boolean {
+  // Compare as point sets: the two quads may start at different corners.
+  return a.every((p) => b.some((q) => Math.hypot(p[0] - q[0], p[1] - q[1]) < tolerance));
+}
+
+/** Finds card quads in `image` (RGB). Pure apart from OpenCV calls; frees every Mat. */
+export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions = {}, params = LOCATE_DEFAULTS): LocatedCard[] {
+  const scale = Math.min(1, params.detectMaxSide / Math.max(image.width, image.height));
+  const dw = Math.max(1, Math.round(image.width * scale));
+  const dh = Math.max(1, Math.round(image.height * scale));
+  const mats: Array<{ delete(): void }> = [];
+  const track = <T extends { delete(): void }>(m: T): T => {
+    mats.push(m);
+    return m;
+  };
+  try {
+    const src = track(cv.matFromArray(image.height, image.width, cv.CV_8UC3, image.data));
+    const small = track(new cv.Mat());
+    cv.resize(src, small, new cv.Size(dw, dh), 0, 0, cv.INTER_AREA);
+    const hsv = track(new cv.Mat());
+    cv.cvtColor(small, hsv, cv.COLOR_RGB2HSV);
+    const channels = track(new cv.MatVector());
+    cv.split(hsv, channels);
+    const sat = track(channels.get(1));
+    const val = track(channels.get(2));
+    // Card white is bright and unsaturated even under warm light: score value − saturation.
+    const whiteness = track(new cv.Mat());
+    cv.subtract(val, sat, whiteness);
+    const mask = track(new cv.Mat());
+    const otsu = cv.threshold(whiteness, mask, 0, 255, cv.THRESH_BINARY + cv.THRESH_OTSU);
+    const threshold = Math.min(params.maxWhiteness, Math.max(params.minWhiteness, otsu));
+    cv.threshold(whiteness, mask, threshold, 255, cv.THRESH_BINARY);
+    // On a pale cloth the global threshold takes the cloth too; also accept pixels clearly
+    // whiter than their neighbourhood.
+    const local = track(new cv.Mat());
+    const block = 2 * Math.round((params.localWindow * Math.max(dw, dh)) / 2) + 1;
+    cv.adaptiveThreshold(whiteness, local, 255, cv.ADAPTIVE_THRESH_MEAN_C, cv.THRESH_BINARY, block, -params.localContrast);
+    const floor = track(new cv.Mat());
+    cv.threshold(whiteness, floor, params.minWhiteness * 0.8, 255, cv.THRESH_BINARY);
+    cv.bitwise_and(local, floor, local);
+    if (threshold <= params.minWhiteness * 1.3 || otsu > params.maxWhiteness) cv.bitwise_and(mask, local, mask);
+    const kernel = track(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(3, 3)));
+    cv.morphologyEx(mask, mask, cv.MORPH_OPEN, kernel);
+    const maskBytes = mask.data.slice();
+    // A second mask cut along edges separates a card from a pale cloth and from the card
+    // beside or under it; used only where the plain mask gives no card-shaped blob, because
+    // the cut also breaks up cards whose pips or picture come close to the border.
+    const grey = track(new cv.Mat());
+    cv.cvtColor(small, grey, cv.COLOR_RGB2GRAY);
+    const edges = track(new cv.Mat());
+    cv.Canny(grey, edges, params.cannyLow, params.cannyHigh);
+    cv.dilate(edges, edges, kernel);
+    cv.bitwise_not(edges, edges);
+    const cutMask = track(new cv.Mat());
+    cv.bitwise_and(mask, edges, cutMask);
+
+    const minArea = params.minCardSide * params.minCardSide * params.aspect;
+    const blobsOf = (m: CvMat) => {
+      const contours = track(new cv.MatVector());
+      const hierarchy = track(new cv.Mat());
+      cv.findContours(m, contours, hierarchy, cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
+      const blobs: Blob[] = [];
+      for (let i = 0; i < contours.size(); i++) {
+        const contour = track(contours.get(i));
+        const area = cv.contourArea(contour);
+        if (area < minArea) continue;
+        blobs.push({ contour, area, rect: cv.minAreaRect(contour), shave: 0 });
+      }
+      return blobs;
+    };
+    const found: LocatedCard[] = [];
+    const singleWidths: number[] = [];
+    const isSingle = (blob: Blob): boolean => {
+      const { width, height } = blob.rect.size;
+      const short = Math.min(width, height);
+      const long = Math.max(width, height);
+      const fill = blob.area / Math.max(1, width * height);
+      const aspect = long / Math.max(1, short);
+      return fill >= params.singleFill && aspect > 1.2 && aspect < 1.65 && short >= params.minCardSide;
+    };
+    const addSingle = (blob: Blob) => {
+      const corners = orderCardQuad(rectCorners(blob.rect.center, blob.rect.size, blob.rect.angle));
+      found.push({ corners: growQuad(corners, blob.shave), source: 'single', support: blob.area / (blob.rect.size.width * blob.rect.size.height) });
+      singleWidths.push(Math.min(blob.rect.size.width, blob.rect.size.height) + 2 * blob.shave);
+    };
+    let merged: Blob[] = [];
+    const plain = blobsOf(mask);
+    const needsCut = plain.filter((b) => !isSingle(b));
+    plain.filter(isSingle).forEach(addSingle);
+    if (needsCut.length) {
+      // Re-examine only the parts of the cut mask that lie inside the unexplained blobs.
+      const inside = (b: Blob) => needsCut.some((m) => pointInContour(m.contour, b.rect.center.x, b.rect.center.y));
+      for (const part of blobsOf(cutMask)) {
+        if (!inside(part)) continue;
+        part.shave = params.edgeShave;
+        if (isSingle(part)) addSingle(part);
+        else if (Math.min(part.rect.size.width, part.rect.size.height) >= params.minCardSide) merged.push(part);
+      }
+    }
+    // Independent of brightness: closed edge outlines that are card-shaped quadrilaterals
+    // (cards on pale cloth, where the masks fail).
+    {
+      const blurred = track(new cv.Mat());
+      cv.GaussianBlur(grey, blurred, new cv.Size(5, 5), 0);
+      const outline = track(new cv.Mat());
+      cv.Canny(blurred, outline, params.cannyLow * 0.6, params.cannyHigh * 0.8);
+      cv.dilate(outline, outline, kernel);
+      const contours = track(new cv.MatVector());
+      const hierarchy = track(new cv.Mat());
+      cv.findContours(outline, contours, hierarchy, cv.RETR_LIST, cv.CHAIN_APPROX_SIMPLE);
+      for (let i = 0; i < contours.size(); i++) {
+        const contour = track(contours.get(i));
+        const area = cv.contourArea(contour);
+        if (area < minArea) continue;
+        const poly = track(new cv.Mat());
+        cv.approxPolyDP(contour, poly, 0.03 * cv.arcLength(contour, true), true);
+        if (poly.data32S.length !== 8) continue;
+        const blob: Blob = { contour, area, rect: cv.minAreaRect(contour), shave: 0 };
+        if (!isSingle(blob)) continue;
+        const corners = orderCardQuad(contourPoints(poly));
+        const w = Math.min(blob.rect.size.width, blob.rect.size.height);
+        if (found.some((f) => sameCard(f.corners, corners, w * 0.18))) continue;
+        found.push({ corners, source: 'single', support: blob.area / (blob.rect.size.width * blob.rect.size.height) });
+        singleWidths.push(w);
+      }
+    }
+    singleWidths.sort((a, b) => a - b);
+    const knownWidth = options.cardWidthPx ? options.cardWidthPx * scale : undefined;
+    const medianSingle = singleWidths.length ? singleWidths[Math.floor(singleWidths.length / 2)] : undefined;
+    // A merged part is only worth splitting when it can hold a card of the expected size.
+    if (knownWidth ?? medianSingle) {
+      const w = (knownWidth ?? medianSingle) as number;
+      merged = merged.filter((b) => Math.max(b.rect.size.width, b.rect.size.height) >= w * 0.9);
+    }
+    for (const blob of merged) {
+      const blobShort = Math.min(blob.rect.size.width, blob.rect.size.height);
+      const widths = knownWidth ? [knownWidth] : medianSingle ? [medianSingle] : [blobShort, blobShort / params.aspect];
+      const poly = track(new cv.Mat());
+      cv.approxPolyDP(blob.contour, poly, 0.012 * cv.arcLength(blob.contour, true), true);
+      const polygon = contourPoints(poly);
+      const kept: LocatedCard[] = [];
+      for (const w of widths) {
+        for (const quad of cornerHypotheses(polygon, w, w * params.aspect)) {
+          const support = maskSupport(maskBytes, dw, dh, quad);
+          if (support < params.minSupport) continue;
+          if (found.some((f) => sameCard(f.corners, quad, w * 0.18))) continue;
+          const twin = kept.findIndex((k) => sameCard(k.corners, quad, w * 0.18));
+          if (twin >= 0) {
+            if (kept[twin].support < support) kept[twin] = { corners: quad, source: 'split', support };
+          } else kept.push({ corners: quad, source: 'split', support });
+        }
+      }
+      found.push(...kept.map((k) => ({ ...k, corners: growQuad(k.corners, blob.shave) })));
+    }
+    const inv = 1 / scale;
+    return found.map((card) => ({
+      ...card,
+      corners: card.corners.map(([x, y]) => [x * inv, y * inv] as Point) as Quad,
+    }));
+  } finally {
+    for (const m of mats) m.delete();
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * Table-plane geometry from a calibration: image pixels ↔ table millimetres, the card size in
+ * pixels at a point (so the localiser knows how big a card is), and zone lookup.
+ */
+import { CARD_WIDTH_MM } from '../sim/scene';
+import { applyHomography, homographyFromPoints, type Homography } from './crop';
+import type { CalibrationZone, Point, Quad, TableCalibration } from './types';
+
+/** Precomputed mappings for one calibration and one frame size. */
+export interface TablePlane {
+  /** image pixel → table mm (origin at the table rectangle's top-left corner). */
+  imageToTable: Homography;
+  tableToImage: Homography;
+  /** Median card short side in image pixels over the table, pixels. */
+  cardWidthPx: number;
+  calibration: TableCalibration;
+}
+
+/** Builds the plane mapping for frames of `width` x `height` (scales the calibration if needed). */
+export function tablePlane(calibration: TableCalibration, width: number, height: number): TablePlane {
+  const sx = width / calibration.imageWidth;
+  const sy = height / calibration.imageHeight;
+  const image = calibration.imageCorners.map(([x, y]) => [x * sx, y * sy]) as Quad;
+  const table: Quad = [
+    [0, 0],
+    [calibration.tableWidthMm, 0],
+    [calibration.tableWidthMm, calibration.tableHeightMm],
+    [0, calibration.tableHeightMm],
+  ];
+  const imageToTable = homographyFromPoints(image, table);
+  const tableToImage = homographyFromPoints(table, image);
+  // Card width in pixels at a 3x3 grid of table points; the median copes with perspective.
+  const widths: number[] = [];
+  for (let i = 1; i <= 3; i++)
+    for (let j = 1; j <= 3; j++) {
+      const x = (calibration.tableWidthMm * i) / 4;
+      const y = (calibration.tableHeightMm * j) / 4;
+      const a = applyHomography(tableToImage, x, y);
+      const b = applyHomography(tableToImage, x + CARD_WIDTH_MM, y);
+      const c = applyHomography(tableToImage, x, y + CARD_WIDTH_MM);
+      widths.push((Math.hypot(b[0] - a[0], b[1] - a[1]) + Math.hypot(c[0] - a[0], c[1] - a[1])) / 2);
+    }
+  widths.sort((a, b) => a - b);
+  return { imageToTable, tableToImage, cardWidthPx: widths[4], calibration };
+}
+
+/**
+ * Zone polygons are in table millimetres; the calibration's table rectangle spans
+ * 0..tableWidthMm. Scene coordinates put the origin at the table centre, so zone polygons may
+ * use either convention: we accept both by testing the point in both frames.
+ */
+function pointInPolygon(polygon: Array<[number, number]>, x: number, y: number): boolean {
+  let inside = false;
+  for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
+    const [xi, yi] = polygon[i];
+    const [xj, yj] = polygon[j];
+    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
+const ZONE_PRIORITY: Record<CalibrationZone['kind'], number> = { nerts: 0, work: 0, waste: 0, stock: 0, centre: 1, seat: 2 };
+
+/** The most specific calibration zone containing image point `p`, or undefined. */
+export function zoneAt(plane: TablePlane, p: Point): string | undefined {
+  const [x, y] = applyHomography(plane.imageToTable, p[0], p[1]);
+  const { tableWidthMm, tableHeightMm } = plane.calibration;
+  const candidates = plane.calibration.zones
+    .filter((z) => pointInPolygon(z.polygonMm, x, y) || pointInPolygon(z.polygonMm, x - tableWidthMm / 2, y - tableHeightMm / 2))
+    .sort((a, b) => ZONE_PRIORITY[a.kind] - ZONE_PRIORITY[b.kind]);
+  return candidates[0]?.id;
+}

@@ -1,0 +1,152 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { encodeFakeFrame } from '../../server/vision/fake-recognizer';
+import type { CardObservation } from '../../server/vision/types';
+import { createTable, openSocket, tempDataDir, testApp } from './helpers';
+import { face } from '../tracker/observations';
+
+/** A camera-socket message: 8-byte little-endian capture time, then the image. */
+function cameraMessage(timeMs: number, cards: CardObservation[]): Buffer {
+  const header = Buffer.alloc(8);
+  header.writeDoubleLE(timeMs, 0);
+  return Buffer.concat([header, encodeFakeFrame(cards, 320, 180)]);
+}
+
+const CENTRE = 'centre';
+
+/** Sends one frame and waits until the pipeline has taken it (processed or dropped). */
+async function sendProcessed(app: FastifyInstance, tableId: string, camera: { send(data: Buffer): void }, message: Buffer): Promise<void> {
+  const live = app.tables.get(tableId)!;
+  const before = live.stats().framesProcessed + live.stats().framesDropped;
+  camera.send(message);
+  await until(() => live.stats().framesProcessed + live.stats().framesDropped > before);
+}
+
+async function until(check: () => boolean, timeoutMs = 8000): Promise<void> {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('live pipeline: camera socket → worker → tracker → rules → viewers', () => {
+  let data: ReturnType<typeof tempDataDir>;
+  let app: FastifyInstance;
+  beforeEach(async () => {
+    data = tempDataDir();
+    app = await testApp(data.dir);
+  });
+  afterEach(async () => {
+    await app.close();
+    data.cleanup();
+  });
+
+  it('streams frames in, events and views out; viewers get the snapshot first', async () => {
+    const { table, tokens } = await createTable(app);
+    await app.inject({ method: 'POST', url: `/api/tables/${table.id}/hands?token=${tokens.referee}`, payload: {} });
+    const { socket: viewer, inbox } = await openSocket(app, `/api/tables/${table.id}/live?token=${tokens.view}`);
+    const snapshot = await inbox.next('snapshot');
+    expect(snapshot.view.phase).toBe('playing');
+    const camera = await app.injectWS(`/api/tables/${table.id}/camera?token=${tokens.camera}`);
+    const played = inbox.next('event');
+    // Sent slowly enough that the single worker sees each frame (latest frame wins otherwise).
+    for (let i = 0; i < 8; i += 1) await sendProcessed(app, table.id, camera, cameraMessage(1000 + i * 100, [face('AS', 160, 90, CENTRE)]));
+    const entry = (await played).entry;
+    expect(entry.event).toMatchObject({ type: 'card-played', card: 'AS', newPile: true });
+    await until(() => inbox.messages.some((m) => m.type === 'view' && m.view.centreTotal === 1));
+    camera.terminate();
+    viewer.terminate();
+  });
+
+  it('refuses a bad token with a close code and bad frames with an error message', async () => {
+    const { table, tokens } = await createTable(app);
+    const closed = new Promise<number>((resolve) => {
+      void app.injectWS(`/api/tables/${table.id}/camera?token=${tokens.view}`, {}, { onInit: (ws) => ws.on('close', (code: number) => resolve(code)) });
+    });
+    expect(await closed).toBe(4003);
+    const { socket: camera, inbox } = await openSocket(app, `/api/tables/${table.id}/camera?token=${tokens.camera}`);
+    const error = inbox.next('error');
+    camera.send(Buffer.from('definitely not an image, but binary'), { binary: true });
+    expect((await error).code).toBe('frame/unsupported-format');
+    const invalid = inbox.next('error');
+    camera.send(JSON.stringify({ type: 'launch-missiles' }));
+    expect((await invalid).code).toBe('message/invalid');
+    camera.terminate();
+    expect((await app.inject({ url: '/api/health' })).statusCode).toBe(200);
+  });
+
+  it('drops stale frames when recognition is slower than the camera (latest frame wins)', async () => {
+    await app.close();
+    app = await testApp(data.dir, { fakeRecognizer: { delayMs: 60 } });
+    const { table, tokens } = await createTable(app);
+    const camera = await app.injectWS(`/api/tables/${table.id}/camera?token=${tokens.camera}`);
+    for (let i = 0; i < 40; i += 1) camera.send(cameraMessage(i * 10, []));
+    const live = app.tables.get(table.id)!;
+    await until(() => live.stats().framesProcessed + live.stats().framesDropped >= 40);
+    const stats = live.stats();
+    expect(stats.framesReceived).toBe(40);
+    expect(stats.framesDropped).toBeGreaterThan(20);
+    expect(stats.framesProcessed).toBeGreaterThan(0);
+    camera.terminate();
+  });
+
+  it('closes a client that speaks another protocol version', async () => {
+    const { table, tokens } = await createTable(app);
+    let closeCode = 0;
+    const viewer = await app.injectWS(`/api/tables/${table.id}/live?token=${tokens.view}`, {}, { onInit: (ws) => ws.on('close', (code: number) => (closeCode = code)) });
+    viewer.send(JSON.stringify({ type: 'hello', protocolVersion: 999 }));
+    await until(() => closeCode !== 0);
+    expect(closeCode).toBe(4010);
+  });
+
+  it('resumes mid-hand after a restart with nothing lost', async () => {
+    const { table, tokens } = await createTable(app);
+    await app.inject({ method: 'POST', url: `/api/tables/${table.id}/hands?token=${tokens.referee}`, payload: {} });
+    const camera = await app.injectWS(`/api/tables/${table.id}/camera?token=${tokens.camera}`);
+    for (let i = 0; i < 6; i += 1) await sendProcessed(app, table.id, camera, cameraMessage(1000 + i * 100, [face('AS', 160, 90, CENTRE)]));
+    const live = app.tables.get(table.id)!;
+    await until(() => live.view().centreTotal === 1);
+    camera.terminate();
+    const before = live.view();
+    await app.close();
+
+    app = await testApp(data.dir);
+    const after = await app.inject({ url: `/api/tables/${table.id}?token=${tokens.view}` });
+    expect(after.statusCode).toBe(200);
+    expect(after.json().view).toEqual(before);
+    // The tracker resumes too: the next card lands on the same pile.
+    const camera2 = await app.injectWS(`/api/tables/${table.id}/camera?token=${tokens.camera}`);
+    for (let i = 0; i < 6; i += 1) await sendProcessed(app, table.id, camera2, cameraMessage(2000 + i * 100, [face('2S', 160, 90, CENTRE)]));
+    const resumed = app.tables.get(table.id)!;
+    await until(() => resumed.view().centreTotal === 2);
+    expect(resumed.view().foundations).toHaveLength(1);
+    camera2.terminate();
+  });
+
+  it('scores a hand through referee actions and exports it', async () => {
+    const { table, tokens } = await createTable(app);
+    const auth = { authorization: `Bearer ${tokens.referee}` };
+    await app.inject({ method: 'POST', url: `/api/tables/${table.id}/hands`, headers: auth, payload: {} });
+    const call = await app.inject({ method: 'POST', url: `/api/tables/${table.id}/call`, headers: auth, payload: { player: 'ann' } });
+    expect(call.statusCode).toBe(200);
+    expect(call.json()).toMatchObject({ phase: 'called', calledBy: 'ann', frozen: true });
+    const again = await app.inject({ method: 'POST', url: `/api/tables/${table.id}/call`, headers: auth, payload: { player: 'bob' } });
+    expect(again.statusCode).toBe(409);
+    const ended = await app.inject({ method: 'POST', url: `/api/tables/${table.id}/hands/end`, headers: auth, payload: {} });
+    expect(ended.statusCode).toBe(200);
+    expect(ended.json().scores).toHaveLength(2);
+    const corrected = await app.inject({ method: 'POST', url: `/api/tables/${table.id}/corrections`, headers: auth, payload: { player: 'bob', nertsLeft: 5, reason: 'counted at the sort' } });
+    expect(corrected.statusCode).toBe(200);
+    const bob = corrected.json().scores.find((row: { player: string }) => row.player === 'bob');
+    expect(bob.nertsLeft).toBe(5);
+    const events = await app.inject({ url: `/api/tables/${table.id}/events?token=${tokens.view}` });
+    expect(events.json().map((e: { event: { type: string } }) => e.event.type), events.body).toEqual(['hand-started', 'call', 'call', 'hand-ended', 'correction']);
+    // The refused second call stays in the log, with its violation.
+    expect(events.json()[2].violations[0].code).toBe('hand/already-called');
+    const csv = await app.inject({ url: `/api/tables/${table.id}/history.csv?token=${tokens.view}` });
+    expect(csv.body.trim().split('\n')).toHaveLength(3);
+    const json = await app.inject({ url: `/api/tables/${table.id}/history.json?token=${tokens.view}` });
+    expect(json.json().hands[0].scores).toHaveLength(2);
+  });
+});
