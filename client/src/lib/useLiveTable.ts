@@ -4,7 +4,7 @@
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { CLOSE_CODES, PROTOCOL_VERSION, type Role } from '../../../server/protocol';
-import { tableSocketPath } from './api';
+import { api, tableSocketPath } from './api';
 import { initialLiveState, liveReducer, type LiveState } from './liveState';
 import { adoptUrlToken, loadTokens, saveTokens, tokenFor, type KnownTokens } from './tokens';
 import { useSocket, type SocketStatus } from './useSocket';
@@ -18,6 +18,8 @@ export interface LiveTable {
   tokens: KnownTokens;
   /** Stores a token (e.g. a referee token pasted by hand) and reconnects with it if better. */
   rememberToken: (role: Role, token: string) => void;
+  /** Pages that draw recognised cards ask for per-frame observations while they are shown. */
+  setObservationsWanted: (wanted: boolean) => void;
 }
 
 /** Reads `?token=` once, stores it under `urlRole`, and keeps the table's tokens in state. */
@@ -46,7 +48,8 @@ export function useLiveTable(tableId: string, options: { observations?: boolean;
   const [live, dispatch] = useReducer(liveReducer, initialLiveState);
   const viewToken = tokenFor(tokens, 'view');
   const path = viewToken ? tableSocketPath(tableId, 'live', viewToken) : null;
-  const wantObservations = options.observations ?? false;
+  const [observationsWanted, setObservationsWanted] = useState(false);
+  const wantObservations = (options.observations ?? false) || observationsWanted;
   const observationsRef = useRef(wantObservations);
   observationsRef.current = wantObservations;
 
@@ -63,13 +66,35 @@ export function useLiveTable(tableId: string, options: { observations?: boolean;
     if (status === 'open') send({ type: 'subscribe', observations: wantObservations });
   }, [wantObservations, status, send]);
 
-  // A link may carry a referee token: once the server names the role, keep it under that role.
+  // A link may carry a referee token (the server's printed dashboard URL does). Once the server
+  // names the role, fetch the table's real tokens, so shared links never leak the referee token.
   useEffect(() => {
-    if (live.role === 'referee' && viewToken && tokens.referee !== viewToken) rememberToken('referee', viewToken);
-  }, [live.role, viewToken, tokens.referee, rememberToken]);
+    if (live.role !== 'referee' || !viewToken || tokens.view !== viewToken) return;
+    let cancelled = false;
+    api.getTokens(tableId, viewToken).then(
+      (all) => {
+        if (cancelled) return;
+        rememberToken('referee', all.referee);
+        rememberToken('camera', all.camera);
+        rememberToken('view', all.view);
+      },
+      () => undefined, // keep working as referee with what we have
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [live.role, viewToken, tokens.view, tableId, rememberToken]);
 
   return useMemo(
-    () => ({ tableId, live, status: path ? socket.status : 'failed', closeReason: path ? socket.closeReason : 'no token for this table', tokens, rememberToken }),
+    () => ({
+      tableId,
+      live,
+      status: path ? socket.status : 'failed',
+      closeReason: path ? socket.closeReason : 'no token for this table',
+      tokens,
+      rememberToken,
+      setObservationsWanted,
+    }),
     [tableId, live, socket.status, socket.closeReason, tokens, rememberToken, path],
   );
 }

@@ -7,6 +7,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { CardCode } from '../../../server/game/cards';
 import type { TableView } from '../../../server/protocol';
 import { Card } from '../components/Card';
+import { LiveFrame } from '../components/LiveFrame';
 import { PlayerChip } from '../components/PlayerChip';
 import { RefereeTokenForm } from '../components/RefereeTokenForm';
 import { api } from '../lib/api';
@@ -25,6 +26,7 @@ export function DashboardPage() {
   const { view, table, events, stats } = live;
   const names = useMemo(() => playerNames(table, view), [table, view]);
   const running = view?.phase === 'playing';
+  const [showCamera, setShowCamera] = useState(false);
 
   // Anchor the hand timer on the newest event's table time (see lib/handClock.ts).
   const anchorRef = useRef<ClockAnchor | null>(null);
@@ -126,6 +128,11 @@ export function DashboardPage() {
           })}
         </div>
       </section>
+
+      <details className="panel" onToggle={(e) => setShowCamera(e.currentTarget.open)}>
+        <summary><strong>Camera view</strong> <span className="muted small">what the recogniser sees</span></summary>
+        {showCamera && <div style={{ marginTop: '0.6rem' }}><LiveFrame /></div>}
+      </details>
 
       <div className="grid grid--2">
         <section className="panel" aria-labelledby="feed-heading">

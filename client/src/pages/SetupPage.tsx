@@ -26,10 +26,15 @@ const POINT_LABELS = ['TL', 'TR', 'BR', 'BL', 'centre'];
 
 /** The setup page. */
 export function SetupPage() {
-  const { tableId, live, tokens } = useTable();
+  const { tableId, live, tokens, setObservationsWanted } = useTable();
   const { table } = live;
   const refereeToken = tokenFor(tokens, 'referee');
   const { busy, error, run } = useRefereeAction();
+  // Enrolment and calibration draw the recognised cards: ask for them while this page is open.
+  useEffect(() => {
+    setObservationsWanted(true);
+    return () => setObservationsWanted(false);
+  }, [setObservationsWanted]);
   if (!table) return <main className="page"><p className="muted" role="status">Waiting for the table…</p></main>;
   return (
     <main className="page stack" data-testid="setup">
