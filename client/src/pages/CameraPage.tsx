@@ -223,7 +223,7 @@ export function CameraPage({ tableId }: { tableId: string }) {
           {stats && <span className="pill pill--plain">dropped {stats.framesDropped} · rejected {stats.framesRejected}</span>}
           {observations && <span className="pill pill--plain">{observations.cards.length} cards seen</span>}
         </section>
-        <div className="video-wrap">
+        <div className="video-wrap" style={{ maxWidth: 960 }}>
           <video ref={videoRef} muted playsInline aria-label="Camera preview" onLoadedMetadata={(e) => setVideoSize({ width: e.currentTarget.videoWidth, height: e.currentTarget.videoHeight })} />
           {videoSize && <DetectionLayer frame={observations} width={videoSize.width} height={videoSize.height} backColour={deckColour} />}
         </div>

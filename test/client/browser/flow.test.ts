@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { browserSkipReason, buildClient, launchBrowser, screenshot, startServer, type Browser, type RunningServer } from './harness';
+import { browserSkipReason, buildClient, FAKE_CAMERA_ARGS, launchBrowser, screenshot, startServer, type Browser, type RunningServer } from './harness';
 
 const skipReason = browserSkipReason();
 if (skipReason) console.warn(skipReason);
@@ -16,6 +16,8 @@ describe.skipIf(skipReason !== null)('web app in Chromium', () => {
   let browser: Browser;
   let overlayPath = '';
   let dashboardPath = '';
+  let cameraPath = '';
+  let tableId = '';
 
   beforeAll(async () => {
     const dist = await buildClient();
@@ -40,7 +42,10 @@ describe.skipIf(skipReason !== null)('web app in Chromium', () => {
     expect(await created.textContent()).toContain('Browser test table');
     overlayPath = (await page.getByTestId('table-list').getByRole('link', { name: 'Overlay' }).first().getAttribute('href')) ?? '';
     dashboardPath = (await page.getByTestId('table-list').getByRole('link', { name: 'Dashboard (referee)' }).first().getAttribute('href')) ?? '';
+    cameraPath = (await page.getByTestId('table-list').getByRole('link', { name: 'Camera' }).first().getAttribute('href')) ?? '';
+    tableId = decodeURIComponent(overlayPath.split('/')[2].split('?')[0]);
     expect(overlayPath).toMatch(/^\/overlay\/[^?]+\?token=/);
+    expect(cameraPath).toMatch(/\/camera\?token=[^&]+&view=/);
     expect(dashboardPath).toMatch(/^\/tables\/[^?]+\?token=/);
     await screenshot(page, '01-tables');
   });
@@ -120,6 +125,28 @@ describe.skipIf(skipReason !== null)('web app in Chromium', () => {
     const { data, info } = await sharp(path).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
     expect(info.channels).toBe(4);
     expect(data[3]).toBe(0); // top-left pixel fully transparent: OBS shows the stream through it
+  });
+
+  it('streams the camera to the server and shows its rates', async () => {
+    const camera = await launchBrowser({ width: 1100, height: 900 }, FAKE_CAMERA_ARGS);
+    try {
+      const { page } = camera;
+      await page.goto(`${server.origin}${cameraPath}`);
+      await page.getByLabel('Resolution').selectOption({ label: '640 × 480' });
+      await page.getByLabel('Frames per second').selectOption('10');
+      await page.getByRole('button', { name: 'Start camera' }).click();
+      await page.locator('[data-connection="open"]').waitFor({ timeout: 15_000 });
+      const table = server.app.tables.get(tableId);
+      expect(table).toBeDefined();
+      await expect.poll(() => table!.stats().framesReceived, { timeout: 15_000 }).toBeGreaterThan(5);
+      await expect.poll(async () => (await page.getByTestId('camera-stats').textContent()) ?? '', { timeout: 10_000 }).toMatch(/sending [1-9]/);
+      expect(await page.getByTestId('camera-stats').textContent()).toContain('640 × 480');
+      await screenshot(page, '08-camera', { fullPage: false });
+      await page.getByRole('button', { name: 'Stop' }).click();
+      expect(camera.errors).toEqual([]);
+    } finally {
+      await camera.close();
+    }
   });
 
   it('fits the dashboard at phone width', async () => {

@@ -80,13 +80,16 @@ export interface Browser {
   close(): Promise<void>;
 }
 
+/** Chromium's synthetic camera (a test pattern) and auto-accepted permission prompt, for the camera page. */
+export const FAKE_CAMERA_ARGS = ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'];
+
 /** Launches Chromium with a new user-data-dir and one page. */
-export async function launchBrowser(viewport = { width: 1280, height: 900 }): Promise<Browser> {
+export async function launchBrowser(viewport = { width: 1280, height: 900 }, extraArgs: string[] = []): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'nerts-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: CHROMIUM_ARGS,
+    args: [...CHROMIUM_ARGS, ...extraArgs],
     viewport,
   });
   const page = context.pages()[0] ?? (await context.newPage());
