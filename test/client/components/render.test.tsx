@@ -1,0 +1,123 @@
+/**
+ * Server-side renders of the components and pages from a crafted live state: what the dashboard
+ * and overlay show for foundations, counts, a call and disputes, without a browser.
+ */
+import { describe, expect, it } from 'vitest';
+import { renderToStaticMarkup } from 'react-dom/server';
+import type { LoggedEvent, TableInfo, TableView } from '../../../server/protocol';
+import { Card } from '../../../client/src/components/Card';
+import { TableContext, type LiveTable } from '../../../client/src/lib/useLiveTable';
+import { initialLiveState } from '../../../client/src/lib/liveState';
+import { DashboardPage } from '../../../client/src/pages/DashboardPage';
+import { ScoreSortPage } from '../../../client/src/pages/ScoreSortPage';
+
+const table: TableInfo = {
+  id: 't1',
+  name: 'Kitchen',
+  seats: [
+    { playerId: 'ann', name: 'Ann', seat: 0, deckId: 'deck-ann' },
+    { playerId: 'bob', name: 'Bob', seat: 1, deckId: 'deck-bob' },
+  ],
+  variant: 'nertz',
+  knobs: {},
+  target: 100,
+  source: 'sim',
+  calibrated: true,
+  enrolledDecks: ['deck-ann'],
+  createdAtMs: 0,
+};
+
+const view: TableView = {
+  tableId: 't1',
+  hand: 2,
+  phase: 'called',
+  frozen: true,
+  calledBy: 'bob',
+  centreTotal: 15,
+  foundations: [
+    { id: 'f1', suit: 'H', top: 'QH', count: 12, completed: false },
+    { id: 'f2', suit: 'S', top: 'KS', count: 13, completed: true },
+  ],
+  players: [
+    { id: 'ann', name: 'Ann', seat: 0, deckId: 'deck-ann', nertsLeft: 4, centreCards: 9 },
+    { id: 'bob', name: 'Bob', seat: 1, deckId: 'deck-bob', nertsLeft: 0, centreCards: 6 },
+  ],
+  disputes: [
+    { id: 'd1', foundationId: 'f1', first: { player: 'ann', card: 'JH' }, second: { player: 'bob', card: 'JH' }, winner: 'ann', by: 'auto', evidence: [] },
+  ],
+  violations: [{ code: 'foundation/wrong-suit', message: 'wrong suit', player: 'ann', card: '5C', seq: 7, timeMs: 9000 }],
+  stalledSinceMs: null,
+  scores: null,
+  matchTotals: [{ id: 'ann', total: 20 }, { id: 'bob', total: 31 }],
+  target: 100,
+  matchWinner: null,
+};
+
+const events: LoggedEvent[] = [
+  { seq: 1, hand: 2, timeMs: 1000, event: { type: 'hand-started', hand: 2 }, violations: [] },
+  { seq: 2, hand: 2, timeMs: 5000, event: { type: 'card-played', player: 'ann', card: 'QH', foundationId: 'f1', newPile: false }, violations: [] },
+  { seq: 3, hand: 2, timeMs: 9000, event: { type: 'call', player: 'bob', manual: false }, violations: [] },
+];
+
+function withTable(node: React.ReactNode, tokens: LiveTable['tokens'] = { view: 'v' }): string {
+  const value: LiveTable = {
+    tableId: 't1',
+    live: { ...initialLiveState, table, view, events, role: 'view' },
+    status: 'open',
+    closeReason: null,
+    tokens,
+    rememberToken: () => undefined,
+    setObservationsWanted: () => undefined,
+  };
+  return renderToStaticMarkup(<TableContext.Provider value={value}>{node}</TableContext.Provider>);
+}
+
+describe('Card', () => {
+  it('draws a face with rank, suit symbol and colour, named for screen readers', () => {
+    const html = renderToStaticMarkup(<Card code="10H" />);
+    expect(html).toContain('card--red');
+    expect(html).toContain('aria-label="ten of hearts"');
+    expect(html).toContain('>10<');
+    expect(html).toContain('♥');
+    expect(renderToStaticMarkup(<Card code="KS" />)).toContain('card--black');
+  });
+  it('draws backs and empty slots, and never crashes on a bad code', () => {
+    expect(renderToStaticMarkup(<Card back badge={7} />)).toContain('card--back');
+    expect(renderToStaticMarkup(<Card code={null} />)).toContain('card--empty');
+    expect(renderToStaticMarkup(<Card code="ZZ" />)).toContain('card--empty');
+  });
+});
+
+describe('Dashboard', () => {
+  const html = withTable(<DashboardPage />);
+  it('shows foundations with top card and height, completed ones muted', () => {
+    expect(html).toContain('data-foundation="f1"');
+    expect(html).toContain('aria-label="f1: 12 cards"');
+    expect(html).toMatch(/card--muted[^"]*"[^>]*aria-label="f2: 13 cards, completed"/);
+  });
+  it('shows each player’s Nerts and centre counts', () => {
+    expect(html).toMatch(/data-player="ann"[\s\S]*?data-testid="nerts-left">4<[\s\S]*?data-testid="centre-cards">9</);
+    expect(html).toContain('data-testid="centre-total">15<');
+  });
+  it('makes the freeze unmissable and lists plays, disputes and violations', () => {
+    expect(html).toContain('data-testid="frozen-banner"');
+    expect(html).toContain('Bob called Nerts!');
+    expect(html).toContain('Ann played Q♥');
+    expect(html).toContain('wrong suit');
+    expect(html).toContain('Ann vs Bob on f1');
+  });
+  it('asks for the referee token instead of showing controls to viewers', () => {
+    expect(html).toContain('Referee token');
+    expect(html).not.toContain('Start a new hand');
+    expect(withTable(<DashboardPage />, { view: 'v', referee: 'r' })).toContain('Start a new hand');
+  });
+});
+
+describe('Score sort', () => {
+  it('shows live counts before the hand is scored', () => {
+    const html = withTable(<ScoreSortPage />, { view: 'v', referee: 'r' });
+    expect(html).toContain('Counts so far');
+    expect(html).toContain('End hand and score');
+    expect(html).toMatch(/data-player="ann"[\s\S]*?>9<[\s\S]*?>4</);
+  });
+});
