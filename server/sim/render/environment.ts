@@ -51,10 +51,16 @@ export function randomSurface(rng: Rng): SurfaceStyle {
   const palette = kind === 'wood' ? WOODS : kind === 'felt' ? FELTS : kind === 'laminate' ? LAMINATES : CLOTHS;
   const base = rng.pick(palette);
   const jitter = (c: Rgb): Rgb => c.map((v) => Math.max(0, Math.min(255, v + rng.range(-18, 18)))) as Rgb;
+  const patterned = kind === 'gingham' || kind === 'stripes' || kind === 'dots';
+  const baseColour = jitter(base);
+  // Printed cloth rarely has full-contrast patterns: pull the accent part way to the base.
+  const accentFull = jitter(rng.chance(0.6) ? [238, 236, 228] : rng.pick(CLOTHS));
+  const strength = rng.range(0.3, 0.75);
+  const accent = patterned ? (accentFull.map((v, c) => baseColour[c] + (v - baseColour[c]) * strength) as Rgb) : baseColour;
   return {
     kind,
-    base: jitter(base),
-    accent: kind === 'gingham' || kind === 'stripes' || kind === 'dots' ? jitter(rng.chance(0.6) ? [238, 236, 228] : rng.pick(CLOTHS)) : jitter(base),
+    base: baseColour,
+    accent,
     periodMm: kind === 'wood' ? rng.range(90, 200) : kind === 'dots' ? rng.range(8, 20) : rng.range(10, 40),
     angleRad: rng.chance(0.6) ? rng.pick([0, Math.PI / 2]) : rng.range(0, Math.PI),
     seed: rng.int(0, 1 << 30),
@@ -70,7 +76,7 @@ export function randomLight(rng: Rng): LightStyle {
     glare.push({ x: rng.range(0.1, 0.9), y: rng.range(0.1, 0.9), radius: rng.range(0.04, 0.16), strength: rng.range(25, 90) });
   }
   return {
-    exposure: rng.range(0.82, 1.12),
+    exposure: rng.range(0.72, 1.12),
     gradientAngleRad: rng.range(0, 2 * Math.PI),
     gradientStrength: rng.range(0.0, 0.35),
     vignette: rng.range(0.08, 0.4),
@@ -78,7 +84,7 @@ export function randomLight(rng: Rng): LightStyle {
     glare,
     whiteBalance: [1 + 0.1 * warm + rng.range(-0.03, 0.03), 1 + rng.range(-0.03, 0.03), 1 - 0.12 * warm + rng.range(-0.03, 0.03)],
     noiseSigma: rng.range(1.5, 6.5),
-    defocusSigma: rng.chance(0.6) ? 0 : rng.range(0.4, 1.1),
+    defocusSigma: rng.chance(0.3) ? 0 : rng.range(0.4, 1.1),
     shadowAngleRad: rng.range(0, 2 * Math.PI),
     shadowPxPerMmHeight: rng.range(0.25, 0.9),
     shadowStrength: rng.range(0.22, 0.45),
@@ -130,11 +136,13 @@ export function surfaceColour(style: SurfaceStyle, xMm: number, yMm: number, out
     case 'wood': {
       const plank = Math.floor(v / style.periodMm);
       const plankShade = 0.85 + 0.3 * lattice(plank, 7, seed);
-      const warp = fbm(u * 0.004, v * 0.03 + plank * 3.1, seed, 3) * 6;
-      const grain = 0.5 + 0.5 * Math.sin((v + plank * 37) * 0.9 + warp * 3);
-      const fine = fbm(u * 0.05, v * 0.8, seed + 5, 2);
-      const seam = Math.abs(v - (plank + 0.5) * style.periodMm) > style.periodMm / 2 - 0.8 ? 0.55 : 1;
-      shade = plankShade * (0.82 + 0.16 * grain + 0.12 * fine) * seam;
+      // Grain: stretched noise along the plank, bent by low-frequency warp, plus knots of darker tone.
+      const warp = fbm(u * 0.002 + plank * 5.7, v * 0.01, seed, 3);
+      const grain = fbm(u * 0.004 + plank * 3.1, (v + warp * 60) * 0.25, seed + 3, 3);
+      const streak = 0.5 + 0.5 * Math.sin((v + warp * 90) * 0.45 + plank * 2.3);
+      const fine = valueNoise(u * 0.08, v * 1.5, seed + 5);
+      const seam = Math.abs(v - (plank + 0.5) * style.periodMm) > style.periodMm / 2 - 0.7 ? 0.6 : 1;
+      shade = plankShade * (0.74 + 0.32 * grain + 0.06 * streak + 0.06 * fine) * seam;
       break;
     }
     case 'felt': {

@@ -1,0 +1,106 @@
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BOTTOM_RIGHT_INDEX, rectifyCard, regionVisibility, TOP_LEFT_INDEX } from '../../../datasets/synth/crops';
+import { DETECTION_CLASSES, synthSamples, writeDataset } from '../../../datasets/synth/generate';
+import { matchesStyle } from '../../../server/sim/art/decks';
+import { createRenderer } from '../../../server/sim/render/index';
+import type { Quad } from '../../../server/vision/types';
+
+describe('crops', () => {
+  // A 100x100 image whose red channel is x and green channel is y.
+  const width = 100;
+  const height = 100;
+  const data = new Uint8Array(width * height * 3);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data.set([x, y, 0], (y * width + x) * 3);
+
+  it('rectifies a quad upright, and turns the bottom-right index upside down', () => {
+    const corners: Quad = [[20, 10], [60, 10], [60, 90], [20, 90]];
+    const out = rectifyCard({ width, height, data }, corners, 40, 80);
+    // Output pixel (x, y) samples image (20 + x + 0.5, 10 + y + 0.5) minus the half-pixel centre.
+    expect(out[0]).toBe(20);
+    expect(out[1]).toBe(10);
+    const last = (79 * 40 + 39) * 3;
+    expect(out[last]).toBe(59);
+    expect(out[last + 1]).toBe(89);
+    const corner = rectifyCard({ width, height, data }, corners, 10, 10, BOTTOM_RIGHT_INDEX, true);
+    // Turned 180 degrees: the first output pixel is the card's far bottom-right.
+    expect(corner[0]).toBeGreaterThan(55);
+    expect(corner[1]).toBeGreaterThan(85);
+  });
+
+  it('measures how much of a region an owner map shows', () => {
+    const owner = new Int32Array(width * height).fill(-1);
+    for (let y = 0; y < 50; y++) for (let x = 0; x < 100; x++) owner[y * width + x] = 3;
+    const corners: Quad = [[0, 0], [100, 0], [100, 100], [0, 100]];
+    expect(regionVisibility(owner, width, height, corners, 3, TOP_LEFT_INDEX)).toBe(1);
+    expect(regionVisibility(owner, width, height, corners, 3, BOTTOM_RIGHT_INDEX)).toBe(0);
+    expect(regionVisibility(owner, width, height, corners, 3, { u0: 0, v0: 0, u1: 1, v1: 1 })).toBeCloseTo(0.5, 1);
+  });
+});
+
+describe('hold-out patterns', () => {
+  it('match exact, unprefixed and glob names, and a style\'s own backs', () => {
+    expect(matchesStyle('kennard', 'shared-kennard')).toBe(true);
+    expect(matchesStyle('kennard', 'shared-kennard/b-1')).toBe(true);
+    expect(matchesStyle('gen-4*', 'gen-41')).toBe(true);
+    expect(matchesStyle('gen-4*', 'gen-back-4')).toBe(false);
+    expect(matchesStyle('gen-4', 'gen-41')).toBe(false);
+    expect(matchesStyle('npm-*', 'npm-cardsjs/Red_Back')).toBe(true);
+  });
+
+  it('keep excluded styles and their backs out of every seeded deck', async () => {
+    for (let seed = 0; seed < 20; seed++) {
+      const renderer = await createRenderer({ seed, width: 64, height: 36, faceStylePool: { exclude: ['npm-*', 'gen-1*', 'gen-back-*'] } });
+      for (const deck of ['a', 'b', 'c', 'd']) {
+        const info = renderer.deckInfo(deck);
+        expect(info.faces).not.toMatch(/^npm-|^gen-1/);
+        expect(info.back).not.toMatch(/^npm-|^gen-back-/);
+      }
+    }
+  });
+
+  it('can restrict decks to an include list', async () => {
+    const renderer = await createRenderer({ seed: 3, width: 64, height: 36, faceStylePool: { include: ['gen-100', 'npm-letele'] } });
+    for (const deck of ['a', 'b', 'c', 'd', 'e']) expect(['gen-100', 'npm-letele']).toContain(renderer.deckInfo(deck).faces);
+  });
+});
+
+describe('dataset writer', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'nerts-dataset-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes images, YOLO and COCO labels, crops and a manifest that agree', async () => {
+    const counts = await writeDataset(dir, { seed: 4, frames: 3, width: 480, height: 270, framesPerSession: 2 });
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
+    expect(manifest.format).toBe('nerts-synth/1');
+    expect(manifest.seed).toBe(4);
+    expect(manifest.counts).toEqual(counts);
+    expect(readdirSync(path.join(dir, 'images'))).toHaveLength(3);
+    const yoloLines = readdirSync(path.join(dir, 'labels')).flatMap((f) => readFileSync(path.join(dir, 'labels', f), 'utf8').split('\n').filter(Boolean));
+    expect(yoloLines).toHaveLength(counts.labels);
+    expect(counts.labels).toBeGreaterThan(20);
+    for (const line of yoloLines) {
+      const [cls, ...box] = line.split(' ').map(Number);
+      expect(cls).toBeGreaterThanOrEqual(0);
+      expect(cls).toBeLessThan(DETECTION_CLASSES.length);
+      for (const v of box) expect(v).toBeGreaterThanOrEqual(0);
+      for (const v of box) expect(v).toBeLessThanOrEqual(1.000001);
+    }
+    const coco = JSON.parse(readFileSync(path.join(dir, 'annotations.json'), 'utf8'));
+    expect(coco.annotations).toHaveLength(counts.labels);
+    expect(coco.categories).toHaveLength(53);
+    const index = readFileSync(path.join(dir, 'crops', 'index.csv'), 'utf8').trim().split('\n').slice(1);
+    expect(index).toHaveLength(counts.faceCrops + counts.backCrops + counts.cornerCrops);
+    for (const row of index.slice(0, 20)) expect(existsSync(path.join(dir, row.split(',')[0]))).toBe(true);
+  });
+
+  it('is deterministic for a seed', async () => {
+    const first: Buffer[] = [];
+    const second: Buffer[] = [];
+    for await (const s of synthSamples({ seed: 9, frames: 2, width: 320, height: 180 })) first.push(s.jpeg);
+    for await (const s of synthSamples({ seed: 9, frames: 2, width: 320, height: 180 })) second.push(s.jpeg);
+    expect(first.map((b, k) => Buffer.compare(b, second[k]))).toEqual([0, 0]);
+  });
+});
