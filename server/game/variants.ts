@@ -52,8 +52,8 @@ export interface VariantRules {
   scoring: ScoringRules;
 }
 
-/** A partial variant: any knob may be given; `scoring` may be partial too. */
-export type VariantKnobs = Partial<Omit<VariantRules, 'scoring'>> & { preset?: PresetName; scoring?: Partial<ScoringRules> };
+/** A partial variant: any knob may be given; `scoring` may be partial too, and scoring knobs may also sit at the top level. */
+export type VariantKnobs = Partial<Omit<VariantRules, 'scoring'>> & Partial<ScoringRules> & { preset?: PresetName; scoring?: Partial<ScoringRules> };
 
 const BASE: Omit<VariantRules, 'name' | 'scoring'> = {
   nertsPileSize: 13,
