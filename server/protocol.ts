@@ -283,6 +283,10 @@ export const PipelineStatsSchema = Type.Object({
   framesDropped: Type.Integer(),
   /** Frames refused (bad format, too large, too many pixels). */
   framesRejected: Type.Integer(),
+  /** Frames the recogniser failed on (e.g. no model loaded). */
+  framesFailed: Type.Optional(Type.Integer()),
+  /** Messages not sent to viewers whose sockets were backed up. */
+  viewerMessagesSkipped: Type.Optional(Type.Integer()),
   /** Processed frames per second over the last few seconds. */
   fps: Type.Number(),
   /** Receipt-to-observations latency percentiles over the last 200 frames, ms. */

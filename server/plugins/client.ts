@@ -6,7 +6,6 @@ import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { errorBody } from './errors';
 
 export default fp(
   async (app) => {
@@ -16,13 +15,7 @@ export default fp(
       return;
     }
     await app.register(fastifyStatic, { root: dist, wildcard: false });
-    app.setNotFoundHandler((request, reply) => {
-      const path = request.url.split('?')[0];
-      if (request.method !== 'GET' || path.startsWith('/api/') || path.startsWith('/docs')) {
-        return reply.status(404).send(errorBody(404, 'route/not-found', `no route ${request.method} ${path}`));
-      }
-      return reply.sendFile('index.html');
-    });
+    app.spaFallback = (_request, reply) => reply.sendFile('index.html');
   },
   { name: 'client', dependencies: ['errors'] },
 );

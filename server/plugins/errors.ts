@@ -4,7 +4,7 @@
  * stable code; anything unexpected is a 500 that is logged and never leaks internals.
  */
 import fp from 'fastify-plugin';
-import type { FastifyError } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import type { ErrorBody } from '../protocol';
 
@@ -32,8 +32,16 @@ const FASTIFY_CODES: Record<string, string> = {
   FST_ERR_VALIDATION: 'request/invalid',
 };
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Set by the client plugin: answers unknown GET paths with the web app (SPA fallback). */
+    spaFallback: ((request: FastifyRequest, reply: FastifyReply) => unknown) | null;
+  }
+}
+
 export default fp(
   async (app) => {
+    app.decorate('spaFallback', null);
     app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
       if (error instanceof ApiError) return reply.status(error.statusCode).send(errorBody(error.statusCode, error.code, error.message));
       const fastifyError = error as FastifyError;
@@ -48,7 +56,9 @@ export default fp(
       return reply.status(status).send(errorBody(status, code, fastifyError.message));
     });
     app.setNotFoundHandler((request, reply) => {
-      reply.status(404).send(errorBody(404, 'route/not-found', `no route ${request.method} ${request.url.split('?')[0]}`));
+      const path = request.url.split('?')[0];
+      if (app.spaFallback && request.method === 'GET' && !path.startsWith('/api/') && !path.startsWith('/docs')) return app.spaFallback(request, reply);
+      return reply.status(404).send(errorBody(404, 'route/not-found', `no route ${request.method} ${request.url.split('?')[0]}`));
     });
   },
   { name: 'errors' },

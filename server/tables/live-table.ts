@@ -69,6 +69,7 @@ export class LiveTable {
   private camera: WebSocket | null = null;
   private frameSeq = 0;
   private lastObservationsSentMs = 0;
+  private lastFailureSentMs = 0;
   private readonly recentFrames: Array<{ seq: number; image: Uint8Array; contentType: string }> = [];
   readonly counters = new PipelineCounters();
   /** The latest processed observations (for enrolment: which back was held up). */
@@ -186,7 +187,11 @@ export class LiveTable {
     onDropped: (count: number) => this.counters.dropped(count),
     onFailed: (_frame: PendingFrame, error: string) => {
       this.counters.failed();
-      this.broadcast({ type: 'error', code: 'recognizer/failed', message: error }, 'referee');
+      // Once every few seconds at most: a missing model fails every frame.
+      if (Date.now() - this.lastFailureSentMs >= 5000) {
+        this.lastFailureSentMs = Date.now();
+        this.broadcast({ type: 'error', code: 'recognizer/failed', message: error }, 'referee');
+      }
     },
   };
 

@@ -53,6 +53,9 @@ async function main(): Promise<void> {
         return created;
       });
       recognizers.set(tableId, recognizer);
+      // A recogniser that failed to load (no model yet) is retried after a while, not on every frame.
+      const failed = recognizer;
+      failed.catch(() => setTimeout(() => recognizers.get(tableId) === failed && recognizers.delete(tableId), 10_000));
     }
     return recognizer;
   };
