@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
+import { playScript } from './scriptedCamera';
 import { browserSkipReason, buildClient, FAKE_CAMERA_ARGS, launchBrowser, screenshot, startServer, type Browser, type RunningServer } from './harness';
 
 const skipReason = browserSkipReason();
@@ -18,6 +19,7 @@ describe.skipIf(skipReason !== null)('web app in Chromium', () => {
   let dashboardPath = '';
   let cameraPath = '';
   let tableId = '';
+  let cameraToken = '';
 
   beforeAll(async () => {
     const dist = await buildClient();
@@ -44,6 +46,7 @@ describe.skipIf(skipReason !== null)('web app in Chromium', () => {
     dashboardPath = (await page.getByTestId('table-list').getByRole('link', { name: 'Dashboard (referee)' }).first().getAttribute('href')) ?? '';
     cameraPath = (await page.getByTestId('table-list').getByRole('link', { name: 'Camera' }).first().getAttribute('href')) ?? '';
     tableId = decodeURIComponent(overlayPath.split('/')[2].split('?')[0]);
+    cameraToken = new URL(cameraPath, server.origin).searchParams.get('token') ?? '';
     expect(overlayPath).toMatch(/^\/overlay\/[^?]+\?token=/);
     expect(cameraPath).toMatch(/\/camera\?token=[^&]+&view=/);
     expect(dashboardPath).toMatch(/^\/tables\/[^?]+\?token=/);
@@ -61,14 +64,54 @@ describe.skipIf(skipReason !== null)('web app in Chromium', () => {
     expect(await errors.textContent()).toContain('Seat 1 needs a player name');
   });
 
-  it('shows the live dashboard and freezes play on a call', async () => {
+  it('shows live counts change as the camera sees plays', async () => {
     const { page } = browser;
     await page.goto(`${server.origin}${dashboardPath}`);
     await page.getByTestId('dashboard').waitFor();
     await page.locator('[data-connection="open"]').waitFor();
     await page.getByRole('button', { name: 'Start a new hand' }).click();
     await expect.poll(() => page.getByTestId('hand-number').textContent()).toBe('1');
-    expect(await page.locator('[data-player="cyrus"] [data-testid="nerts-left"]').textContent()).toBe('13');
+    const annNerts = page.locator('[data-player="ann"] [data-testid="nerts-left"]');
+    expect(await annNerts.textContent()).toBe('13');
+    expect(await page.getByTestId('centre-total').textContent()).toBe('0');
+
+    const seen: Array<{ centre: number; annNerts: number }> = [];
+    await playScript(server.app, tableId, cameraToken, {
+      onStep: async () => {
+        seen.push({ centre: Number(await page.getByTestId('centre-total').textContent()), annNerts: Number(await annNerts.textContent()) });
+      },
+    });
+    // After every play has been seen: 8 cards in the centre on 4 piles, Ann's Nerts pile down by 4.
+    await expect.poll(async () => Number(await page.getByTestId('centre-total').textContent()), { timeout: 10_000 }).toBe(8);
+    await expect.poll(async () => Number(await annNerts.textContent()), { timeout: 10_000 }).toBe(9);
+    expect(await page.locator('[data-player="ann"] [data-testid="centre-cards"]').textContent()).toBe('4');
+    expect(await page.locator('[data-player="bob"] [data-testid="centre-cards"]').textContent()).toBe('2');
+    expect(await page.getByTestId('foundations').locator('[data-foundation]').count()).toBe(4);
+    expect(await page.getByTestId('foundations').locator('[data-card="3S"]').count()).toBe(1);
+    expect(await page.getByTestId('feed').textContent()).toContain('Ann played 3♠');
+    // The page moved while play went on, not only at the end.
+    const distinctCentre = new Set(seen.map((s) => s.centre));
+    expect(distinctCentre.size).toBeGreaterThanOrEqual(3);
+    await screenshot(page, '02-dashboard-live');
+  });
+
+  it('draws the overlay on a transparent page from its read-only link', async () => {
+    const { page } = browser;
+    await page.goto(`${server.origin}${overlayPath}&layout=bar&theme=dark`);
+    await page.getByTestId('overlay-board').waitFor();
+    expect(await page.getByTestId('overlay-nerts').count()).toBe(3);
+    expect(await page.locator('[data-player="ann"] [data-testid="overlay-nerts"]').textContent()).toBe('9');
+    expect(await page.getByTestId('overlay-ticker').textContent()).toContain('Ann played A♥');
+    const path = await screenshot(page, '06-overlay', { fullPage: false, omitBackground: true });
+    const { data, info } = await sharp(path).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    expect(info.channels).toBe(4);
+    expect(data[3]).toBe(0); // top-left pixel fully transparent: OBS shows the stream through it
+  });
+
+  it('freezes play on a call', async () => {
+    const { page } = browser;
+    await page.goto(`${server.origin}${dashboardPath}`);
+    await page.getByTestId('dashboard').waitFor();
     await page.getByLabel('Manual call by').selectOption({ label: 'Cyrus' });
     await page.getByRole('button', { name: 'Call Nerts' }).click();
     const banner = page.getByTestId('frozen-banner');
@@ -90,14 +133,14 @@ describe.skipIf(skipReason !== null)('web app in Chromium', () => {
     await page.keyboard.press('Home'); // first player (Ann)
     await page.keyboard.press('Tab'); // centre cards: left as counted
     await page.keyboard.press('Tab'); // Nerts left
-    await page.keyboard.type('9');
+    await page.keyboard.type('5');
     await page.keyboard.press('Tab'); // reason
     await page.keyboard.type('four Nerts cards were under the hand');
     await page.keyboard.press('Enter');
 
     await page.getByTestId('corrections').getByText('four Nerts cards were under the hand').waitFor();
     const annRow = page.locator('tr[data-player="ann"]');
-    await expect.poll(async () => Number(await annRow.locator('[data-testid="row-nerts-left"]').textContent()), { timeout: 10_000 }).toBe(9);
+    await expect.poll(async () => Number(await annRow.locator('[data-testid="row-nerts-left"]').textContent()), { timeout: 10_000 }).toBe(5);
     // nertz preset: −2 per Nerts card, so four fewer cards is eight points more.
     await expect.poll(async () => Number(await annRow.locator('[data-testid="row-hand-score"]').textContent()), { timeout: 10_000 }).toBe(before + 8);
     await screenshot(page, '04-score-sort');
@@ -114,17 +157,6 @@ describe.skipIf(skipReason !== null)('web app in Chromium', () => {
     expect(csv.split('\n')[0].toLowerCase()).toContain('hand');
     expect(csv).toContain('ann');
     await screenshot(page, '05-standings');
-  });
-
-  it('draws the overlay on a transparent page from its read-only link', async () => {
-    const { page } = browser;
-    await page.goto(`${server.origin}${overlayPath}&layout=bar&theme=dark`);
-    await page.getByTestId('overlay-board').waitFor();
-    expect(await page.getByTestId('overlay-nerts').count()).toBe(3);
-    const path = await screenshot(page, '06-overlay', { fullPage: false, omitBackground: true });
-    const { data, info } = await sharp(path).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-    expect(info.channels).toBe(4);
-    expect(data[3]).toBe(0); // top-left pixel fully transparent: OBS shows the stream through it
   });
 
   it('streams the camera to the server and shows its rates', async () => {

@@ -110,7 +110,7 @@ export async function launchBrowser(viewport = { width: 1280, height: 900 }, ext
 export async function screenshot(page: Page, name: string, options: { fullPage?: boolean; omitBackground?: boolean } = {}): Promise<string> {
   mkdirSync(RESULTS_DIR, { recursive: true });
   const path = join(RESULTS_DIR, `${name}.png`);
-  await page.screenshot({ path, fullPage: options.fullPage ?? true, omitBackground: options.omitBackground ?? false });
+  await page.screenshot({ path, fullPage: options.fullPage ?? true, omitBackground: options.omitBackground ?? false, animations: 'disabled' });
   return path;
 }
 

@@ -1,0 +1,102 @@
+/**
+ * A scripted camera for browser tests: plays a short Nerts sequence into a table's camera
+ * socket as frames for the server's fake recogniser (the sanctioned fake: each frame carries
+ * the observations it should yield), so the real pipeline (socket → queue → worker → tracker →
+ * rules → viewers) moves the dashboard. Positions in image pixels of a 1280x720 frame.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { CardCode } from '../../../server/game/cards';
+import { encodeFakeFrame } from '../../../server/vision/fake-recognizer';
+import type { CardObservation, Quad } from '../../../server/vision/types';
+
+/** Where each seat's Nerts pile lies in the image, pixels. */
+const NERTS_AT: Record<number, [number, number]> = { 0: [640, 640], 1: [110, 360], 2: [1170, 360] };
+/** Where each centre pile lies, pixels (piles are told apart by position). */
+const PILE_AT: [number, number][] = [[500, 300], [640, 300], [780, 300], [500, 450], [640, 450]];
+
+/** One play: a seat's Nerts top card goes onto centre pile `pile`. */
+export interface ScriptedPlay {
+  seat: number;
+  pile: number;
+}
+
+/** A three-player opening: every card comes off a Nerts pile onto the centre. */
+export const OPENING: { nerts: Record<number, CardCode[]>; plays: ScriptedPlay[] } = {
+  nerts: {
+    0: ['AS', '2S', '3S', 'AH', '9C'],
+    1: ['AD', '2D', 'QC'],
+    2: ['AC', '2C', 'JD'],
+  },
+  plays: [
+    { seat: 0, pile: 0 }, // ann AS: new pile
+    { seat: 1, pile: 1 }, // bob AD
+    { seat: 0, pile: 0 }, // ann 2S
+    { seat: 2, pile: 2 }, // cyrus AC
+    { seat: 0, pile: 0 }, // ann 3S
+    { seat: 1, pile: 1 }, // bob 2D
+    { seat: 2, pile: 2 }, // cyrus 2C
+    { seat: 0, pile: 3 }, // ann AH: new pile
+  ],
+};
+
+function cardAt(code: CardCode, [x, y]: [number, number], zone: string): CardObservation {
+  const corners: Quad = [[x - 30, y - 42], [x + 30, y - 42], [x + 30, y + 42], [x - 30, y + 42]];
+  return { kind: 'face', code, confidence: 0.95, corners, zone };
+}
+
+/** The table after `playsDone` plays: each seat's Nerts top and each centre pile's top. */
+export function sceneAfter(script: typeof OPENING, playsDone: number): CardObservation[] {
+  const nertsIndex: Record<number, number> = Object.fromEntries(Object.keys(script.nerts).map((seat) => [seat, 0]));
+  const pileTops = new Map<number, CardCode>();
+  for (const play of script.plays.slice(0, playsDone)) {
+    pileTops.set(play.pile, script.nerts[play.seat][nertsIndex[play.seat]]);
+    nertsIndex[play.seat] += 1;
+  }
+  const cards: CardObservation[] = [];
+  for (const [seat, pile] of Object.entries(script.nerts)) {
+    const top = pile[nertsIndex[Number(seat)]];
+    if (top) cards.push(cardAt(top, NERTS_AT[Number(seat)], `seat-${seat}/nerts`));
+  }
+  for (const [pile, top] of pileTops) cards.push(cardAt(top, PILE_AT[pile], 'centre'));
+  return cards;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Plays the script into the table's camera socket: `framesPerStep` frames 100 ms apart (capture
+ * time) for each step, waiting for the pipeline to take each frame so none is dropped as stale.
+ * `onStep` runs after each play has been shown (tests look at the page there).
+ */
+export async function playScript(
+  app: FastifyInstance,
+  tableId: string,
+  cameraToken: string,
+  options: { script?: typeof OPENING; framesPerStep?: number; wallMsPerFrame?: number; onStep?: (playsDone: number) => Promise<void> } = {},
+): Promise<void> {
+  const script = options.script ?? OPENING;
+  const framesPerStep = options.framesPerStep ?? 6;
+  const table = app.tables.get(tableId);
+  if (!table) throw new Error(`no table ${tableId}`);
+  const camera = await app.injectWS(`/api/tables/${encodeURIComponent(tableId)}/camera?token=${encodeURIComponent(cameraToken)}`);
+  let captureMs = Date.now();
+  try {
+    for (let step = 0; step <= script.plays.length; step += 1) {
+      const cards = sceneAfter(script, step);
+      for (let i = 0; i < framesPerStep; i += 1) {
+        const before = table.stats();
+        const taken = before.framesProcessed + before.framesDropped;
+        const header = Buffer.alloc(8);
+        header.writeDoubleLE(captureMs, 0);
+        camera.send(Buffer.concat([header, encodeFakeFrame(cards)]));
+        captureMs += 100;
+        const deadline = Date.now() + 5000;
+        while (table.stats().framesProcessed + table.stats().framesDropped <= taken && Date.now() < deadline) await sleep(5);
+        if (options.wallMsPerFrame) await sleep(options.wallMsPerFrame);
+      }
+      await options.onStep?.(step);
+    }
+  } finally {
+    camera.terminate();
+  }
+}
