@@ -206,20 +206,31 @@ export function computeLayout(assignments: readonly SeatAssignment[]): TableLayo
   }
   const widthMm = Math.ceil(2 * (maxX + TABLE_MARGIN_MM));
   const heightMm = Math.ceil(2 * (maxY + TABLE_MARGIN_MM));
+  const table = { widthMm, heightMm };
   const geometry: SeatGeometry[] = seats.map((s) => {
-    // The forearm comes in from the player's side, a little to the right (right-handed players).
-    const out = rotateVector(0, 1, s.facingRad);
-    const tx = out.x === 0 ? Infinity : (widthMm / 2 - Math.sign(out.x) * s.xMm) / Math.abs(out.x);
-    const ty = out.y === 0 ? Infinity : (heightMm / 2 - Math.sign(out.y) * s.yMm) / Math.abs(out.y);
-    const t = Math.min(tx, ty);
-    const right = rotateVector(1, 0, s.facingRad);
-    return {
-      ...s,
-      edgeXMm: clamp(s.xMm + out.x * t + right.x * 90, -widthMm / 2, widthMm / 2),
-      edgeYMm: clamp(s.yMm + out.y * t + right.y * 90, -heightMm / 2, heightMm / 2),
-    };
+    const edge = edgePoint(table, s, 1);
+    return { ...s, edgeXMm: edge.xMm, edgeYMm: edge.yMm };
   });
-  return { table: { widthMm, heightMm }, seats: geometry, centre };
+  return { table, seats: geometry, centre };
+}
+
+/** Where a forearm crosses the table edge behind a seat: `side` 1 = the player's right, -1 = left (a partner). */
+function edgePoint(table: { widthMm: number; heightMm: number }, s: SeatLayout, side: 1 | -1): { xMm: number; yMm: number } {
+  const { widthMm, heightMm } = table;
+  const out = rotateVector(0, 1, s.facingRad);
+  const tx = out.x === 0 ? Infinity : (widthMm / 2 - Math.sign(out.x) * s.xMm) / Math.abs(out.x);
+  const ty = out.y === 0 ? Infinity : (heightMm / 2 - Math.sign(out.y) * s.yMm) / Math.abs(out.y);
+  const t = Math.min(tx, ty);
+  const right = rotateVector(side, 0, s.facingRad);
+  return {
+    xMm: clamp(s.xMm + out.x * t + right.x * 90, -widthMm / 2, widthMm / 2),
+    yMm: clamp(s.yMm + out.y * t + right.y * 90, -heightMm / 2, heightMm / 2),
+  };
+}
+
+/** Where the forearm of a person at `seatIndex` leaves the table (side 1: right-handed player, -1: a partner beside them), mm. */
+export function elbowPoint(layout: TableLayout, seatIndex: number, side: 1 | -1): { xMm: number; yMm: number } {
+  return edgePoint(layout.table, layout.seats[seatIndex], side);
 }
 
 function clamp(value: number, min: number, max: number): number {

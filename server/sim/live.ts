@@ -67,6 +67,8 @@ export interface SimSeatedPlayer {
   /** The renderer's back design for this player's deck (or the deck id when not rendering). */
   backDesign: string;
   team?: string;
+  /** A partner sharing this tableau (two hands, one score). */
+  partner?: { id: string };
 }
 
 /** The live simulated table. */
@@ -132,6 +134,7 @@ export async function createSimTable(options: SimTableOptions): Promise<SimTable
     deckId: p.deckId as string,
     backDesign: p.backDesign as string,
     ...(p.team !== undefined ? { team: p.team } : {}),
+    ...(p.partner ? { partner: { id: p.partner.id } } : {}),
   }));
   const frameMs = 1000 / options.fps;
   const handLimit = options.loop ? Infinity : options.hands ?? 1;

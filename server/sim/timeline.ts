@@ -64,6 +64,8 @@ export interface CardFlight {
 /** A hand moving between two points; `holding` when it carries cards. */
 export interface HandMotion {
   seat: number;
+  /** Index into HandTimelineData.hands (a seat has two hands when partners share it). */
+  hand: number;
   startMs: number;
   endMs: number;
   from: Point3;
@@ -78,8 +80,8 @@ export interface HandTimelineData {
   snapshots: TimelineSnapshot[];
   flights: CardFlight[];
   motions: HandMotion[];
-  /** Per seat: the renderer's skin/sleeve palette index. */
-  appearances: number[];
+  /** One per person at the table: their seat, the renderer's skin/sleeve palette index, where the forearm enters. */
+  hands: Array<{ seat: number; appearance: number; elbowXMm: number; elbowYMm: number }>;
   /** Total length worth drawing, ms (the end of play plus the last settling motions). */
   durationMs: number;
 }
@@ -184,10 +186,10 @@ function flightPose(flight: CardFlight, k: number, t: number): { pose: RestingPo
 
 /** Turns a finished hand's records into scenes at any instant. */
 export class HandTimeline {
-  private readonly motionsBySeat: HandMotion[][];
+  private readonly motionsByHand: HandMotion[][];
 
   constructor(readonly data: HandTimelineData) {
-    this.motionsBySeat = data.layout.seats.map((_, seat) => data.motions.filter((m) => m.seat === seat).sort((a, b) => a.startMs - b.startMs));
+    this.motionsByHand = data.hands.map((_, hand) => data.motions.filter((m) => m.hand === hand).sort((a, b) => a.startMs - b.startMs));
   }
 
   /** Length of the hand worth drawing, ms. */
@@ -221,7 +223,7 @@ export class HandTimeline {
       });
     }
     const cards = [...poses.values()].sort((a, b) => a.zMm - b.zMm);
-    const hands = this.data.layout.seats.map((seat, index) => this.handAt(index, timeMs, seat.edgeXMm, seat.edgeYMm));
+    const hands = this.data.hands.map((_, index) => this.handAt(index, timeMs));
     return {
       timeMs,
       table: { ...this.data.layout.table },
@@ -231,9 +233,9 @@ export class HandTimeline {
     };
   }
 
-  private handAt(seatIndex: number, timeMs: number, elbowXMm: number, elbowYMm: number): HandPose {
-    const motions = this.motionsBySeat[seatIndex];
-    const appearance = this.data.appearances[seatIndex] ?? seatIndex;
+  private handAt(handIndex: number, timeMs: number): HandPose {
+    const motions = this.motionsByHand[handIndex];
+    const { seat: seatIndex, appearance, elbowXMm, elbowYMm } = this.data.hands[handIndex];
     let current: HandMotion | undefined;
     let previous: HandMotion | undefined;
     for (const motion of motions) {

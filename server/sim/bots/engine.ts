@@ -28,6 +28,7 @@ import {
   chooseAsideSpot,
   chooseFoundationSpot,
   computeLayout,
+  elbowPoint,
   foundationPose,
   idleHandPoint,
   rotateVector,
@@ -66,6 +67,12 @@ export interface SimPlayerSetup {
   profile?: Partial<BotProfile>;
   /** Handicap: this player's Nerts pile size. */
   nertsPileSize?: number;
+  /**
+   * A partner sharing this tableau (the 000/004 partnership: two people, one tableau, one score).
+   * Both hands work the tableau at once; the partner plays what is showing and leaves the stock
+   * to this player.
+   */
+  partner?: { id: string; skill?: number; profile?: Partial<BotProfile> };
 }
 
 /** Options for one simulated hand. */
@@ -89,7 +96,10 @@ export interface SimulateHandOptions {
 export interface PlayRecord {
   /** Order of acceptance, from 0. */
   index: number;
+  /** The person who made the play (a partner's id when a partner did). */
   player: string;
+  /** The tableau played from (the card owner's id). */
+  tableau: string;
   seat: number;
   move: Move;
   /** Cards moved, bottom first (one, a run, or up to three turned from the stock). */
@@ -124,7 +134,7 @@ export interface HandTruth {
   format: 'nerts-sim-hand/1';
   seed: number;
   variant: string;
-  players: Array<{ id: string; seat: number; deckId: string; backDesign: string; team?: string; skill: number }>;
+  players: Array<{ id: string; seat: number; deckId: string; backDesign: string; team?: string; skill: number; partner?: { id: string; skill: number } }>;
   endMs: number;
   endReason: SimEndReason;
   caller: string | null;
@@ -155,8 +165,15 @@ export interface SimulatedHand {
 }
 
 interface Bot {
+  /** The person (a player id, or a partner's id). */
   id: string;
+  /** The tableau this person works (the model's player id). */
+  tableau: string;
   seat: number;
+  /** Index into the timeline's hands. */
+  handIndex: number;
+  /** Whether this person turns the stock (a partner only plays what is showing). */
+  turnsStock: boolean;
   profile: BotProfile;
   rng: SimRng;
   hand: Point3;
@@ -270,6 +287,7 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
       backDesign: p.backDesign,
       ...(p.team !== undefined ? { team: p.team } : {}),
       ...(p.nertsPileSize !== undefined ? { nertsPileSize: p.nertsPileSize } : {}),
+      ...(p.partner ? { members: [p.id, p.partner.id] } : {}),
     })),
     variant,
     seed,
@@ -301,10 +319,51 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
   let ended: { timeMs: number; reason: SimEndReason } | null = null;
   const queue = new EventQueue();
 
-  const bots: Bot[] = players.map((p, seat) => {
-    const profile = makeProfile(p.skill, p.profile ?? {}, seat);
-    const start = idleHandPoint(layout.seats[seat], 0);
-    return { id: p.id, seat, profile, rng: rng.fork(`bot:${p.id}`), hand: { ...start, zMm: HOVER_HEIGHT_MM }, barrenTurns: 0, waiting: false, recentRunBase: null };
+  const partnerSkillRng = rng.fork('partner-skills');
+  const people = players.flatMap((p, seat) => {
+    const own = { id: p.id, tableau: p.id, seat, skill: p.skill, profile: p.profile ?? {}, turnsStock: true, side: 1 as const };
+    if (!p.partner) return [own];
+    const partnerSkill = p.partner.skill ?? defaultSkill(partnerSkillRng);
+    return [own, { id: p.partner.id, tableau: p.id, seat, skill: partnerSkill, profile: p.partner.profile ?? {}, turnsStock: false, side: -1 as const }];
+  });
+  const partnerSkills = new Map(people.filter((person) => !person.turnsStock).map((person) => [person.tableau, { id: person.id, skill: person.skill }]));
+  const bots: Bot[] = people.map((person, handIndex) => {
+    const profile = makeProfile(person.skill, person.profile, handIndex);
+    const start = idleHandPoint(layout.seats[person.seat], person.side === 1 ? 0 : -0.8);
+    return {
+      id: person.id,
+      tableau: person.tableau,
+      seat: person.seat,
+      handIndex,
+      turnsStock: person.turnsStock,
+      profile,
+      rng: rng.fork(`bot:${person.id}`),
+      hand: { ...start, zMm: HOVER_HEIGHT_MM },
+      barrenTurns: 0,
+      waiting: false,
+      recentRunBase: null,
+    };
+  });
+  const handSides = people.map((person) => person.side);
+  /** Piles held by a person's current action (`tableau:pile`), so partners never grab the same cards. */
+  const held = new Map<string, Bot>();
+  const releaseHeld = (bot: Bot): void => {
+    for (const [key, holder] of held) if (holder === bot) held.delete(key);
+  };
+  const pilesOf = (move: Move): string[] => {
+    if (move.type === 'call' || move.type === 'stuck-rotation') return [];
+    const prefix = `${move.player}:`;
+    if (move.type === 'turn-stock') return [`${prefix}stock`, `${prefix}waste`];
+    const from = move.from;
+    const piles = [from.kind === 'work' ? `${prefix}work${from.pile}` : `${prefix}${from.kind}`];
+    if (move.type === 'to-work') piles.push(`${prefix}work${move.pile}`);
+    // Sliding under needs an empty space to stay empty: hold every pile.
+    if (move.type === 'slide-under') for (let pile = 0; pile < 4; pile++) piles.push(`${prefix}work${pile}`);
+    return piles;
+  };
+  const blockedFor = (bot: Bot) => (move: Move): boolean => pilesOf(move).some((key) => {
+    const holder = held.get(key);
+    return holder !== undefined && holder !== bot;
   });
 
   const commit = (timeMs: number): void => {
@@ -317,7 +376,7 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
     return { xMm: pose.xMm + toward.x, yMm: pose.yMm + toward.y, zMm: pose.zMm + lift };
   };
   const moveHand = (bot: Bot, startMs: number, endMs: number, to: Point3, holding: boolean): void => {
-    motions.push({ seat: bot.seat, startMs, endMs, from: bot.hand, to, holding });
+    motions.push({ seat: bot.seat, hand: bot.handIndex, startMs, endMs, from: bot.hand, to, holding });
     bot.hand = to;
   };
   const distance = (a: { xMm: number; yMm: number }, b: { xMm: number; yMm: number }): number => Math.hypot(a.xMm - b.xMm, a.yMm - b.yMm);
@@ -351,18 +410,30 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
     }
   };
 
+  /** A partner's play changed this tableau: the other person takes a fresh look. */
+  const wakeTableau = (actor: Bot, timeMs: number): void => {
+    for (const other of bots) {
+      if (other === actor || other.tableau !== actor.tableau) continue;
+      other.barrenTurns = 0;
+      if (other.waiting) {
+        other.waiting = false;
+        queue.push(timeMs + perceptionDuration(other.profile, other.rng), { kind: 'look', bot: other });
+      }
+    }
+  };
+
   const finish = (timeMs: number, reason: SimEndReason): void => {
     ended = { timeMs, reason };
   };
 
   const finishCall = (timeMs: number): void => {
     if (!callPending) return;
-    const result = applyMove(table, { type: 'call', player: callPending.bot.id });
+    const result = applyMove(table, { type: 'call', player: callPending.bot.tableau });
     if (result.violations.length > 0) {
       unexpectedViolations.push(...result.violations);
     } else {
       table = result.table;
-      acceptedMoves.push({ type: 'call', player: callPending.bot.id });
+      acceptedMoves.push({ type: 'call', player: callPending.bot.tableau });
       commit(timeMs);
     }
     finish(timeMs, 'call');
@@ -379,15 +450,26 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
   };
 
   const look = (bot: Bot, timeMs: number): void => {
+    releaseHeld(bot);
     if (callPending || ended) return;
-    const tableau = table.players[bot.id];
+    const tableau = table.players[bot.tableau];
     if (tableau.nertsPile.length === 0) {
       queue.push(timeMs + bot.rng.range(150, 450), { kind: 'call', bot });
       return;
     }
-    const { choice, productiveExists } = chooseMove(table, bot.id, bot.profile, bot.rng, bot.recentRunBase);
+    const blocked = blockedFor(bot);
+    const { choice, productiveExists } = chooseMove(table, bot.tableau, bot.profile, bot.rng, bot.recentRunBase, blocked);
     let move: Move | null = choice ? choice.move : null;
     if (choice) bot.barrenTurns = 0;
+    if (!move && !bot.turnsStock) {
+      // A partner plays only what is showing: nothing now, so wait for the tableau or the centre to change.
+      becomeWaiting(bot, timeMs);
+      return;
+    }
+    if (!move && blocked({ type: 'turn-stock', player: bot.tableau })) {
+      scheduleLook(bot, timeMs);
+      return;
+    }
     if (!move) {
       const cycle = tableau.stock.length + tableau.waste.length;
       if (cycle === 0) {
@@ -403,7 +485,7 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
         }
         bot.barrenTurns++;
       }
-      move = { type: 'turn-stock', player: bot.id };
+      move = { type: 'turn-stock', player: bot.tableau };
     }
     if (move.type === 'to-work' && move.from.kind === 'work') {
       const base = tableau.workPiles[move.from.pile][move.from.index];
@@ -411,6 +493,7 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
     } else if (move.type !== 'turn-stock') {
       bot.recentRunBase = null;
     }
+    for (const key of pilesOf(move)) held.set(key, bot);
     const cards = movingCards(move);
     const poses = restingPoses(layout, table, physical, new Set([cardId(cards[0])]));
     const source = poses.get(cardId(cards[0]));
@@ -513,9 +596,12 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
         foundationId = move.foundationId ?? table.foundations[table.foundations.length - 1].id;
         foundationChangedAt.set(foundationId, timeMs);
       }
+      releaseHeld(bot);
+      wakeTableau(bot, timeMs);
       plays.push({
         index: plays.length,
         player: bot.id,
+        tableau: bot.tableau,
         seat: bot.seat,
         move,
         cards: plan.cards ?? [],
@@ -623,8 +709,8 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
     const after = restingPoses(layout, result.table, nextPhysical);
     const before = restingPoses(layout, table, physical);
     let doneMs = timeMs;
-    for (const bot of bots) {
-      const tableau = table.players[bot.id];
+    for (const bot of bots.filter((b) => b.turnsStock)) {
+      const tableau = table.players[bot.tableau];
       const moving = [...tableau.waste, ...tableau.stock.slice(-1)];
       const start = timeMs + bot.rng.range(100, 400);
       if (moving.length === 0) continue;
@@ -706,7 +792,10 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
     format: 'nerts-sim-hand/1',
     seed,
     variant: variant.name,
-    players: players.map((p, seat) => ({ id: p.id, seat, deckId: p.deckId, backDesign: p.backDesign, ...(p.team !== undefined ? { team: p.team } : {}), skill: p.skill })),
+    players: players.map((p, seat) => {
+      const partner = partnerSkills.get(p.id);
+      return { id: p.id, seat, deckId: p.deckId, backDesign: p.backDesign, ...(p.team !== undefined ? { team: p.team } : {}), skill: p.skill, ...(partner ? { partner } : {}) };
+    }),
     endMs: end.timeMs,
     endReason: end.reason,
     caller: table.called,
@@ -726,7 +815,10 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
       snapshots,
       flights,
       motions,
-      appearances: bots.map((b) => b.profile.appearance),
+      hands: bots.map((b, i) => {
+        const elbow = elbowPoint(layout, b.seat, handSides[i]);
+        return { seat: b.seat, appearance: b.profile.appearance, elbowXMm: elbow.xMm, elbowYMm: elbow.yMm };
+      }),
       durationMs: Math.max(end.timeMs + settleMs, lastMotion + 500),
     },
     truth,

@@ -50,14 +50,22 @@ export function movePriority(table: TableModel, move: Move): number | null {
 /**
  * The bot's next productive move, or null when it sees none (it then turns the stock). `recentRunBase`
  * (a card id) is a run moved between piles since the last other move: it is not moved back at once.
+ * `blocked` moves touch piles a partner's hand is busy with.
  */
-export function chooseMove(table: TableModel, player: string, profile: BotProfile, rng: SimRng, recentRunBase: string | null): { choice: Choice | null; productiveExists: boolean } {
+export function chooseMove(
+  table: TableModel,
+  player: string,
+  profile: BotProfile,
+  rng: SimRng,
+  recentRunBase: string | null,
+  blocked: (move: Move) => boolean = () => false,
+): { choice: Choice | null; productiveExists: boolean } {
   const tableau = tableauOf(table, player);
   if (!tableau) return { choice: null, productiveExists: false };
   const candidates: Choice[] = [];
   for (const move of productiveMoves(table, player)) {
     const priority = movePriority(table, move);
-    if (priority === null) continue;
+    if (priority === null || blocked(move)) continue;
     if (recentRunBase !== null && move.type === 'to-work' && move.from.kind === 'work') {
       const base = tableau.workPiles[move.from.pile][move.from.index];
       if (`${base.deckId}/${base.code}` === recentRunBase) continue;

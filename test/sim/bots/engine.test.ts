@@ -119,6 +119,40 @@ describe('simulated hands: invariants (seeded fuzz)', () => {
     expect(s.y).toBe(own('b') + own('d'));
   });
 
+  it('partners sharing a tableau both play on it, never touching the same pile at once', () => {
+    for (const seed of [1, 2, 3, 4]) {
+      const h = simulateHand({ players: [{ id: 'a', partner: { id: 'a2' } }, { id: 'b' }, { id: 'c', partner: { id: 'c2' } }], seed });
+      const where = `seed=${seed}`;
+      expect(h.unexpectedViolations, where).toEqual([]);
+      const replay = replayTable(h.setup, h.acceptedMoves);
+      expect(replay.violations, where).toEqual([]);
+      expect(replay.table, where).toEqual(h.finalTable);
+      expect(['call', 'standstill', 'rotation-limit'], where).toContain(h.truth.endReason);
+      const byPartner = h.truth.plays.filter((p) => p.player === 'a2' || p.player === 'c2');
+      expect(byPartner.length, where).toBeGreaterThan(3);
+      for (const play of byPartner) expect(play.move.type, where).not.toBe('turn-stock');
+      expect(h.timeline.hands).toHaveLength(5);
+      expect(h.timeline.hands.filter((hand) => hand.seat === 0)).toHaveLength(2);
+      expect(Object.keys(h.truth.scores.nertz).sort(), where).toEqual(['a', 'b', 'c']);
+      // Two hands on one tableau never carry cards from or to the same pile at the same time.
+      const spans = h.truth.plays.filter((p) => p.tableau === 'a' && p.move.type !== 'to-foundation');
+      for (const x of spans) {
+        for (const y of spans) {
+          if (x === y || x.player === y.player) continue;
+          const overlap = x.pickupMs < y.landMs && y.pickupMs < x.landMs;
+          if (!overlap) continue;
+          const piles = (p: typeof x) => {
+            const m = p.move;
+            if (m.type === 'turn-stock') return ['stock', 'waste'];
+            if (m.type !== 'to-work' && m.type !== 'slide-under') return [];
+            return [m.from.kind === 'work' ? `w${m.from.pile}` : m.from.kind, `w${m.pile}`];
+          };
+          expect(piles(x).filter((k) => piles(y).includes(k)), where).toEqual([]);
+        }
+      }
+    }
+  });
+
   it('cards in flight are held by the mover\'s hand and every card id is a real card', () => {
     const h = hand(4, 2);
     const ids = new Set(Object.values(h.finalTable.players).flatMap((t) => [...t.nertsPile, ...t.workPiles.flat(), ...t.stock, ...t.waste]).map(cardId));
