@@ -65,8 +65,8 @@ export function ScoreSortPage() {
                   <tr key={player.id} data-player={player.id}>
                     <td>–</td>
                     <td><PlayerChip name={player.name} seat={player.seat} team={player.team} /></td>
-                    <td className="num">{player.centreCards}</td>
-                    <td className="num">{player.nertsLeft}</td>
+                    <td className="num" data-testid="row-centre">{player.centreCards}</td>
+                    <td className="num" data-testid="row-nerts-left">{player.nertsLeft}</td>
                     <td className="num">–</td>
                     <td className="num">–</td>
                     <td className="num">–</td>

@@ -120,13 +120,13 @@ describe.skipIf(skipReason !== null)('web app in Chromium', () => {
     await screenshot(page, '03-dashboard-frozen');
   });
 
-  it('scores the hand and applies a correction with its reason, by keyboard', async () => {
+  it('sorts the score: a correction with its reason (by keyboard), then the hand scored', async () => {
     const { page } = browser;
     await page.getByRole('link', { name: 'Go to the score sort' }).click();
     await page.getByTestId('score-sort').waitFor();
-    await page.getByRole('button', { name: 'End hand and score' }).click();
-    await page.locator('tr[data-player="ann"] [data-testid="row-hand-score"]').waitFor();
-    const before = Number(await page.locator('tr[data-player="ann"] [data-testid="row-hand-score"]').textContent());
+    const annRow = page.locator('tr[data-player="ann"]');
+    expect(await annRow.locator('[data-testid="row-centre"]').textContent()).toBe('4');
+    expect(await annRow.locator('[data-testid="row-nerts-left"]').textContent()).toBe('9');
 
     // Keyboard only: focus the player select, then tab through the fields and submit with Enter.
     await page.getByLabel('Player').focus();
@@ -137,12 +137,15 @@ describe.skipIf(skipReason !== null)('web app in Chromium', () => {
     await page.keyboard.press('Tab'); // reason
     await page.keyboard.type('four Nerts cards were under the hand');
     await page.keyboard.press('Enter');
-
     await page.getByTestId('corrections').getByText('four Nerts cards were under the hand').waitFor();
-    const annRow = page.locator('tr[data-player="ann"]');
-    await expect.poll(async () => Number(await annRow.locator('[data-testid="row-nerts-left"]').textContent()), { timeout: 10_000 }).toBe(5);
-    // nertz preset: −2 per Nerts card, so four fewer cards is eight points more.
-    await expect.poll(async () => Number(await annRow.locator('[data-testid="row-hand-score"]').textContent()), { timeout: 10_000 }).toBe(before + 8);
+    await expect.poll(async () => annRow.locator('[data-testid="row-nerts-left"]').textContent(), { timeout: 10_000 }).toBe('5');
+
+    await page.getByRole('button', { name: 'End hand and score' }).click();
+    await annRow.locator('[data-testid="row-hand-score"]').waitFor();
+    // nertz preset: +1 per centre card, −2 per Nerts card left: 4 − 2 × 5.
+    expect(Number(await annRow.locator('[data-testid="row-hand-score"]').textContent())).toBe(-6);
+    expect(Number(await page.locator('tr[data-player="bob"] [data-testid="row-hand-score"]').textContent())).toBe(2 - 2 * 11);
+    expect(await page.getByTestId('corrections').textContent()).toContain('Ann: Nerts left → 5');
     await screenshot(page, '04-score-sort');
   });
 
