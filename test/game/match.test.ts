@@ -113,3 +113,18 @@ describe('tournament', () => {
     expect(tournamentStandings([{ A: 100, B: 80 }, { A: 80, B: 100 }]).tieBreaker).toEqual(['A', 'B']);
   });
 });
+
+describe('handicaps', () => {
+  it('[M4] a per-player Nerts pile size: dealt by the table model, counted by the referee, scored as usual', async () => {
+    const { dealTable } = await import('../../server/game/table');
+    const { replay } = await import('../../server/game/referee');
+    const table = dealTable({ players: [{ id: 'pro', deckId: 'd1', backDesign: 'b1', nertsPileSize: 16 }, { id: 'kid', deckId: 'd2', backDesign: 'b2', nertsPileSize: 9 }], variant: resolveVariant('nertz'), seed: 11 });
+    expect([table.players.pro.nertsPile.length, table.players.kid.nertsPile.length]).toEqual([16, 9]);
+    expect(table.players.pro.stock.length).toBe(52 - 16 - 4);
+    const state = replay([
+      { type: 'hand-started', atMs: 0, variant: 'nertz', players: [{ id: 'pro', seat: 0, deckId: 'd1', backDesign: 'b1', nertsPileSize: 16 }, { id: 'kid', seat: 1, deckId: 'd2', backDesign: 'b2', nertsPileSize: 9 }] },
+      { type: 'hand-scored', atMs: 1 },
+    ]);
+    expect(state.hand!.scores!.scores).toEqual({ pro: -32, kid: -18 });
+  });
+});

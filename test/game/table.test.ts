@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_CARD_CODES } from '../../server/game/cards';
-import { applyMove, cardsByDeck, dealTable, legalMoves, type Move, type TableModel } from '../../server/game/table';
+import { applyMove, cardsByDeck, dealTable, everyoneStuck, isStuck, legalMoves, type Move, type TableModel } from '../../server/game/table';
 import { resolveVariant } from '../../server/game/variants';
-import { tableWith } from './helpers';
+import { type TableauSpec, tableWith } from './helpers';
 
 const players = [
   { id: 'ann', deckId: 'red', backDesign: 'bicycle-red' },
@@ -226,5 +226,71 @@ describe('the call', () => {
     expect(legalMoves(table, 'ann').some((m) => m.type === 'call')).toBe(true);
     table = ok(table, { type: 'to-foundation', player: 'ann', from: { kind: 'waste' }, foundationId: null });
     expect(table.ended).toBe(false);
+  });
+});
+
+describe('getting stuck', () => {
+  // Neither player can move: same-colour work piles, unplayable Nerts cards. Ann's stock (bottom..top)
+  // hides AS where turning by three never reaches it until the stock is rotated.
+  const stuckSpec = (annStock: TableauSpec['stock']) =>
+    tableWith({
+      ann: { nerts: ['5C'], work: [['9H'], ['9D'], ['8H'], ['8D']], stock: annStock },
+      bob: { nerts: ['5H'], work: [['9H'], ['9D'], ['8H'], ['8D']] },
+    });
+
+  it('[S1] when everyone is stuck, each turns the waste into stock and moves the top stock card to the bottom', () => {
+    let table = stuckSpec(['KD', 'QD', 'AS', 'JD']);
+    expect(everyoneStuck(table)).toBe(true);
+    expect(legalMoves(table, 'bob')).toContainEqual({ type: 'stuck-rotation' });
+    table = ok(table, { type: 'turn-stock', player: 'ann' });
+    table = ok(table, { type: 'stuck-rotation' });
+    expect(table.rotations).toBe(1);
+    expect(table.players.ann.waste).toEqual([]);
+    expect(table.players.ann.stock.map((c) => c.code)).toEqual(['JD', 'KD', 'QD', 'AS']);
+    table = ok(table, { type: 'stuck-rotation' });
+    // Now turning reaches the ace: ann is no longer stuck.
+    expect(isStuck(table, 'ann')).toBe(false);
+  });
+
+  it('[S2] a stuck player waits for everyone: rotating while someone can play is refused unless all agree', () => {
+    const table = tableWith({ ann: { nerts: ['5C'], work: [['9H'], ['9D'], ['8H'], ['8D']] }, bob: { nerts: ['AH'] } });
+    expect(isStuck(table, 'ann')).toBe(true);
+    expect(isStuck(table, 'bob')).toBe(false);
+    expect(codeOf(table, { type: 'stuck-rotation' })).toEqual(['hand/not-stuck']);
+    expect(legalMoves(table, 'ann').some((m) => m.type === 'stuck-rotation')).toBe(false);
+    expect(codeOf(table, { type: 'stuck-rotation', agreed: true })).toEqual([]);
+  });
+
+  it('[S3] G\'NERTS: after three rotations the next standstill ends the round', () => {
+    let table = { ...stuckSpec(['KD', 'QD', 'AS', 'JD']), variant: resolveVariant('gnerts') };
+    table = { ...table, rotations: 3 };
+    const end = ok(table, { type: 'stuck-rotation' });
+    expect(end).toMatchObject({ ended: true, endReason: 'rotation-limit', rotations: 3 });
+  });
+
+  it('[S4] everyone stuck and no stock card can play: the hand ends', () => {
+    const table = stuckSpec(['KD', 'QD', 'JD', '10C']);
+    const end = ok(table, { type: 'stuck-rotation' });
+    expect(end).toMatchObject({ ended: true, endReason: 'standstill', called: null });
+    expect(codeOf(end, { type: 'turn-stock', player: 'ann' })).toEqual(['hand/ended']);
+  });
+});
+
+describe('partnerships on the table', () => {
+  it('[K4] two players share one tableau: either may move on it, and its cards belong to the team', () => {
+    let table = dealTable({
+      players: [
+        { id: 'reds', deckId: 'red', backDesign: 'r', members: ['ann', 'amy'] },
+        { id: 'bob', deckId: 'blue', backDesign: 'b' },
+      ],
+      variant: resolveVariant('nuts'),
+      seed: 3,
+    });
+    expect(Object.keys(table.players)).toEqual(['reds', 'bob']);
+    expect(table.players.reds.members).toEqual(['reds', 'ann', 'amy']);
+    table = ok(table, { type: 'turn-stock', player: 'amy' });
+    expect(table.players.reds.waste).toHaveLength(3);
+    expect(table.players.reds.waste.every((c) => c.owner === 'reds')).toBe(true);
+    expect(legalMoves(table, 'ann').length).toBeGreaterThan(0);
   });
 });
