@@ -14,6 +14,9 @@ export const SKIN_TONES: Rgb[] = [[236, 200, 170], [224, 172, 135], [198, 140, 1
 /** Sleeve colours. */
 export const SLEEVES: Rgb[] = [[40, 60, 120], [150, 30, 40], [60, 60, 64], [220, 220, 215], [40, 100, 60], [200, 160, 40], [20, 20, 24], [110, 70, 140]];
 
+/** Heights above this cast shadows as if they were this high, millimetres. */
+const SHADOW_HEIGHT_CAP_MM = 140;
+
 interface Capsule3 {
   a: [number, number, number];
   b: [number, number, number];
@@ -53,16 +56,22 @@ export function handCapsulesMm(hand: HandPose): Capsule3[] {
   capsules.push({ a: at(150, 0, 24), b: at(100, 0, 18), ra: 40, rb: 38, rgb: skin }); // palm
   capsules.push({ a: wrist, b: at(Math.min(len, 330), 0, 60), ra: 30, rb: 40, rgb: skin }); // forearm
   capsules.push({ a: at(Math.min(len, 300), 0, 55), b: elbow, ra: 46, rb: 55, rgb: sleeve }); // sleeve
+  // Upper arm rising towards the shoulder, beyond the table edge: arms enter from outside the frame.
+  const shoulder: [number, number, number] = [elbow[0] - dx * 380, elbow[1] - dy * 380, elbow[2] + 320];
+  capsules.push({ a: elbow, b: shoulder, ra: 55, rb: 68, rgb: sleeve });
   return capsules;
 }
 
 function projectCapsule(frame: CameraFrame, c: Capsule3, shift: [number, number] | null): Capsule | null {
   const za = shift ? 0 : c.a[2];
   const zb = shift ? 0 : c.b[2];
-  const ax = c.a[0] + (shift ? shift[0] * c.a[2] : 0);
-  const ay = c.a[1] + (shift ? shift[1] * c.a[2] : 0);
-  const bx = c.b[0] + (shift ? shift[0] * c.b[2] : 0);
-  const by = c.b[1] + (shift ? shift[1] * c.b[2] : 0);
+  // High parts (upper arm) cast faint, diffuse shadows near the table edge, not far-flung ones.
+  const ha = Math.min(c.a[2], SHADOW_HEIGHT_CAP_MM);
+  const hb = Math.min(c.b[2], SHADOW_HEIGHT_CAP_MM);
+  const ax = c.a[0] + (shift ? shift[0] * ha : 0);
+  const ay = c.a[1] + (shift ? shift[1] * ha : 0);
+  const bx = c.b[0] + (shift ? shift[0] * hb : 0);
+  const by = c.b[1] + (shift ? shift[1] * hb : 0);
   const pa = projectPoint(frame, ax, ay, za);
   const pb = projectPoint(frame, bx, by, zb);
   if (!pa || !pb) return null;
