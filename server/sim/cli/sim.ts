@@ -126,7 +126,7 @@ async function main(): Promise<void> {
     fail((error as Error).message);
   }
   const rendering = args.options.render !== false;
-  const bar = new cliProgress.SingleBar({ format: 'hand {hand} |{bar}| {value}/{total} frames | {fps} fps', stream: process.stderr }, cliProgress.Presets.shades_classic);
+  const bar = new cliProgress.SingleBar({ format: 'hand {hand} |{bar}| {value}/{total} frames | {fps} fps', stream: process.stderr, noTTYOutput: true, notTTYSchedule: 5000 }, cliProgress.Presets.shades_classic);
   const summaries: unknown[] = [];
   let totalFrames = 0;
   let writer: ReturnType<typeof createWriteStream> | null = null;
