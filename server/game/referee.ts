@@ -325,7 +325,7 @@ function startHand(state: RefereeState, event: Extract<RefereeEvent, { type: 'ha
 
   if (state.hand && state.hand.phase !== 'scored' && state.hand.plays.length > 0) {
     // Not an error of the table's, but worth telling the official: the previous hand was never scored.
-    flag('hand/ended', `hand ${state.hand.number} was never scored`);
+    flag('hand/unscored', `hand ${state.hand.number} was never scored`);
   }
   const samePlayers = state.match !== null && state.match.players.length === playerIds.length && state.match.players.every((id, i) => id === playerIds[i]);
   if (event.newMatch === true || state.match === null || state.match.ended || !samePlayers) {

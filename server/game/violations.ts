@@ -17,6 +17,7 @@ export const VIOLATION_CODES = [
   'hand/not-started',
   'hand/ended',
   'hand/already-called',
+  'hand/unscored',
   'hand/rotation-limit',
   'hand/not-stuck',
   'call/nerts-pile-not-empty',
