@@ -408,6 +408,17 @@ export async function createRenderer(opts: RendererOptions): Promise<Renderer> {
   };
 }
 
+/** Camera tone curve: linear up to 235, then a soft shoulder instead of hard clipping; index = value + 256. */
+const TONE_CURVE = (() => {
+  const lut = new Uint8Array(1024);
+  for (let i = 0; i < 1024; i++) {
+    const v = i - 256;
+    const shaped = v > 235 ? 235 + (v - 235) * 0.35 : v;
+    lut[i] = shaped < 0 ? 0 : shaped > 255 ? 255 : Math.round(shaped);
+  }
+  return lut;
+})();
+
 /** Puts the table under the drawn layers and applies light, glare, white balance and noise. */
 function compose(
   layers: Layers,
@@ -423,22 +434,23 @@ function compose(
   const n = layers.width * layers.height;
   const [wr, wg, wb] = light.whiteBalance;
   const noiseScale = light.noiseSigma / 16;
+  const curve = TONE_CURVE;
   for (let i = 0, j = 0; i < n; i++, j += 3) {
     const a = alpha[i];
     const under = (1 - a) * (1 - cardShadow[i]);
     const lit = gain[i] * (1 - handShadow[i]);
-    const shine = glare[i] * (0.35 + 0.65 * a);
+    const shine = glare[i] * (0.35 + 0.65 * a) + 256.5;
     const k = noiseOffset + j;
-    let r = (colour[j] + under * background[j]) * lit * wr + shine + noise[k] * noiseScale;
-    let g = (colour[j + 1] + under * background[j + 1]) * lit * wg + shine + noise[k + 1] * noiseScale;
-    let b = (colour[j + 2] + under * background[j + 2]) * lit * wb + shine + noise[k + 2] * noiseScale;
-    // Soft shoulder instead of hard clipping, as camera tone curves do.
-    if (r > 235) r = 235 + (r - 235) * 0.35;
-    if (g > 235) g = 235 + (g - 235) * 0.35;
-    if (b > 235) b = 235 + (b - 235) * 0.35;
-    out[j] = r < 0 ? 0 : r > 255 ? 255 : r;
-    out[j + 1] = g < 0 ? 0 : g > 255 ? 255 : g;
-    out[j + 2] = b < 0 ? 0 : b > 255 ? 255 : b;
+    // Index into the tone curve (offset 256 so small negatives stay in range), clamped to 0..1023.
+    let r = ((colour[j] + under * background[j]) * lit * wr + shine + noise[k] * noiseScale) | 0;
+    let g = ((colour[j + 1] + under * background[j + 1]) * lit * wg + shine + noise[k + 1] * noiseScale) | 0;
+    let b = ((colour[j + 2] + under * background[j + 2]) * lit * wb + shine + noise[k + 2] * noiseScale) | 0;
+    if (r > 1023) r = 1023;
+    if (g > 1023) g = 1023;
+    if (b > 1023) b = 1023;
+    out[j] = curve[r < 0 ? 0 : r];
+    out[j + 1] = curve[g < 0 ? 0 : g];
+    out[j + 2] = curve[b < 0 ? 0 : b];
   }
   return out;
 }

@@ -209,62 +209,56 @@ export interface Capsule {
   rgb: [number, number, number];
 }
 
-function capsuleDistance(c: Capsule, px: number, py: number): { d: number; across: number } {
-  const vx = c.bx - c.ax;
-  const vy = c.by - c.ay;
-  const len2 = vx * vx + vy * vy;
-  let h = len2 > 0 ? ((px - c.ax) * vx + (py - c.ay) * vy) / len2 : 0;
-  if (h < 0) h = 0;
-  else if (h > 1) h = 1;
-  const dx = px - (c.ax + vx * h);
-  const dy = py - (c.ay + vy * h);
-  const r = c.ra + (c.rb - c.ra) * h;
-  const dist = Math.sqrt(dx * dx + dy * dy);
-  return { d: dist - r, across: r > 0 ? dist / r : 1 };
+function capsuleBox(c: Capsule, grow: number, width: number, height: number): PixelBox | null {
+  const r = Math.max(c.ra, c.rb) + grow;
+  return clippedBox([[c.ax - r, c.ay - r], [c.bx + r, c.by + r], [c.ax + r, c.ay + r], [c.bx - r, c.by - r]], width, height);
 }
 
-/** Draws a hand and arm (union of capsules) under what is already drawn; returns pixels owned. */
+/**
+ * Draws a hand and arm under what is already drawn, one capsule at a time in list order (the
+ * first capsule is in front); returns pixels owned. Each capsule only scans its own box.
+ */
 export function drawCapsules(layers: Layers, capsules: Capsule[], ownerId: number): number {
-  if (capsules.length === 0) return 0;
-  const pts: Array<[number, number]> = [];
-  for (const c of capsules) {
-    const r = Math.max(c.ra, c.rb);
-    pts.push([c.ax - r, c.ay - r], [c.ax + r, c.ay + r], [c.bx - r, c.by - r], [c.bx + r, c.by + r]);
-  }
-  const box = clippedBox(pts, layers.width, layers.height);
-  if (!box) return 0;
-  const { colour, alpha, owner, width } = layers;
+  const { colour, alpha, owner, width, height } = layers;
   let owned = 0;
-  for (let y: number = box.y0; y < box.y1; y++) {
-    for (let x: number = box.x0; x < box.x1; x++) {
-      const i = y * width + x;
-      const covered = alpha[i];
-      if (covered >= 0.996) continue;
-      let best = Infinity;
-      let across = 1;
-      let rgb = capsules[0].rgb;
-      for (const c of capsules) {
-        const hit = capsuleDistance(c, x + 0.5, y + 0.5);
-        if (hit.d < best) {
-          best = hit.d;
-          across = hit.across;
-          rgb = c.rgb;
+  for (const c of capsules) {
+    const box = capsuleBox(c, 1, width, height);
+    if (!box) continue;
+    const vx = c.bx - c.ax;
+    const vy = c.by - c.ay;
+    const len2 = vx * vx + vy * vy;
+    const inv = len2 > 0 ? 1 / len2 : 0;
+    const [cr, cg, cb] = c.rgb;
+    for (let y = box.y0; y < box.y1; y++) {
+      let i = y * width + box.x0;
+      for (let x = box.x0; x < box.x1; x++, i++) {
+        const covered = alpha[i];
+        if (covered >= 0.996) continue;
+        const px = x + 0.5 - c.ax;
+        const py = y + 0.5 - c.ay;
+        let h = (px * vx + py * vy) * inv;
+        if (h < 0) h = 0;
+        else if (h > 1) h = 1;
+        const dx = px - vx * h;
+        const dy = py - vy * h;
+        const r = c.ra + (c.rb - c.ra) * h;
+        const dist = Math.sqrt(dx * dx + dy * dy);
+        let cov = 0.5 - (dist - r);
+        if (cov <= 0) continue;
+        if (cov > 1) cov = 1;
+        // Round limbs: lit in the middle, darker towards their silhouette.
+        const across = dist < r ? dist / r : 1;
+        const shade = 0.62 + 0.45 * Math.sqrt(1 - across * across);
+        const a = cov * (1 - covered);
+        const j = i * 3;
+        colour[j] += a * cr * shade;
+        colour[j + 1] += a * cg * shade;
+        colour[j + 2] += a * cb * shade;
+        alpha[i] = covered + a;
+        if (covered < 0.5 && covered + a >= 0.5) {
+          owner[i] = ownerId;
+          owned++;
         }
-      }
-      let cov = 0.5 - best;
-      if (cov <= 0) continue;
-      if (cov > 1) cov = 1;
-      // Round limbs: lit in the middle, darker towards their silhouette.
-      const shade = 0.62 + 0.45 * Math.sqrt(Math.max(0, 1 - Math.min(1, across) ** 2));
-      const a = cov * (1 - covered);
-      const j = i * 3;
-      colour[j] += a * rgb[0] * shade;
-      colour[j + 1] += a * rgb[1] * shade;
-      colour[j + 2] += a * rgb[2] * shade;
-      alpha[i] = covered + a;
-      if (covered < 0.5 && covered + a >= 0.5) {
-        owner[i] = ownerId;
-        owned++;
       }
     }
   }
@@ -311,30 +305,33 @@ export function drawCardShadow(
 
 /** Soft shadow of a hand (its capsules, already shifted onto the table) with `softPx` penumbra. */
 export function drawCapsuleShadow(layers: Layers, capsules: Capsule[], softPx: number, strength: number): void {
-  if (capsules.length === 0) return;
-  const pts: Array<[number, number]> = [];
-  for (const c of capsules) {
-    const r = Math.max(c.ra, c.rb) + softPx;
-    pts.push([c.ax - r, c.ay - r], [c.ax + r, c.ay + r], [c.bx - r, c.by - r], [c.bx + r, c.by + r]);
-  }
-  const box = clippedBox(pts, layers.width, layers.height);
-  if (!box) return;
-  const { handShadow, owner, width } = layers;
+  const { handShadow, owner, width, height } = layers;
   const soft = 1 / softPx;
-  for (let y: number = box.y0; y < box.y1; y++) {
-    for (let x: number = box.x0; x < box.x1; x++) {
-      const i = y * width + x;
-      if (owner[i] === OWNER_HAND) continue;
-      let best = Infinity;
-      for (const c of capsules) {
-        const d = capsuleDistance(c, x + 0.5, y + 0.5).d;
-        if (d < best) best = d;
+  for (const c of capsules) {
+    const box = capsuleBox(c, softPx, width, height);
+    if (!box) continue;
+    const vx = c.bx - c.ax;
+    const vy = c.by - c.ay;
+    const len2 = vx * vx + vy * vy;
+    const inv = len2 > 0 ? 1 / len2 : 0;
+    for (let y = box.y0; y < box.y1; y++) {
+      let i = y * width + box.x0;
+      for (let x = box.x0; x < box.x1; x++, i++) {
+        if (owner[i] === OWNER_HAND) continue;
+        const px = x + 0.5 - c.ax;
+        const py = y + 0.5 - c.ay;
+        let h = (px * vx + py * vy) * inv;
+        if (h < 0) h = 0;
+        else if (h > 1) h = 1;
+        const dx = px - vx * h;
+        const dy = py - vy * h;
+        const d = Math.sqrt(dx * dx + dy * dy) - (c.ra + (c.rb - c.ra) * h);
+        let v = 0.5 - d * soft;
+        if (v <= 0) continue;
+        if (v > 1) v = 1;
+        v = v * v * (3 - 2 * v) * strength;
+        if (v > handShadow[i]) handShadow[i] = v;
       }
-      let v = 0.5 - best * soft;
-      if (v <= 0) continue;
-      if (v > 1) v = 1;
-      v = v * v * (3 - 2 * v) * strength;
-      if (v > handShadow[i]) handShadow[i] = v;
     }
   }
 }
