@@ -177,6 +177,8 @@ interface Bot {
   profile: BotProfile;
   rng: SimRng;
   hand: Point3;
+  /** When the hand's last motion ends, ms. */
+  handFreeAt: number;
   barrenTurns: number;
   waiting: boolean;
   recentRunBase: string | null;
@@ -339,6 +341,7 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
       profile,
       rng: rng.fork(`bot:${person.id}`),
       hand: { ...start, zMm: HOVER_HEIGHT_MM },
+      handFreeAt: 0,
       barrenTurns: 0,
       waiting: false,
       recentRunBase: null,
@@ -378,6 +381,7 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
   const moveHand = (bot: Bot, startMs: number, endMs: number, to: Point3, holding: boolean): void => {
     motions.push({ seat: bot.seat, hand: bot.handIndex, startMs, endMs, from: bot.hand, to, holding });
     bot.hand = to;
+    bot.handFreeAt = Math.max(bot.handFreeAt, endMs);
   };
   const distance = (a: { xMm: number; yMm: number }, b: { xMm: number; yMm: number }): number => Math.hypot(a.xMm - b.xMm, a.yMm - b.yMm);
   const scheduleLook = (bot: Bot, timeMs: number): void => {
@@ -782,6 +786,12 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
   }
   if (!ended) finish(snapshots[snapshots.length - 1].timeMs, 'standstill');
   const end = ended as unknown as { timeMs: number; reason: SimEndReason };
+  // Play has stopped: once each hand has finished what it was doing, it draws back over its own side.
+  for (const bot of bots) {
+    const start = Math.max(end.timeMs, bot.handFreeAt) + bot.rng.range(150, 500);
+    const rest = idleHandPoint(seatOf(bot), bot.rng.range(-0.6, 0.6));
+    moveHand(bot, start, start + 700, { xMm: rest.xMm, yMm: rest.yMm, zMm: HOVER_HEIGHT_MM }, false);
+  }
 
   const summary = tableHandSummary(table);
   const teamMembers: Teams = {};

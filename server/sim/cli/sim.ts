@@ -111,6 +111,7 @@ function frameRecord(frame: SimFrame, file: string | null, withScene: boolean): 
       corners: c.corners.map(([x, y]) => [round1(x), round1(y)]),
       visibleFraction: Math.round(c.visibleFraction * 1000) / 1000,
       zone: c.zone,
+      faceStyle: c.faceStyle,
     })),
     ...(withScene ? { scene: frame.scene } : {}),
   };
