@@ -17,7 +17,7 @@ import { createSimTable, simTableProblem, type SimFrame, type SimTableOptions } 
 
 const USAGE = `usage: npm run sim -- --out DIR [--players 2-6] [--seed N] [--hands N] [--fps N]
        [--art DIR] [--camera top|oblique] [--width PX] [--height PX] [--variant PRESET]
-       [--max-seconds S] [--no-render]`;
+       [--max-seconds S] [--no-render] [--skill 0..1] [--partners]`;
 
 /** Parsed command line. */
 interface SimArgs {
@@ -56,6 +56,8 @@ function parse(argv: string[]): SimArgs {
         variant: { type: 'string' },
         'max-seconds': { type: 'string' },
         'no-render': { type: 'boolean' },
+        skill: { type: 'string' },
+        partners: { type: 'boolean' },
         help: { type: 'boolean' },
       },
       strict: true,
@@ -73,8 +75,22 @@ function parse(argv: string[]): SimArgs {
   if (camera !== undefined && camera !== 'top' && camera !== 'oblique') fail('--camera must be top or oblique');
   const variant = values.variant;
   if (variant !== undefined && !isPresetName(variant)) fail(`unknown --variant "${String(variant)}"`);
+  const count = parseNumber('players', values.players as string | undefined, 4);
+  const skill = values.skill === undefined ? undefined : parseNumber('skill', values.skill as string, 0.6);
+  if (skill !== undefined && !(skill >= 0 && skill <= 1)) fail('--skill must be in 0..1');
+  // A plain count unless a knob needs per-player setups (same ids as the count form: p1, p2, …).
+  const players: SimTableOptions['players'] =
+    skill === undefined && values.partners !== true
+      ? count
+      : Number.isInteger(count) && count >= 2 && count <= 6
+        ? Array.from({ length: count }, (_, i) => ({
+            id: `p${i + 1}`,
+            ...(skill !== undefined ? { skill } : {}),
+            ...(values.partners === true ? { partner: { id: `p${i + 1}b`, ...(skill !== undefined ? { skill } : {}) } } : {}),
+          }))
+        : count;
   const options: SimTableOptions = {
-    players: parseNumber('players', values.players as string | undefined, 4),
+    players,
     seed: parseNumber('seed', values.seed as string | undefined, 7),
     hands: parseNumber('hands', values.hands as string | undefined, 1),
     fps: parseNumber('fps', values.fps as string | undefined, 15),

@@ -92,10 +92,13 @@ describe('npm run sim', () => {
 
   it('writes scenes without rendering when asked', () => {
     const out = join(tmp, 'scenes');
-    const r = runSim(['--players', '3', '--seed', '2', '--fps', '1', '--max-seconds', '2', '--no-render', '--out', out]);
+    const r = runSim(['--players', '3', '--seed', '2', '--fps', '1', '--max-seconds', '2', '--no-render', '--partners', '--out', out]);
     expect(r.status, r.stderr).toBe(0);
     const truth = JSON.parse(readFileSync(join(out, 'hand-000', 'truth.json'), 'utf8'));
     expect(truth.frames[0].scene.cards).toHaveLength(3 * 52);
+    // --partners: two people (two hands) at each of the three tableaus.
+    expect(truth.frames[0].scene.hands).toHaveLength(6);
+    expect(truth.header.players.map((p: { partner?: { id: string } }) => p.partner?.id)).toEqual(['p1b', 'p2b', 'p3b']);
   });
 
   it('exits 2 with a message on bad arguments', () => {
