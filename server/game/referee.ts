@@ -412,7 +412,8 @@ function playCard(hand: RefereeHand, event: Extract<RefereeEvent, { type: 'card-
   // X1: a copy of the card just played to this slot, from another deck, within the window: a race, not a mistake.
   if (foundation && (problem === 'foundation/wrong-rank' || problem === 'foundation/completed')) {
     const rival = hand.plays.find(
-      (p) => p.status === 'on-foundation' && p.foundationId === foundation.id && p.card === event.card && p.deckId !== deckId && event.atMs - p.atMs <= hand.variant.disputeWindowMs,
+      // Same known deck was already caught as a duplicate; unknown backs may still be two decks (or one card seen twice: first-stays dedupes it).
+      (p) => p.status === 'on-foundation' && p.foundationId === foundation.id && p.card === event.card && !(p.deckId !== null && p.deckId === deckId) && event.atMs - p.atMs <= hand.variant.disputeWindowMs,
     );
     if (rival) {
       hand.plays.push(record);

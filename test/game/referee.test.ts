@@ -75,6 +75,13 @@ describe('referee: disputes', () => {
     expect(codes(later)).toEqual([]);
   });
 
+  it('[X1] copies with unrecognised backs racing for one slot are a race too (first stays)', () => {
+    const s = run([start(), play('AH', 'red', 'c1', 0), { type: 'card-played', atMs: 1000, card: '2H', foundationId: 'c1' }, { type: 'card-played', atMs: 1100, card: '2H', foundationId: 'c1' }]);
+    expect(codes(s)).toEqual([]);
+    expect(s.hand!.disputes).toHaveLength(1);
+    expect(s.hand!.unknownCentre).toBe(1);
+  });
+
   it('[X1] outside the dispute window a second copy is simply the wrong rank', () => {
     const s = run([start(), play('AH', 'red', 'c1', 0), play('2H', 'red', 'c1', 1000), play('2H', 'blue', 'c1', 5000)]);
     expect(codes(s)).toEqual(['foundation/wrong-rank']);
