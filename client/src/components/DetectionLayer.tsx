@@ -22,6 +22,8 @@ export interface DetectionLayerProps {
   points?: MarkedPoint[];
   /** Closed outline through the first four points (the table rectangle). */
   outline?: boolean;
+  /** Calibration zones to outline, image pixels. */
+  zones?: Array<{ id: string; kind: string; points: Array<[number, number]> }>;
   /** Called with the clicked position in image pixels. */
   onPick?: (x: number, y: number) => void;
   /** Colour of a back by its back id (deck id). */
@@ -29,7 +31,7 @@ export interface DetectionLayerProps {
 }
 
 /** SVG layer to put over an <img>/<video> inside `.video-wrap`. */
-export function DetectionLayer({ frame, width, height, points = [], outline, onPick, backColour }: DetectionLayerProps) {
+export function DetectionLayer({ frame, width, height, points = [], outline, zones = [], onPick, backColour }: DetectionLayerProps) {
   const handleClick = (event: MouseEvent<SVGSVGElement>): void => {
     if (!onPick) return;
     const rect = event.currentTarget.getBoundingClientRect();
@@ -45,6 +47,12 @@ export function DetectionLayer({ frame, width, height, points = [], outline, onP
   return (
     <svg className={`overlay-boxes${onPick ? ' clickable' : ''}`} viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="none" onClick={onPick ? handleClick : undefined}
       role={onPick ? 'presentation' : 'img'} aria-label={onPick ? undefined : `${frame?.cards.length ?? 0} cards recognised`} data-testid="detections">
+      {zones.map((zone) => (
+        <polygon key={zone.id} points={zone.points.map(([x, y]) => `${x},${y}`).join(' ')} fill={zone.kind === 'centre' ? 'rgb(63 208 255 / 0.10)' : 'none'}
+          stroke={zone.kind === 'centre' ? '#3fd0ff' : 'rgb(255 255 255 / 0.55)'} strokeWidth={stroke / 2}>
+          <title>{zone.id}</title>
+        </polygon>
+      ))}
       {frame?.cards.map((card, index) => {
         const pts = card.corners.map(([x, y]) => `${x * sx},${y * sy}`).join(' ');
         const face = card.kind === 'face' && card.code ? cardFace(card.code) : null;

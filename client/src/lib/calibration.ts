@@ -82,3 +82,16 @@ export function buildCalibration(input: CalibrationInput): { calibration: Calibr
     },
   };
 }
+
+/** Each zone of a saved calibration as an image polygon (pixels), to draw over the live image; [] if the corners are degenerate. */
+export function zonesInImage(calibration: Calibration): Array<{ id: string; kind: string; points: Pt[] }> {
+  const w = calibration.tableWidthMm / 2;
+  const h = calibration.tableHeightMm / 2;
+  const toImage = homographyFrom([[-w, -h], [w, -h], [w, h], [-w, h]], calibration.imageCorners as [Pt, Pt, Pt, Pt]);
+  if (!toImage) return [];
+  return calibration.zones.map((zone) => ({
+    id: zone.id,
+    kind: zone.kind,
+    points: zone.polygonMm.map((point) => applyHomography(toImage, point as Pt)).filter((point): point is Pt => point !== null),
+  }));
+}

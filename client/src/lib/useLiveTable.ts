@@ -53,9 +53,12 @@ export function useLiveTable(tableId: string, options: { observations?: boolean;
   const observationsRef = useRef(wantObservations);
   observationsRef.current = wantObservations;
 
+  // The token of the socket that is open now: `live.role` describes that token, no other.
+  const connectedTokenRef = useRef<string | null>(null);
   const socket = useSocket(path, {
     onMessage: dispatch,
     onOpen: (ws) => {
+      connectedTokenRef.current = viewToken;
       ws.send(JSON.stringify({ type: 'hello', protocolVersion: PROTOCOL_VERSION, client: 'web' }));
       if (observationsRef.current) ws.send(JSON.stringify({ type: 'subscribe', observations: true }));
     },
@@ -69,7 +72,7 @@ export function useLiveTable(tableId: string, options: { observations?: boolean;
   // A link may carry a referee token (the server's printed dashboard URL does). Once the server
   // names the role, fetch the table's real tokens, so shared links never leak the referee token.
   useEffect(() => {
-    if (live.role !== 'referee' || !viewToken || tokens.view !== viewToken) return;
+    if (live.role !== 'referee' || !viewToken || tokens.view !== viewToken || connectedTokenRef.current !== viewToken) return;
     let cancelled = false;
     api.getTokens(tableId, viewToken).then(
       (all) => {

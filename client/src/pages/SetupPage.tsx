@@ -10,7 +10,7 @@ import { PlayerChip } from '../components/PlayerChip';
 import { RefereeTokenForm } from '../components/RefereeTokenForm';
 import { Card } from '../components/Card';
 import { api, ApiError, tableResourceUrl } from '../lib/api';
-import { buildCalibration } from '../lib/calibration';
+import { buildCalibration, zonesInImage } from '../lib/calibration';
 import { seatColour } from '../lib/format';
 import type { Pt } from '../lib/homography';
 import { routePath } from '../lib/routes';
@@ -216,6 +216,7 @@ function CalibrationPanel() {
         )}
         {imageSize && (
           <DetectionLayer frame={live.observations} width={imageSize.width} height={imageSize.height} points={marked} outline
+            zones={saved && points.length === 0 ? zonesInImage(saved) : []}
             onPick={refereeToken && nextStep ? (x, y) => setPoints((current) => [...current, [x, y]]) : undefined} />
         )}
       </div>

@@ -3,9 +3,9 @@
  * launches Debian's Chromium through playwright-core with a fresh profile. Screenshots go to
  * test-results/ (gitignored). Tests skip with a clear message when Chromium is missing.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -47,17 +47,7 @@ export interface RunningServer {
 export async function startServer(clientDist: string, overrides: Record<string, unknown> = {}): Promise<RunningServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'nerts-web-'));
   // buildApp's config type lives with the server; pass our overrides through its first parameter's type.
-  let app: FastifyInstance;
-  try {
-    app = await buildApp({ dataDir, clientDist, ...overrides } as Parameters<typeof buildApp>[0]);
-  } catch (error) {
-    // Work-around while server/plugins/client.ts and errors.ts both set a not-found handler:
-    // serve the built app with a plain GET route instead (same files, same SPA fallback).
-    if (!/Not found handler already set/.test(String((error as Error).message))) throw error;
-    console.warn('[browser tests] server cannot serve client/dist itself yet (duplicate not-found handler): serving it from the test');
-    app = await buildApp({ dataDir, clientDist: null, ...overrides } as Parameters<typeof buildApp>[0]);
-    serveClientFallback(app, clientDist);
-  }
+  const app = await buildApp({ dataDir, clientDist, ...overrides } as Parameters<typeof buildApp>[0]);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('server did not report a TCP port');
@@ -114,22 +104,3 @@ export async function screenshot(page: Page, name: string, options: { fullPage?:
   return path;
 }
 
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.json': 'application/json',
-};
-
-/** Serves client/dist for GET paths outside /api and /docs, falling back to index.html. */
-function serveClientFallback(app: FastifyInstance, dist: string): void {
-  app.get('/*', async (request, reply) => {
-    const path = request.url.split('?')[0];
-    const candidate = normalize(join(dist, decodeURIComponent(path)));
-    const isFile = candidate.startsWith(dist) && existsSync(candidate) && statSync(candidate).isFile();
-    const file = isFile ? candidate : join(dist, 'index.html');
-    return reply.type(CONTENT_TYPES[extname(file)] ?? 'application/octet-stream').send(readFileSync(file));
-  });
-}

@@ -45,3 +45,16 @@ describe('calibration', () => {
     expect(buildCalibration({ ...base, tableWidthMm: 0, centre: [640, 380] })).toEqual({ error: 'Table size must be positive' });
   });
 });
+
+describe('saved zones drawn on the image', () => {
+  it('maps each zone back to image pixels (the table corners land on the clicked corners)', async () => {
+    const { zonesInImage } = await import('../../../client/src/lib/calibration');
+    const result = buildCalibration({ imageWidth: 1280, imageHeight: 720, corners, tableWidthMm: 1200, tableHeightMm: 800, seatCount: 2, centre: [640, 380] });
+    if ('error' in result) throw new Error(result.error);
+    const drawn = zonesInImage({ ...result.calibration, zones: [{ id: 'all', kind: 'seat', polygonMm: [[-600, -400], [600, -400], [600, 400], [-600, 400]] }] });
+    drawn[0].points.forEach(([x, y], i) => {
+      expect(x).toBeCloseTo(corners[i][0], 3);
+      expect(y).toBeCloseTo(corners[i][1], 3);
+    });
+  });
+});
