@@ -183,8 +183,25 @@ export function surfaceColour(style: SurfaceStyle, xMm: number, yMm: number, out
   out[o + 2] = (bb + (ab - bb) * mix) * shade;
 }
 
-/** Renders the surface as the camera sees it: RGB floats, 2x2 supersampled against moire. */
-export function renderSurface(camera: CameraPose, style: SurfaceStyle): Float32Array {
+/** The floor seen beyond the table's edge: dim, low-contrast, out of the lamp's light. */
+function floorColour(style: SurfaceStyle, xMm: number, yMm: number, out: Float32Array, o: number): void {
+  const n = 0.8 + 0.3 * fbm(xMm * 0.004, yMm * 0.004, style.seed + 77, 2);
+  const tone = FLOORS[style.seed % FLOORS.length];
+  out[o] = tone[0] * n;
+  out[o + 1] = tone[1] * n;
+  out[o + 2] = tone[2] * n;
+}
+const FLOORS: Rgb[] = [[70, 58, 48], [60, 60, 64], [90, 80, 70], [45, 40, 38], [100, 96, 90]];
+/** Width of the table's rim (edge band), millimetres. */
+const TABLE_RIM_MM = 18;
+
+/**
+ * Renders the surface as the camera sees it: RGB floats, 2x2 supersampled against moire.
+ * With `table` (mm, centred on the origin) the cloth ends at a darker rim and the floor shows beyond.
+ */
+export function renderSurface(camera: CameraPose, style: SurfaceStyle, table?: { widthMm: number; heightMm: number }): Float32Array {
+  const halfW = table ? table.widthMm / 2 : Infinity;
+  const halfH = table ? table.heightMm / 2 : Infinity;
   const { width, height } = camera;
   const frame = cameraFrame(camera);
   const toImage = planeHomography(frame, { x: 0, y: 0, z: 0 }, { x: 1, y: 0, z: 0 }, { x: 0, y: 1, z: 0 });
@@ -208,7 +225,22 @@ export function renderSurface(camera: CameraPose, style: SurfaceStyle): Float32A
             sample[0] = 70;
             sample[1] = 66;
             sample[2] = 60;
-          } else surfaceColour(style, (m[0] * px + m[1] * py + m[2]) / w, (m[3] * px + m[4] * py + m[5]) / w, sample, 0);
+          } else {
+            const tx = (m[0] * px + m[1] * py + m[2]) / w;
+            const ty = (m[3] * px + m[4] * py + m[5]) / w;
+            const outside = Math.max(Math.abs(tx) - halfW, Math.abs(ty) - halfH);
+            if (outside > 0) floorColour(style, tx, ty, sample, 0);
+            else {
+              surfaceColour(style, tx, ty, sample, 0);
+              if (outside > -TABLE_RIM_MM) {
+                // The rim: a darker band, lighter right at the edge where it catches the light.
+                const f = outside > -3 ? 0.95 : 0.72;
+                sample[0] *= f;
+                sample[1] *= f;
+                sample[2] *= f;
+              }
+            }
+          }
           r += sample[0];
           g += sample[1];
           b += sample[2];

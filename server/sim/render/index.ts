@@ -145,6 +145,10 @@ function checkScene(scene: TableScene): void {
   }
 }
 
+function validTable(table: TableScene['table'] | undefined): boolean {
+  return !!table && Number.isFinite(table.widthMm) && Number.isFinite(table.heightMm) && table.widthMm > 0 && table.heightMm > 0;
+}
+
 /** Projected geometry of one card: homography card mm -> image px and its corners. */
 interface CardGeometry {
   toImage: ReturnType<typeof planeHomography>;
@@ -202,6 +206,7 @@ function pickLevel(texture: CardTexture, pxPerMm: number): TextureLevel {
 /** Creates a renderer; loads art lazily on first render of each deck. Throws clear errors on bad options. */
 export async function createRenderer(opts: RendererOptions): Promise<Renderer> {
   const { width, height } = checkOptions(opts);
+  if (opts.table && !validTable(opts.table)) throw new Error('createRenderer: table must have positive widthMm and heightMm');
   const table = opts.table ?? DEFAULT_TABLE_MM;
   let camera: CameraPose;
   if (typeof opts.camera === 'object') {
@@ -231,7 +236,9 @@ export async function createRenderer(opts: RendererOptions): Promise<Renderer> {
     };
   }
   const jpegQuality = opts.jpegQuality ?? light.jpegQuality;
-  const background = renderSurface(camera, surface);
+  // The surface is baked for one table size: the option's, else the first scene's (re-baked if it changes).
+  let background: Float32Array | null = opts.table ? renderSurface(camera, surface, opts.table) : null;
+  let backgroundTable = opts.table ? `${opts.table.widthMm}x${opts.table.heightMm}` : '';
   const { gain, glare } = renderLightField(width, height, light);
   const noiseLength = width * height * 3 + 65536;
   const noise = createNoiseTable(noiseLength, hashString(`noise-${opts.seed}`));
@@ -285,6 +292,13 @@ export async function createRenderer(opts: RendererOptions): Promise<Renderer> {
 
   async function renderFrame(scene: TableScene, keepPixels: boolean): Promise<DetailedFrame> {
     checkScene(scene);
+    if (!opts.table) {
+      const key = `${scene.table.widthMm}x${scene.table.heightMm}`;
+      if (!background || key !== backgroundTable) {
+        background = renderSurface(camera, surface, validTable(scene.table) ? scene.table : undefined);
+        backgroundTable = key;
+      }
+    }
     const frameRng = createRng(hashString(`${opts.seed}/${scene.timeMs}`));
     // Load every texture this frame needs (cached after first use).
     const textures = await Promise.all(
@@ -358,7 +372,7 @@ export async function createRenderer(opts: RendererOptions): Promise<Renderer> {
       }
     }
 
-    const rgb = compose(layers, background, gain, glare, light, noise, frameRng.int(0, 65535), composed);
+    const rgb = compose(layers, background as Float32Array, gain, glare, light, noise, frameRng.int(0, 65535), composed);
     let pipeline = sharp(rgb, { raw: { width, height, channels: 3 } });
     if (light.defocusSigma >= 0.3) pipeline = pipeline.blur(light.defocusSigma);
     const jpeg = await pipeline.jpeg({ quality: Math.round(jpegQuality), chromaSubsampling: '4:2:0' }).toBuffer();
