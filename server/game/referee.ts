@@ -251,7 +251,7 @@ function reduce(state: RefereeState, event: RefereeEvent, eventIndex: number, fl
     case 'card-played':
       return playCard(hand, event, eventIndex, flag);
     case 'nerts-count': {
-      const player = hand.playerStates[event.player];
+      const player = hand.playerStates[tableauIdOf(hand, event.player)];
       if (!player) return flag('player/unknown', `no player "${event.player}" in this hand`, { player: event.player });
       if (!Number.isInteger(event.count) || event.count < 0 || event.count > player.nertsPileSize) {
         return flag('nerts/bad-count', `${event.player}'s Nerts pile cannot hold ${event.count} cards (0–${player.nertsPileSize})`, { player: event.player });
@@ -262,13 +262,13 @@ function reduce(state: RefereeState, event: RefereeEvent, eventIndex: number, fl
       return;
     }
     case 'call': {
-      const player = hand.playerStates[event.player];
+      const player = hand.playerStates[tableauIdOf(hand, event.player)];
       if (!player) return flag('player/unknown', `no player "${event.player}" in this hand`, { player: event.player });
       if (hand.call) return flag('hand/already-called', `${hand.call.player} already called`, { player: event.player });
       if (hand.phase !== 'playing') return flag('hand/ended', `call after the hand ended (${hand.endReason ?? 'ended'})`, { player: event.player });
       // C1: a call with cards left still stops play (everyone heard it) but is flagged for the official.
       if (player.nertsLeft > 0) flag('call/nerts-pile-not-empty', `${event.player} called with ${player.nertsLeft} cards in the Nerts pile`, { player: event.player });
-      hand.call = { player: event.player, atMs: event.atMs };
+      hand.call = { player: player.id, atMs: event.atMs };
       hand.phase = 'ended';
       hand.endReason = 'call';
       return;
@@ -358,6 +358,12 @@ function startHand(state: RefereeState, event: Extract<RefereeEvent, { type: 'ha
   };
 }
 
+/** The tableau (player entry) a person plays on: the entry itself, or the partnership listing them in `members`. */
+function tableauIdOf(hand: RefereeHand, person: string): string {
+  if (hand.playerStates[person]) return person;
+  return hand.players.find((p) => p.members?.includes(person))?.id ?? person;
+}
+
 function ownerOfDeck(hand: RefereeHand, deckId: string): string | null {
   return hand.players.find((p) => p.deckId === deckId)?.id ?? null;
 }
@@ -369,16 +375,17 @@ function deckOfOwner(hand: RefereeHand, owner: string): string | null {
 function playCard(hand: RefereeHand, event: Extract<RefereeEvent, { type: 'card-played' }>, eventIndex: number, flag: Flag): void {
   const seq = hand.plays.length;
   const playId = event.playId ?? `p${eventIndex}`;
-  let deckId = event.deckId ?? (event.owner !== undefined ? deckOfOwner(hand, event.owner) : null);
-  let owner = event.owner ?? (deckId !== null ? ownerOfDeck(hand, deckId) : null);
-  if (event.owner !== undefined && !hand.playerStates[event.owner]) {
+  const givenOwner = event.owner !== undefined ? tableauIdOf(hand, event.owner) : undefined;
+  let deckId = event.deckId ?? (givenOwner !== undefined ? deckOfOwner(hand, givenOwner) : null);
+  let owner = givenOwner ?? (deckId !== null ? ownerOfDeck(hand, deckId) : null);
+  if (givenOwner !== undefined && !hand.playerStates[givenOwner]) {
     flag('player/unknown', `no player "${event.owner}" in this hand`, { player: event.owner, card: event.card });
     owner = null;
   }
   if (deckId !== null && ownerOfDeck(hand, deckId) === null) {
     flag('deck/unknown-deck', `deck "${deckId}" is not at this table`, { card: event.card });
     deckId = null;
-    owner = event.owner !== undefined && hand.playerStates[event.owner] ? event.owner : null;
+    owner = givenOwner !== undefined && hand.playerStates[givenOwner] ? givenOwner : null;
   }
   const record: PlayRecord = { playId, seq, eventIndex, atMs: event.atMs, card: event.card, foundationId: event.foundationId, deckId, owner, from: event.from ?? 'unknown', status: 'on-foundation' };
   const reject = (code: ViolationCode, message: string): void => {

@@ -53,6 +53,15 @@ describe('referee: foundations', () => {
     expect(s.hand!.foundations.map((f) => f.id)).toEqual(['c1', 'c3']);
   });
 
+  it('[K4] partners sharing a tableau: either member\'s plays, counts and call go to the partnership', () => {
+    const pair: RefereePlayer[] = [{ id: 'reds', seat: 0, deckId: 'red', backDesign: 'r', members: ['ann', 'amy'] }, players[1]];
+    const s = run([start('nuts', pair), { type: 'card-played', atMs: 1, card: 'AH', owner: 'amy', foundationId: 'c1' }, { type: 'nerts-count', atMs: 2, player: 'ann', count: 0 }, { type: 'call', atMs: 3, player: 'amy' }, { type: 'hand-scored', atMs: 4 }]);
+    expect(codes(s)).toEqual([]);
+    expect(s.hand!.foundations[0].cards[0]).toMatchObject({ owner: 'reds', deckId: 'red' });
+    expect(s.hand!.call!.player).toBe('reds');
+    expect(s.hand!.scores!.scores).toEqual({ reds: 1, bob: -26 });
+  });
+
   it('[K2] the owner comes from the deck\'s back, or is given directly', () => {
     const s = run([start(), play('AH', 'blue', 'c1', 10), { type: 'card-played', atMs: 20, card: 'AS', owner: 'ann', foundationId: 'c2' }]);
     expect(s.hand!.foundations.map((f) => [f.cards[0].owner, f.cards[0].deckId])).toEqual([
