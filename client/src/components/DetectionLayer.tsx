@@ -74,7 +74,7 @@ export function DetectionLayer({ frame, width, height, points = [], outline, zon
       {points.map((point) => (
         <g key={point.label}>
           <circle cx={point.x} cy={point.y} r={stroke * 4} fill="#f0b429" stroke="#000" strokeWidth={stroke / 2} />
-          <text x={point.x + stroke * 5} y={point.y - stroke * 3} fill="#f0b429" fontSize={fontSize} fontWeight={700} stroke="#000" strokeWidth={stroke / 2} paintOrder="stroke">
+          <text x={point.x + stroke * 5} y={point.y < fontSize * 2 ? point.y + fontSize + stroke * 3 : point.y - stroke * 3} fill="#f0b429" fontSize={fontSize} fontWeight={700} stroke="#000" strokeWidth={stroke / 2} paintOrder="stroke">
             {point.label}
           </text>
         </g>
