@@ -69,6 +69,8 @@ export interface SynthLabel {
   className: string;
   /** Box of the whole card clipped to the image, pixels. */
   box: { x: number; y: number; w: number; h: number };
+  /** Box of the pixels where this card is actually seen (not covered), pixels. */
+  visibleBox: { x: number; y: number; w: number; h: number };
   truth: CardTruth;
 }
 
@@ -115,15 +117,37 @@ export function cropsFromFrame(image: RgbImage, frame: DetailedFrame, scene: Tab
   return crops;
 }
 
+/** Per owner index: bounding box of the pixels it owns, from the owner map (one pass). */
+function ownedBoxes(owner: Int32Array, width: number, count: number): Int32Array {
+  const boxes = new Int32Array(count * 4);
+  for (let k = 0; k < count; k++) boxes.set([2 ** 30, 2 ** 30, -1, -1], k * 4);
+  for (let i = 0; i < owner.length; i++) {
+    const k = owner[i];
+    if (k < 0 || k >= count) continue;
+    const x = i % width;
+    const y = (i - x) / width;
+    const o = k * 4;
+    if (x < boxes[o]) boxes[o] = x;
+    if (y < boxes[o + 1]) boxes[o + 1] = y;
+    if (x > boxes[o + 2]) boxes[o + 2] = x;
+    if (y > boxes[o + 3]) boxes[o + 3] = y;
+  }
+  return boxes;
+}
+
 /** Detection labels for a frame: every card at least `minLabelVisible` visible. */
-export function labelsFromFrame(frame: DetailedFrame, minVisible = 0.03): SynthLabel[] {
+export function labelsFromFrame(frame: DetailedFrame, scene: TableScene, minVisible = 0.03): SynthLabel[] {
   const labels: SynthLabel[] = [];
+  const indexOf = new Map(scene.cards.map((c, i) => [c.id, i]));
+  const owned = ownedBoxes(frame.owner, frame.width, scene.cards.length);
   for (const truth of frame.truth) {
     if (truth.visibleFraction < minVisible) continue;
     const box = clippedQuadBox(truth.corners, frame.width, frame.height);
     if (!box) continue;
+    const o = (indexOf.get(truth.id) as number) * 4;
+    const visibleBox = owned[o + 2] >= 0 ? { x: owned[o], y: owned[o + 1], w: owned[o + 2] - owned[o] + 1, h: owned[o + 3] - owned[o + 1] + 1 } : box;
     const className = truth.faceUp ? truth.code : 'back';
-    labels.push({ classId: DETECTION_CLASSES.indexOf(className), className, box, truth });
+    labels.push({ classId: DETECTION_CLASSES.indexOf(className), className, box, visibleBox, truth });
   }
   return labels;
 }
@@ -162,7 +186,7 @@ export async function* synthSamples(options: SynthOptions): AsyncGenerator<Synth
         jpeg: frame.jpeg,
         width,
         height,
-        labels: labelsFromFrame(frame, options.minLabelVisible),
+        labels: labelsFromFrame(frame, scene, options.minLabelVisible),
         crops: cropsFromFrame(image, frame, scene, options),
         session: {
           seed: sessionSeed,
@@ -216,6 +240,7 @@ export async function writeDataset(outDir: string, options: SynthOptions, onFram
         image_id: sample.index,
         category_id: l.classId,
         bbox: [l.box.x, l.box.y, l.box.w, l.box.h].map((v) => Math.round(v * 100) / 100),
+        visible_bbox: [l.visibleBox.x, l.visibleBox.y, l.visibleBox.w, l.visibleBox.h],
         area: Math.round(l.box.w * l.box.h),
         iscrowd: 0,
         keypoints: l.truth.corners.flatMap(([x, y]) => [Math.round(x * 100) / 100, Math.round(y * 100) / 100, 2]),

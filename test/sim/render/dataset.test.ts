@@ -96,6 +96,20 @@ describe('dataset writer', () => {
     for (const row of index.slice(0, 20)) expect(existsSync(path.join(dir, row.split(',')[0]))).toBe(true);
   });
 
+  it('gives each label a visible box inside its whole-card box', async () => {
+    let checked = 0;
+    for await (const sample of synthSamples({ seed: 12, frames: 1, width: 640, height: 360 })) {
+      for (const l of sample.labels) {
+        expect(l.visibleBox.x).toBeGreaterThanOrEqual(Math.floor(l.box.x) - 1);
+        expect(l.visibleBox.y).toBeGreaterThanOrEqual(Math.floor(l.box.y) - 1);
+        expect(l.visibleBox.x + l.visibleBox.w).toBeLessThanOrEqual(Math.ceil(l.box.x + l.box.w) + 1);
+        expect(l.visibleBox.y + l.visibleBox.h).toBeLessThanOrEqual(Math.ceil(l.box.y + l.box.h) + 1);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(10);
+  });
+
   it('is deterministic for a seed', async () => {
     const first: Buffer[] = [];
     const second: Buffer[] = [];
