@@ -179,6 +179,8 @@ interface Bot {
   hand: Point3;
   /** When the hand's last motion ends, ms. */
   handFreeAt: number;
+  /** Centre plays still wanted before calling, once the Nerts pile is empty (null: not decided yet). */
+  extraPlays: number | null;
   barrenTurns: number;
   waiting: boolean;
   recentRunBase: string | null;
@@ -342,6 +344,7 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
       rng: rng.fork(`bot:${person.id}`),
       hand: { ...start, zMm: HOVER_HEIGHT_MM },
       handFreeAt: 0,
+      extraPlays: null,
       barrenTurns: 0,
       waiting: false,
       recentRunBase: null,
@@ -457,11 +460,19 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
     releaseHeld(bot);
     if (callPending || ended) return;
     const tableau = table.players[bot.tableau];
+    const blocked = blockedFor(bot);
     if (tableau.nertsPile.length === 0) {
-      queue.push(timeMs + bot.rng.range(150, 450), { kind: 'call', bot });
+      // The rules let a player with an empty Nerts pile keep playing before calling; some do, briefly.
+      bot.extraPlays ??= bot.rng.chance(bot.profile.keepPlayingChance) ? 1 + bot.rng.int(3) : 0;
+      const extra = bot.extraPlays > 0 ? chooseMove(table, bot.tableau, bot.profile, bot.rng, null, (m) => blocked(m) || m.type !== 'to-foundation').choice : null;
+      if (!extra) {
+        queue.push(timeMs + bot.rng.range(150, 450), { kind: 'call', bot });
+        return;
+      }
+      bot.extraPlays--;
+      startMove(bot, timeMs, extra.move);
       return;
     }
-    const blocked = blockedFor(bot);
     const { choice, productiveExists } = chooseMove(table, bot.tableau, bot.profile, bot.rng, bot.recentRunBase, blocked);
     let move: Move | null = choice ? choice.move : null;
     if (choice) bot.barrenTurns = 0;
@@ -497,6 +508,11 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
     } else if (move.type !== 'turn-stock') {
       bot.recentRunBase = null;
     }
+    startMove(bot, timeMs, move);
+  };
+
+  /** Reserves the move's piles, reaches for its card and schedules the pickup. */
+  const startMove = (bot: Bot, timeMs: number, move: Move): void => {
     for (const key of pilesOf(move)) held.set(key, bot);
     const cards = movingCards(move);
     const poses = restingPoses(layout, table, physical, new Set([cardId(cards[0])]));

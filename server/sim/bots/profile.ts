@@ -24,6 +24,11 @@ export interface BotProfile {
   noticeNerts: number;
   /** Chance of noticing any other productive play on any look (0..1). */
   noticeOther: number;
+  /**
+   * Chance that a player whose Nerts pile has just emptied keeps playing a few cards to the centre
+   * before calling (the rules allow it, and it scores more), 0..1.
+   */
+  keepPlayingChance: number;
   /** Index into the renderer's skin and sleeve palettes. */
   appearance: number;
 }
@@ -48,6 +53,7 @@ export function makeProfile(skill: number, overrides: Partial<BotProfile> = {}, 
     perceptionMs: lerp(420, 200, s),
     noticeNerts: lerp(0.85, 0.99, s),
     noticeOther: lerp(0.6, 0.95, s),
+    keepPlayingChance: lerp(0.05, 0.3, s),
     appearance,
     ...overrides,
   };

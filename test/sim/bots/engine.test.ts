@@ -119,6 +119,24 @@ describe('simulated hands: invariants (seeded fuzz)', () => {
     expect(s.y).toBe(own('b') + own('d'));
   });
 
+  it('a player with an empty Nerts pile may play on to the centre before calling', () => {
+    let extra = 0;
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const h = simulateHand({ players: [{ id: 'a', profile: { keepPlayingChance: 1 } }, { id: 'b', profile: { keepPlayingChance: 1 } }, { id: 'c', profile: { keepPlayingChance: 1 } }], seed });
+      if (h.truth.endReason !== 'call') continue;
+      const caller = h.truth.caller!;
+      const emptied = h.truth.plays.find((p) => p.tableau === caller && p.nertsLeft === 0)!;
+      const after = h.truth.plays.filter((p) => p.tableau === caller && p.landMs > emptied.landMs);
+      for (const play of after) {
+        expect(play.move.type).toBe('to-foundation');
+        expect(play.landMs).toBeLessThanOrEqual(h.truth.callMs! + 5000);
+      }
+      expect(h.truth.callMs!).toBeGreaterThanOrEqual(Math.max(emptied.landMs, ...after.map((p) => p.landMs)));
+      extra += after.length;
+    }
+    expect(extra).toBeGreaterThan(0);
+  });
+
   it('partners sharing a tableau both play on it, never touching the same pile at once', () => {
     for (const seed of [1, 2, 3, 4]) {
       const h = simulateHand({ players: [{ id: 'a', partner: { id: 'a2' } }, { id: 'b' }, { id: 'c', partner: { id: 'c2' } }], seed });
