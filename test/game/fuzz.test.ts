@@ -3,9 +3,9 @@
 // referee fed the camera's view of the same hand agrees with the table. A failing seed is printed;
 // add it to REGRESSION_SEEDS so it stays a named test.
 import { describe, expect, it } from 'vitest';
-import { ALL_CARD_CODES } from '../../server/game/cards';
+import { ALL_CARD_CODES, parseCard } from '../../server/game/cards';
 import { playRandomHand } from '../../server/game/playout';
-import { apply, initialRefereeState, replay, type RefereeState } from '../../server/game/referee';
+import { apply, initialRefereeState, type RefereeEvent, replay, type RefereeState } from '../../server/game/referee';
 import { nextRandom, seedRng } from '../../server/game/rng';
 import { scoreHand } from '../../server/game/scoring';
 import { applyMove, cardsByDeck, dealTable, type Move, type PlayerSetup, replayTable, tableHandSummary, type TableModel } from '../../server/game/table';
@@ -125,4 +125,47 @@ describe('[FUZZ] random legal complete hands', () => {
       runSeed(seed);
     });
   }
+});
+
+describe('[FUZZ] a noisy camera log', () => {
+  // A camera misses, repeats and misreads events. Whatever arrives, the reducer must not throw,
+  // must keep every illegal play out of the centre, and replay must reproduce the state.
+  it('[R1] [R2] [R7] shuffled, duplicated and corrupted referee logs never throw and replay exactly', { timeout: 180_000 }, () => {
+    for (let seed = 1; seed <= 12; seed++) {
+      const { players, variant } = scenario(seed);
+      const hand = playRandomHand({ players, variant, seed, callChance: 0.3 });
+      let rng = seedRng(seed * 31);
+      const random = (): number => {
+        const draw = nextRandom(rng);
+        rng = draw.state;
+        return draw.value;
+      };
+      const noisy: RefereeEvent[] = [];
+      for (const event of hand.events) {
+        const roll = random();
+        if (roll < 0.05) continue; // missed
+        noisy.push(event);
+        if (roll > 0.95) noisy.push(event); // seen twice
+        if (roll > 0.9 && roll <= 0.95 && event.type === 'card-played') noisy.push({ ...event, card: ALL_CARD_CODES[Math.floor(random() * 52)], atMs: event.atMs + 5 }); // misread
+        if (roll > 0.85 && roll <= 0.9) noisy.push({ type: 'dance', atMs: 1 } as unknown as RefereeEvent); // junk
+      }
+      noisy.push({ type: 'hand-scored', atMs: 1e9 });
+      let state: RefereeState = initialRefereeState();
+      for (const event of noisy) state = apply(state, event).state;
+      try {
+        expect(replay(noisy)).toEqual(state);
+        expect(state.eventCount).toBe(noisy.length);
+        for (const foundation of state.hand!.foundations) {
+          // Whatever the noise, a foundation in the state is always a legal heap: one suit, ranks climbing by one (ties may repeat a rank).
+          foundation.cards.forEach((card, i) => {
+            expect(card.code.endsWith(foundation.suit)).toBe(true);
+            if (i > 0) expect([0, 1]).toContain(Number(parseCard(card.code).value) - parseCard(foundation.cards[i - 1].code).value);
+          });
+        }
+      } catch (error) {
+        console.error(`[FUZZ] noisy-log failing seed ${seed}`);
+        throw error;
+      }
+    }
+  });
 });
