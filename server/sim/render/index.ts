@@ -111,6 +111,9 @@ export interface Renderer {
 
 const MAX_PIXELS = 4096 * 4096;
 
+/** Exposure time that smears moving cards and hands, seconds (webcams indoors expose ~1/30 s). */
+const EXPOSURE_S = 1 / 30;
+
 /** Cards showing less than this fraction (a sliver of edge under a stack) get no truth entry. */
 export const MIN_VISIBLE_FRACTION = 0.005;
 
@@ -308,12 +311,21 @@ export async function createRenderer(opts: RendererOptions): Promise<Renderer> {
       }),
     );
     clearLayers(layers);
-    for (const hand of scene.hands) drawCapsules(layers, handCapsules(frame, hand), OWNER_HAND);
+    for (const hand of scene.hands) {
+      const capsules = handCapsules(frame, hand);
+      // Smear width: the hand's image-space travel during the exposure.
+      let smearPx = 1;
+      if (hand.velocityMmPerS && capsules.length > 0) {
+        const speedMm = Math.hypot(hand.velocityMmPerS.x, hand.velocityMmPerS.y) * EXPOSURE_S;
+        const pxPerMm = capsules[0].ra / 9; // the first finger capsule is 9 mm thick
+        smearPx = Math.max(1, speedMm * pxPerMm);
+      }
+      drawCapsules(layers, capsules, OWNER_HAND, smearPx);
+    }
 
     const geometries: Array<CardGeometry | null> = scene.cards.map((card) => cardGeometry(frame, card, width, height));
     const ownedPixels = new Int32Array(scene.cards.length);
-    // Seconds of exposure that smear moving cards; webcams indoors expose ~1/30 s.
-    const exposureS = 1 / 30;
+    const exposureS = EXPOSURE_S;
     for (let index = scene.cards.length - 1; index >= 0; index--) {
       const geometry = geometries[index];
       if (!geometry || !geometry.box) continue;
@@ -372,7 +384,9 @@ export async function createRenderer(opts: RendererOptions): Promise<Renderer> {
       }
     }
 
-    const rgb = compose(layers, background as Float32Array, gain, glare, light, noise, frameRng.int(0, 65535), composed);
+    // Auto-exposure hunts a little from frame to frame.
+    const flicker = light.noiseSigma > 0 ? 1 + frameRng.normal() * 0.012 : 1;
+    const rgb = compose(layers, background as Float32Array, gain, glare, light, noise, frameRng.int(0, 65535), composed, flicker);
     let pipeline = sharp(rgb, { raw: { width, height, channels: 3 } });
     if (light.defocusSigma >= 0.3) pipeline = pipeline.blur(light.defocusSigma);
     const jpeg = await pipeline.jpeg({ quality: Math.round(jpegQuality), chromaSubsampling: '4:2:0' }).toBuffer();
@@ -443,10 +457,13 @@ function compose(
   noise: Int8Array,
   noiseOffset: number,
   out: Uint8Array,
+  exposure: number,
 ): Uint8Array {
   const { colour, alpha, cardShadow, handShadow } = layers;
   const n = layers.width * layers.height;
-  const [wr, wg, wb] = light.whiteBalance;
+  const wr = light.whiteBalance[0] * exposure;
+  const wg = light.whiteBalance[1] * exposure;
+  const wb = light.whiteBalance[2] * exposure;
   const noiseScale = light.noiseSigma / 16;
   const curve = TONE_CURVE;
   for (let i = 0, j = 0; i < n; i++, j += 3) {

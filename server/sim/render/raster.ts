@@ -217,12 +217,15 @@ function capsuleBox(c: Capsule, grow: number, width: number, height: number): Pi
 /**
  * Draws a hand and arm under what is already drawn, one capsule at a time in list order (the
  * first capsule is in front); returns pixels owned. Each capsule only scans its own box.
+ * `edgeSoftPx` widens the edge ramp (pixels) for motion blur.
  */
-export function drawCapsules(layers: Layers, capsules: Capsule[], ownerId: number): number {
+export function drawCapsules(layers: Layers, capsules: Capsule[], ownerId: number, edgeSoftPx = 1): number {
   const { colour, alpha, owner, width, height } = layers;
+  // A moving hand smears: its silhouette fades over `edgeSoftPx` pixels instead of one.
+  const soft = 1 / Math.max(1, edgeSoftPx);
   let owned = 0;
   for (const c of capsules) {
-    const box = capsuleBox(c, 1, width, height);
+    const box = capsuleBox(c, Math.max(1, edgeSoftPx), width, height);
     if (!box) continue;
     const vx = c.bx - c.ax;
     const vy = c.by - c.ay;
@@ -243,7 +246,7 @@ export function drawCapsules(layers: Layers, capsules: Capsule[], ownerId: numbe
         const dy = py - vy * h;
         const r = c.ra + (c.rb - c.ra) * h;
         const dist = Math.sqrt(dx * dx + dy * dy);
-        let cov = 0.5 - (dist - r);
+        let cov = 0.5 - (dist - r) * soft;
         if (cov <= 0) continue;
         if (cov > 1) cov = 1;
         // Round limbs: lit in the middle, darker towards their silhouette.
