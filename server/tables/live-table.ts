@@ -19,7 +19,7 @@ import {
   type Calibration,
   type FrameObservationsMessage,
 } from '../protocol';
-import { DEFAULT_TRACKER_TUNING, initialTrackerState, step, markCalled, type TrackerConfig, type TrackerState } from '../tracker/tracker';
+import { DEFAULT_TRACKER_TUNING, flushPending, initialTrackerState, step, markCalled, type TrackerConfig, type TrackerState } from '../tracker/tracker';
 import type { PendingFrame, RecognitionPool, TableSink } from '../workers/pool';
 import { applyRules, initialRulesState, toView, variantInput, type RulesContext, type RulesPlayer, type RulesState } from './rules';
 import type { StoredTable, TableStore } from './store';
@@ -284,8 +284,12 @@ export class LiveTable {
 
   /** Ends the hand and scores it. */
   endHand(timeMs = Date.now()): { view: TableView; violations: LoggedEvent['violations'] } {
-    const [entry] = this.record([{ timeMs, event: { type: 'hand-ended' } }]);
-    return { view: this.view(), violations: entry.violations };
+    // Plays still waiting for their owner are decided now, before scoring.
+    const flushed = flushPending(this.tracker, this.trackerConfig);
+    this.tracker = flushed.state;
+    if (flushed.events.length > 0) this.record(flushed.events);
+    const entries = this.record([{ timeMs, event: { type: 'hand-ended' } }]);
+    return { view: this.view(), violations: entries[entries.length - 1].violations };
   }
 
   /** A score-sort correction, recorded in the log. */

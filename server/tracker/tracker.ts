@@ -30,9 +30,24 @@ export interface TrackerConfig {
   disputeWindowMs: number;
   /** How long ago a card must have been seen in a seat to be attributed to it, ms. */
   attributionWindowMs: number;
+  /**
+   * A play's owner is decided this long after it landed, ms: a copy that was only covered by a
+   * hand shows up again in its seat meanwhile and is ruled out. Viewers see plays this much later.
+   */
+  attributionDelayMs: number;
+  /** A pile showing a queen that vanishes this long (other centre cards still seen) was completed and set aside, ms. */
+  setAsideMs: number;
   /** A Nerts pile seen empty this long (and in this many frames) = the call, ms. */
   emptyNertsMs: number;
   emptyNertsFrames: number;
+  /** Gap in a card's sightings over the centre that still counts as one flight, ms. */
+  flightGapMs: number;
+  /** How long after a card lands a racing copy may still show and go back, ms. */
+  raceWatchMs: number;
+  /** A copy must be away from its seat at least this long to count as having flown, ms. */
+  raceAwayMs: number;
+  /** After a Nerts pile is seen empty, the call is placed when its last card lands, or after this long, ms. */
+  callWaitMs: number;
   /** Nothing played for this long = stall prompt, ms. */
   stallMs: number;
   /** A centre card within this many card heights of a pile belongs to it. */
@@ -48,8 +63,14 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   minConfidence: 0.35,
   disputeWindowMs: 700,
   attributionWindowMs: 4000,
+  attributionDelayMs: 1000,
+  setAsideMs: 3000,
   emptyNertsMs: 600,
   emptyNertsFrames: 4,
+  callWaitMs: 2500,
+  raceWatchMs: 5000,
+  flightGapMs: 2000,
+  raceAwayMs: 300,
   stallMs: 30000,
   pileRadiusCards: 0.45,
 };
@@ -80,6 +101,39 @@ export interface TrackedPile {
   doubleFrames: number;
   /** Top card a dispute was already opened for. */
   disputedTop: CardCode | null;
+  /** Since when the pile has not been seen while other centre cards were, ms (set-aside detection). */
+  missingSinceMs?: number | null;
+  /** Watching for a race on the latest card: a second copy flying in and going back. */
+  race?: RaceWatch | null;
+}
+
+/**
+ * After a card X lands on a pile: if a second copy of X shows in the centre while another seat's
+ * X is away, and that X then comes back to its seat, two players raced for the slot; the first
+ * to land stays and the returned copy is reported as the second player's play (the rules engine
+ * rules the dispute).
+ */
+export interface RaceWatch {
+  code: CardCode;
+  landMs: number;
+  untilMs: number;
+  /** First frame with two copies of X in the centre, ms. */
+  secondSeenMs: number | null;
+  /** Seats whose X went away after the landing: when it was last seen there, ms. */
+  away: Record<string, number>;
+}
+
+/** A play seen landing whose owner is decided a little later (see attributionDelayMs). */
+export interface PendingPlay {
+  foundationId: string;
+  code: CardCode;
+  newPile: boolean;
+  landMs: number;
+  decideAtMs: number;
+  /** Seats the code had lately left when it landed: player id and when last seen there, ms. */
+  candidates: Array<{ playerId: string; seenMs: number }>;
+  /** False for a card that may not go there (reported once; the pile keeps its legal top). */
+  legal: boolean;
 }
 
 /** A candidate new pile (a card seen where no pile is), waiting for enough votes. */
@@ -104,6 +158,8 @@ export interface TrackedSeat {
   emptyFrames: number;
   /** Code → last time it was seen face up anywhere in this seat's zones, ms. */
   lastSeen: Record<string, number>;
+  /** Nerts pile seen empty: the call follows when its last card lands (`landedMs`) or after callWaitMs. */
+  callPending?: { sinceMs: number; lastCard: CardCode | null; landedMs: number | null } | null;
 }
 
 /** A dispute awaiting or past its automatic ruling. */
@@ -120,6 +176,9 @@ export interface TrackerState {
   candidates: PileCandidate[];
   seats: TrackedSeat[];
   disputes: TrackedDispute[];
+  pending: PendingPlay[];
+  /** Code → the current run of sightings of that code in the centre off its own pile (a card in flight or landing), ms. */
+  flights: Record<string, { startMs: number; lastMs: number }>;
   nextPileNumber: number;
   nextDisputeNumber: number;
   called: boolean;
@@ -147,6 +206,8 @@ export function initialTrackerState(config: Pick<TrackerConfig, 'players'>): Tra
       lastSeen: {},
     })),
     disputes: [],
+    pending: [],
+    flights: {},
     nextPileNumber: 1,
     nextDisputeNumber: 1,
     called: false,
@@ -207,6 +268,11 @@ function tally(allVotes: Vote[], config: TrackerConfig): { code: CardCode | null
   return { code: best.code };
 }
 
+/** When a reading was first seen among the current votes, ms. */
+function firstSeen(votes: Vote[], code: CardCode): number {
+  return votes.find((vote) => vote.code === code)?.timeMs ?? Infinity;
+}
+
 function pruneVotes(votes: Vote[], nowMs: number, config: TrackerConfig): Vote[] {
   return votes.filter((vote) => nowMs - vote.timeMs <= config.voteWindowMs);
 }
@@ -223,7 +289,9 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
   const state: TrackerState = structuredClone(previous);
   const now = frame.timestampMs;
   const events: TimedEvent[] = [];
-  const emit = (event: TableEvent) => events.push({ timeMs: now, event });
+  // Events carry the time the change was first seen (a card's landing, a pile going empty), not
+  // the later frame that confirmed it: the rules compare plays with the call to the millisecond.
+  const emit = (event: TableEvent, atMs = now) => events.push({ timeMs: Math.min(atMs, now), event });
   if (state.lastFrameMs !== null && now < state.lastFrameMs) return { state: previous, events }; // out of order: ignore
   state.lastFrameMs = now;
   state.frames += 1;
@@ -232,6 +300,7 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
   const centreCards: CardObservation[] = [];
   const seatByIndex = new Map(state.seats.map((seat) => [seat.seat, seat]));
   const nertsObserved = new Map<number, CardObservation[]>();
+  const seenInSeat = new Map<number, CardObservation[]>();
 
   for (const card of usable) {
     const zone = parseZone(card.zone);
@@ -242,7 +311,12 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
     }
     const seat = seatByIndex.get(zone.seat);
     if (!seat) continue;
-    if (card.kind === 'face' && card.code) seat.lastSeen[card.code] = now;
+    if (card.kind === 'face' && card.code) {
+      seat.lastSeen[card.code] = now;
+      const list = seenInSeat.get(zone.seat) ?? [];
+      list.push(card);
+      seenInSeat.set(zone.seat, list);
+    }
     if (zone.part === 'nerts') {
       const list = nertsObserved.get(zone.seat) ?? [];
       list.push(card);
@@ -277,12 +351,21 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
       seat.emptySinceMs !== null && now - seat.emptySinceMs >= config.emptyNertsMs && seat.emptyFrames >= config.emptyNertsFrames;
     // Only a pile already down to its last cards can be empty; otherwise a hand is covering it.
     if (emptyLongEnough && seat.nertsLeft <= 2 && seat.nertsSeen.length > 0 && seat.nertsLeft > 0) {
+      const lastCard = seat.nertsTop;
       seat.nertsLeft = 0;
       seat.nertsTop = null;
-      emit({ type: 'nerts-count', player: seat.playerId, left: 0 });
-      if (!state.called) {
+      emit({ type: 'nerts-count', player: seat.playerId, left: 0 }, seat.emptySinceMs ?? now);
+      // The player calls once their last Nerts card has landed: wait for it (or a while).
+      if (!state.called) seat.callPending = { sinceMs: seat.emptySinceMs ?? now, lastCard, landedMs: null };
+    }
+    const pending = seat.callPending;
+    if (pending && !state.called) {
+      const movedToWork = (seenInSeat.get(seat.seat) ?? []).some((card) => card.code === pending.lastCard && /\/work/.test(card.zone ?? ''));
+      if (movedToWork) pending.landedMs ??= now;
+      if (pending.landedMs !== null || now - pending.sinceMs >= config.callWaitMs) {
         state.called = true;
-        emit({ type: 'call', player: seat.playerId, manual: false });
+        seat.callPending = null;
+        emit({ type: 'call', player: seat.playerId, manual: false }, pending.landedMs ?? now);
       }
     }
   }
@@ -310,6 +393,14 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
     } else unmatched.push(card);
   }
 
+  // Sightings in flight: a centre card that is not the accepted top of the pile it lies on.
+  for (const card of centreCards) {
+    const pile = state.piles.find((p) => (pileHits.get(p.id) ?? []).includes(card));
+    if (pile && pile.cards[pile.cards.length - 1]?.code === card.code) continue;
+    const run = state.flights[card.code!];
+    state.flights[card.code!] = { startMs: run && now - run.lastMs <= config.flightGapMs ? run.startMs : now, lastMs: now };
+  }
+
   for (const pile of state.piles) {
     if (pile.completed) continue;
     const hits = pileHits.get(pile.id);
@@ -318,7 +409,6 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
       const top = hits.sort((a, b) => b.confidence - a.confidence)[0];
       pile.votes.push({ code: top.code!, weight: top.confidence, timeMs: now });
       pile.lastSeenMs = now;
-      detectDispute(state, pile, hits, now, config, emit);
     }
     pile.votes = pruneVotes(pile.votes, now, config);
     const decided = tally(pile.votes, config);
@@ -326,26 +416,27 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
     if (!decided?.code || decided.code === currentTop) continue;
     const added = cardsBetween(currentTop, decided.code);
     if (added) {
-      for (const code of added) {
-        const { player, rivals } = attribute(state, code, now, config);
-        pile.cards.push({ code, player });
-        pile.rivals = rivals;
-        pile.doubleFrames = 0;
-        emit({ type: 'card-played', player, card: code, foundationId: pile.id, newPile: false });
-        state.lastPlayMs = now;
-        state.stallRaised = false;
-      }
+      for (const code of added) queuePlay(state, pile, code, false, firstSeen(pile.votes, decided.code), now, config, true);
       pile.reportedIllegal = null;
-      if (rankValue(decided.code) === 13) {
-        pile.completed = true;
-        emit({ type: 'foundation-completed', foundationId: pile.id });
-      }
+      if (rankValue(decided.code) === 13) pile.completed = true;
     } else if (pile.reportedIllegal !== decided.code && !pile.cards.some((c) => c.code === decided.code)) {
       // A card that is not next in suit: an illegal play. The rules engine records the violation;
       // the tracker keeps the pile's legal top (the card must go back).
       pile.reportedIllegal = decided.code;
-      const { player } = attribute(state, decided.code, now, config);
-      emit({ type: 'card-played', player, card: decided.code, foundationId: pile.id, newPile: false });
+      queuePlay(state, pile, decided.code, false, firstSeen(pile.votes, decided.code), now, config, false);
+    }
+  }
+
+  // A queen pile that vanished while the rest of the centre stays in view was completed (its king
+  // landed under a hand) and set aside face down.
+  for (const pile of state.piles) {
+    if (pile.completed) continue;
+    if (pileHits.has(pile.id)) pile.missingSinceMs = null;
+    else if (centreCards.length > 0) pile.missingSinceMs ??= now;
+    const top = pile.cards[pile.cards.length - 1];
+    if (top && rankValue(top.code) === 12 && pile.missingSinceMs != null && now - pile.missingSinceMs >= config.setAsideMs) {
+      queuePlay(state, pile, cardsBetween(top.code, `K${suitOf(top.code)}` as CardCode)![0], false, pile.missingSinceMs, now, config, true);
+      pile.completed = true;
     }
   }
 
@@ -370,34 +461,35 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
     if (candidate.votes.length === 0) continue;
     const decided = tally(candidate.votes, config);
     if (decided?.code && rankValue(decided.code) === 1) {
-      const id = `f${state.nextPileNumber++}`;
-      const { player, rivals } = attribute(state, decided.code, now, config);
-      state.piles.push({
-        id,
+      const pile: TrackedPile = {
+        id: `f${state.nextPileNumber++}`,
         center: candidate.center,
         cardSizePx: candidate.cardSizePx,
-        cards: [{ code: decided.code, player }],
+        cards: [],
         completed: false,
         votes: candidate.votes,
         reportedIllegal: null,
         lastSeenMs: now,
-        rivals,
+        rivals: [],
         doubleFrames: 0,
         disputedTop: null,
-      });
-      emit({ type: 'card-played', player, card: decided.code, foundationId: id, newPile: true });
-      state.lastPlayMs = now;
-      state.stallRaised = false;
+        missingSinceMs: null,
+      };
+      state.piles.push(pile);
+      queuePlay(state, pile, decided.code, true, firstSeen(candidate.votes, decided.code), now, config, true);
       continue;
     }
     if (decided?.code && candidate.reportedIllegal !== decided.code) {
       candidate.reportedIllegal = decided.code;
-      const { player } = attribute(state, decided.code, now, config);
-      emit({ type: 'card-played', player, card: decided.code, foundationId: `f${state.nextPileNumber}`, newPile: true });
+      const pseudo = { id: `f${state.nextPileNumber}`, cards: [] } as unknown as TrackedPile;
+      queuePlay(state, pseudo, decided.code, true, firstSeen(candidate.votes, decided.code), now, config, false);
     }
     keptCandidates.push(candidate);
   }
   state.candidates = keptCandidates;
+
+  resolvePending(state, now, config, emit, false);
+  for (const pile of state.piles) watchRace(state, pile, centreCards, seenInSeat, now, config, emit);
 
   // --- Stall: nothing played for a while.
   const since = state.lastPlayMs ?? null;
@@ -424,54 +516,103 @@ export function cardsBetween(top: CardCode | undefined, reading: CardCode): Card
   return codes;
 }
 
-/**
- * Who played `code` now: the seat where it was seen face up lately and is gone now (the earliest
- * to leave, when several: the first to land). Also returns the other seats it left lately: the
- * possible second lander of a dispute. Falls back to the seat that saw the code most recently.
- */
-function attribute(state: TrackerState, code: CardCode, now: number, config: TrackerConfig): { player: string; rivals: string[] } {
-  const departures = state.seats
-    .map((seat) => ({ seat, seenMs: seat.lastSeen[code] }))
-    .filter((d): d is { seat: TrackedSeat; seenMs: number } => d.seenMs !== undefined && d.seenMs < now && now - d.seenMs <= config.attributionWindowMs)
-    .sort((a, b) => a.seenMs - b.seenMs);
-  if (departures.length === 0) {
-    const anySeen = state.seats
-      .filter((seat) => seat.lastSeen[code] !== undefined)
-      .sort((a, b) => (b.lastSeen[code] ?? 0) - (a.lastSeen[code] ?? 0))[0];
-    return { player: (anySeen ?? state.seats[0]).playerId, rivals: [] };
+/** Records a play seen landing; its owner is decided later by resolvePending. */
+function queuePlay(state: TrackerState, pile: TrackedPile, code: CardCode, newPile: boolean, landMs: number, now: number, config: TrackerConfig, legal: boolean): void {
+  // The card left its seat before it was first seen over the centre: a copy still seen in a seat
+  // after that moment is another deck's, not the one in flight.
+  const flight = state.flights[code];
+  const flightStart = flight && flight.lastMs >= Math.min(landMs, now) - config.flightGapMs ? Math.min(flight.startMs, landMs) : landMs;
+  const candidates = state.seats
+    .map((seat) => ({ playerId: seat.playerId, seenMs: seat.lastSeen[code] }))
+    .filter((c): c is { playerId: string; seenMs: number } => c.seenMs !== undefined && c.seenMs <= flightStart && now - c.seenMs <= config.attributionWindowMs);
+  if (legal) {
+    pile.cards.push({ code, player: '' });
+    pile.race = { code, landMs: Math.min(landMs, now), untilMs: Math.min(landMs, now) + config.raceWatchMs, secondSeenMs: null, away: {} };
+    pile.doubleFrames = 0;
+    state.lastPlayMs = now;
+    state.stallRaised = false;
   }
-  const first = departures[0];
-  // Consume the sighting so one departure explains one arrival.
-  delete first.seat.lastSeen[code];
-  const rivals = departures.filter((d) => d !== first && d.seenMs - first.seenMs <= config.disputeWindowMs).map((d) => d.seat.playerId);
-  return { player: first.seat.playerId, rivals };
+  state.pending.push({ foundationId: pile.id, code, newPile, landMs: Math.min(landMs, now), decideAtMs: now + config.attributionDelayMs, candidates, legal });
+  for (const seat of state.seats) if (seat.callPending && seat.callPending.lastCard === code) seat.callPending.landedMs ??= Math.min(landMs, now);
 }
 
 /**
- * Two copies of the pile's top card lying on it at once, in several frames, soon after it was
- * played, is a race: reported as the second player's play of the same card.
+ * Decides the owners of plays whose delay is over (all of them when `flush`): among the seats the
+ * code had left, drop those where it showed up again after landing (it was only covered), then
+ * take the seat that saw it last (a card in flight is seen over its own seat until it leaves).
+ * Falls back to the seat that saw the code most recently, then to the first seat.
  */
-function detectDispute(
+function resolvePending(state: TrackerState, now: number, config: TrackerConfig, emit: (event: TableEvent, atMs?: number) => void, flush: boolean): void {
+  while (state.pending.length > 0 && (flush || state.pending[0].decideAtMs <= now)) {
+    const play = state.pending.shift()!;
+    const seatOf = (playerId: string) => state.seats.find((seat) => seat.playerId === playerId)!;
+    // Each deck holds one copy of a card: a player whose copy is already in the centre cannot play it again.
+    const used = new Set(state.piles.flatMap((p) => p.cards.filter((c) => c.code === play.code && c.player !== '').map((c) => c.player)));
+    const fresh = (c: { playerId: string }) => !used.has(c.playerId);
+    const stillAway = play.candidates.filter((c) => fresh(c) && (seatOf(c.playerId).lastSeen[play.code] ?? 0) <= play.landMs).sort((a, b) => b.seenMs - a.seenMs);
+    const ranked = stillAway.length > 0 ? stillAway : play.candidates.filter(fresh).sort((a, b) => b.seenMs - a.seenMs);
+    const fallback = state.seats
+      .filter((seat) => fresh({ playerId: seat.playerId }))
+      .sort((a, b) => (b.lastSeen[play.code] ?? -1) - (a.lastSeen[play.code] ?? -1))[0];
+    const player = ranked[0]?.playerId ?? fallback?.playerId ?? state.seats[0].playerId;
+    // One departure explains one arrival.
+    const chosen = seatOf(player);
+    if ((chosen.lastSeen[play.code] ?? Infinity) <= play.landMs) delete chosen.lastSeen[play.code];
+    const pile = state.piles.find((p) => p.id === play.foundationId);
+    if (play.legal && pile) {
+      const card = pile.cards.find((c) => c.code === play.code && c.player === '');
+      if (card) card.player = player;
+      pile.rivals = stillAway.filter((c) => c.playerId !== player && ranked[0].seenMs - c.seenMs <= config.disputeWindowMs).map((c) => c.playerId);
+    }
+    emit({ type: 'card-played', player, card: play.code, foundationId: play.foundationId, newPile: play.newPile }, play.landMs);
+    if (play.legal && pile?.completed && rankValue(play.code) === 13) emit({ type: 'foundation-completed', foundationId: pile.id }, play.landMs);
+  }
+}
+
+/** Decides every pending play now (end of hand): returns the new state and the plays' events. Pure. */
+export function flushPending(previous: TrackerState, config: TrackerConfig): { state: TrackerState; events: TimedEvent[] } {
+  const state: TrackerState = structuredClone(previous);
+  const events: TimedEvent[] = [];
+  const now = state.lastFrameMs ?? 0;
+  resolvePending(state, now, config, (event, atMs = now) => events.push({ timeMs: Math.min(atMs, now), event }), true);
+  return { state, events };
+}
+
+/** Follows a pile's race watch for one frame (see RaceWatch); emits the second player's play when a race is confirmed. */
+function watchRace(
   state: TrackerState,
   pile: TrackedPile,
-  hits: CardObservation[],
+  centreCards: CardObservation[],
+  seenInSeat: Map<number, CardObservation[]>,
   now: number,
   config: TrackerConfig,
-  emit: (event: TableEvent) => void,
+  emit: (event: TableEvent, atMs?: number) => void,
 ): void {
-  const top = pile.cards[pile.cards.length - 1];
-  if (!top || pile.disputedTop === top.code) return;
-  const copies = hits.filter((hit) => hit.code === top.code).length;
-  if (copies < 2) return;
-  pile.doubleFrames += 1;
-  if (pile.doubleFrames < config.minFrames) return;
-  const second = pile.rivals[0] ?? state.seats.find((seat) => seat.playerId !== top.player && seat.lastSeen[top.code] !== undefined && now - (seat.lastSeen[top.code] ?? 0) <= config.attributionWindowMs)?.playerId;
-  if (!second) return;
-  pile.disputedTop = top.code;
-  state.disputes.push({ id: `d${state.nextDisputeNumber++}`, foundationId: pile.id, first: { player: top.player, card: top.code }, second: { player: second, card: top.code } });
-  // The second copy is reported as a play of its own: the rules engine sees the race and rules
-  // that the first to land stays (the tracker's pile keeps one copy).
-  emit({ type: 'card-played', player: second, card: top.code, foundationId: pile.id, newPile: false });
+  const race = pile.race;
+  if (!race) return;
+  if (now > race.untilMs) {
+    pile.race = null;
+    return;
+  }
+  const winner = pile.cards.find((card) => card.code === race.code)?.player ?? '';
+  if (centreCards.filter((card) => card.code === race.code).length >= 2) race.secondSeenMs ??= now;
+  for (const seat of state.seats) {
+    if (seat.playerId === winner) continue;
+    const visible = (seenInSeat.get(seat.seat) ?? []).some((card) => card.code === race.code);
+    const lastSeen = seat.lastSeen[race.code];
+    if (!visible) {
+      if (lastSeen !== undefined && lastSeen >= race.landMs - config.disputeWindowMs && race.away[seat.playerId] === undefined) race.away[seat.playerId] = lastSeen;
+      continue;
+    }
+    const awaySince = race.away[seat.playerId];
+    if (awaySince === undefined || race.secondSeenMs === null || now - awaySince < config.raceAwayMs || winner === '') continue;
+    // The copy flew to the centre and came back: the second lander of a race.
+    pile.race = null;
+    pile.disputedTop = race.code;
+    state.disputes.push({ id: `d${state.nextDisputeNumber++}`, foundationId: pile.id, first: { player: winner, card: race.code }, second: { player: seat.playerId, card: race.code } });
+    emit({ type: 'card-played', player: seat.playerId, card: race.code, foundationId: pile.id, newPile: false }, Math.min(Math.max(race.secondSeenMs, race.landMs + 1), race.landMs + config.disputeWindowMs));
+    return;
+  }
 }
 
 /** Marks the hand as called from outside (manual call): later plays are after the call. */

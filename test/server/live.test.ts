@@ -51,7 +51,8 @@ describe('live pipeline: camera socket → worker → tracker → rules → view
     const camera = await app.injectWS(`/api/tables/${table.id}/camera?token=${tokens.camera}`);
     const played = inbox.next('event');
     // Sent slowly enough that the single worker sees each frame (latest frame wins otherwise).
-    for (let i = 0; i < 8; i += 1) await sendProcessed(app, table.id, camera, cameraMessage(1000 + i * 100, [face('AS', 160, 90, CENTRE)]));
+    // Owners are decided a second after landing: 16 frames at 10 fps.
+    for (let i = 0; i < 16; i += 1) await sendProcessed(app, table.id, camera, cameraMessage(1000 + i * 100, [face('AS', 160, 90, CENTRE)]));
     const entry = (await played).entry;
     expect(entry.event).toMatchObject({ type: 'card-played', card: 'AS', newPile: true });
     await until(() => inbox.messages.some((m) => m.type === 'view' && m.view.centreTotal === 1));
@@ -104,7 +105,7 @@ describe('live pipeline: camera socket → worker → tracker → rules → view
     const { table, tokens } = await createTable(app);
     await app.inject({ method: 'POST', url: `/api/tables/${table.id}/hands?token=${tokens.referee}`, payload: {} });
     const camera = await app.injectWS(`/api/tables/${table.id}/camera?token=${tokens.camera}`);
-    for (let i = 0; i < 6; i += 1) await sendProcessed(app, table.id, camera, cameraMessage(1000 + i * 100, [face('AS', 160, 90, CENTRE)]));
+    for (let i = 0; i < 16; i += 1) await sendProcessed(app, table.id, camera, cameraMessage(1000 + i * 100, [face('AS', 160, 90, CENTRE)]));
     const live = app.tables.get(table.id)!;
     await until(() => live.view().centreTotal === 1);
     camera.terminate();
@@ -117,7 +118,7 @@ describe('live pipeline: camera socket → worker → tracker → rules → view
     expect(after.json().view).toEqual(before);
     // The tracker resumes too: the next card lands on the same pile.
     const camera2 = await app.injectWS(`/api/tables/${table.id}/camera?token=${tokens.camera}`);
-    for (let i = 0; i < 6; i += 1) await sendProcessed(app, table.id, camera2, cameraMessage(2000 + i * 100, [face('2S', 160, 90, CENTRE)]));
+    for (let i = 0; i < 16; i += 1) await sendProcessed(app, table.id, camera2, cameraMessage(3000 + i * 100, [face('2S', 160, 90, CENTRE)]));
     const resumed = app.tables.get(table.id)!;
     await until(() => resumed.view().centreTotal === 2);
     expect(resumed.view().foundations).toHaveLength(1);

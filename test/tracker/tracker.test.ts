@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TRACKER_TUNING, cardsBetween, initialTrackerState, step, type TimedEvent, type TrackerConfig, type TrackerState } from '../../server/tracker/tracker';
+import { DEFAULT_TRACKER_TUNING, cardsBetween, flushPending, initialTrackerState, step, type TimedEvent, type TrackerConfig, type TrackerState } from '../../server/tracker/tracker';
 import type { FrameObservations } from '../../server/vision/types';
 import { face, frame, frames } from './observations';
 
@@ -19,6 +19,10 @@ function run(sequence: FrameObservations[], start: TrackerState = initialTracker
     state = result.state;
     events.push(...result.events);
   }
+  // Owners are decided a second after landing: the end of a sequence decides the rest.
+  const flushed = flushPending(state, cfg);
+  state = flushed.state;
+  events.push(...flushed.events);
   return { state, events: events.map((e) => e.event), timed: events };
 }
 
@@ -93,14 +97,19 @@ describe('tracker: foundations', () => {
 });
 
 describe('tracker: disputes', () => {
-  it('two copies of the same card landing together: the second lander is reported as a rival play', () => {
+  it('a second copy flying in and going back is reported as the second player\'s play', () => {
+    const BOB_WORK = { x: 980, y: 200 };
     const sequence = [
       ...frames(0, 4, 100, () => [face('AS', CENTRE.x, CENTRE.y, 'centre')]),
-      // both players show a 2S in their seats
-      ...frames(400, 2, 100, () => [face('AS', CENTRE.x, CENTRE.y, 'centre'), face('2S', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/work'), face('2S', BOB_NERTS.x, BOB_NERTS.y, 'seat-1/work')]),
-      frame(600, [face('AS', CENTRE.x, CENTRE.y, 'centre'), face('2S', BOB_NERTS.x, BOB_NERTS.y, 'seat-1/work')]),
-      // then both lie on the pile, slightly offset
-      ...frames(700, 6, 100, () => [face('2S', CENTRE.x, CENTRE.y, 'centre', 0.9), face('2S', CENTRE.x + 12, CENTRE.y + 8, 'centre', 0.8)]),
+      // ann's 2S in her seat, bob's 2S in his
+      ...frames(400, 3, 100, () => [face('AS', CENTRE.x, CENTRE.y, 'centre'), face('2S', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/work'), face('2S', BOB_WORK.x, BOB_WORK.y, 'seat-1/work')]),
+      // ann's 2S flies in and lands; bob's is still in his seat
+      ...frames(700, 2, 100, (i) => [face('AS', CENTRE.x, CENTRE.y, 'centre'), face('2S', 500 + i * 60, 500, 'centre'), face('2S', BOB_WORK.x, BOB_WORK.y, 'seat-1/work')]),
+      ...frames(900, 4, 100, () => [face('2S', CENTRE.x, CENTRE.y, 'centre'), face('2S', BOB_WORK.x, BOB_WORK.y, 'seat-1/work')]),
+      // bob's copy flies in (two 2S in the centre), lies on the pile, and goes back
+      ...frames(1300, 3, 100, (i) => [face('2S', CENTRE.x, CENTRE.y, 'centre'), face('2S', 900 - i * 100, 300 + i * 20, 'centre')]),
+      ...frames(1600, 6, 100, () => [face('2S', CENTRE.x + 10, CENTRE.y + 5, 'centre')]),
+      ...frames(2200, 10, 100, () => [face('2S', CENTRE.x, CENTRE.y, 'centre'), face('2S', BOB_WORK.x, BOB_WORK.y, 'seat-1/work')]),
     ];
     const { events } = run(sequence);
     const plays = events.filter((e) => e.type === 'card-played' && e.card === '2S');
@@ -108,6 +117,20 @@ describe('tracker: disputes', () => {
       { type: 'card-played', player: 'ann', card: '2S', foundationId: 'f1', newPile: false },
       { type: 'card-played', player: 'bob', card: '2S', foundationId: 'f1', newPile: false },
     ]);
+  });
+
+  it('a copy merely covered by a hand in its seat is no race, and not the player', () => {
+    const BOB_WORK = { x: 980, y: 200 };
+    const sequence = [
+      ...frames(0, 4, 100, () => [face('AS', CENTRE.x, CENTRE.y, 'centre')]),
+      ...frames(400, 3, 100, () => [face('AS', CENTRE.x, CENTRE.y, 'centre'), face('2S', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/work'), face('2S', BOB_WORK.x, BOB_WORK.y, 'seat-1/work')]),
+      // ann's flies; bob's hand covers his 2S meanwhile
+      ...frames(700, 3, 100, (i) => [face('AS', CENTRE.x, CENTRE.y, 'centre'), face('2S', 500 + i * 40, 500, 'centre')]),
+      ...frames(1000, 4, 100, () => [face('2S', CENTRE.x, CENTRE.y, 'centre')]),
+      ...frames(1400, 20, 100, () => [face('2S', CENTRE.x, CENTRE.y, 'centre'), face('2S', BOB_WORK.x, BOB_WORK.y, 'seat-1/work')]),
+    ];
+    const { events } = run(sequence);
+    expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([{ type: 'card-played', player: 'ann', card: '2S', foundationId: 'f1', newPile: false }]);
   });
 });
 
@@ -125,16 +148,30 @@ describe('tracker: Nerts piles and the call', () => {
     ]);
   });
 
-  it('a Nerts pile seen empty on its last card is the call', () => {
+  it('a Nerts pile seen empty on its last card is the call (after a while when the card is not seen landing)', () => {
     const sequence = [
       ...frames(0, 4, 100, () => [face('QC', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts')]),
       ...frames(400, 4, 100, () => [face('3H', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts')]),
-      ...frames(800, 10, 100, () => [face('9C', 900, 100, 'seat-1/nerts')]),
+      ...frames(800, 40, 100, () => [face('9C', 900, 100, 'seat-1/nerts')]),
     ];
-    const { events } = run(sequence, initialTrackerState(small), small);
+    const { events, timed } = run(sequence, initialTrackerState(small), small);
     expect(events).toContainEqual({ type: 'nerts-count', player: 'ann', left: 0 });
-    expect(events).toContainEqual({ type: 'call', player: 'ann', manual: false });
-    expect(events.filter((e) => e.type === 'call')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'call')).toEqual([{ type: 'call', player: 'ann', manual: false }]);
+    expect(timed.find((e) => e.event.type === 'call')!.timeMs).toBeGreaterThanOrEqual(800 + small.callWaitMs);
+  });
+
+  it('the call is placed when the last Nerts card lands', () => {
+    const sequence = [
+      ...frames(0, 4, 100, () => [face('AH', CENTRE.x, CENTRE.y, 'centre'), face('QC', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts')]),
+      ...frames(400, 4, 100, () => [face('AH', CENTRE.x, CENTRE.y, 'centre'), face('2H', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts')]),
+      ...frames(800, 8, 100, () => [face('AH', CENTRE.x, CENTRE.y, 'centre')]), // the 2H is in her hand
+      ...frames(1600, 20, 100, () => [face('2H', CENTRE.x, CENTRE.y, 'centre')]),
+    ];
+    const { timed } = run(sequence, initialTrackerState(small), small);
+    const call = timed.find((e) => e.event.type === 'call')!;
+    const play = timed.find((e) => e.event.type === 'card-played' && e.event.card === '2H')!;
+    expect(play.event).toMatchObject({ player: 'ann' });
+    expect(call.timeMs).toBe(play.timeMs);
   });
 
   it('a hand covering a full Nerts pile is not a call', () => {
