@@ -801,7 +801,10 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
     }
   }
   if (!ended) finish(snapshots[snapshots.length - 1].timeMs, 'standstill');
+  // `ended` and `callPending` are assigned inside the closures above, which TypeScript's flow
+  // analysis does not see (it still narrows them to null here), hence the re-typing.
   const end = ended as unknown as { timeMs: number; reason: SimEndReason };
+  const call = callPending as { timeMs: number } | null;
   // Play has stopped: once each hand has finished what it was doing, it draws back over its own side.
   for (const bot of bots) {
     const start = Math.max(end.timeMs, bot.handFreeAt) + bot.rng.range(150, 500);
@@ -825,7 +828,7 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
     endMs: end.timeMs,
     endReason: end.reason,
     caller: table.called,
-    callMs: callPending ? (callPending as { timeMs: number }).timeMs : null,
+    callMs: call ? call.timeMs : null,
     plays,
     disputes,
     rotations,
