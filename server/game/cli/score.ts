@@ -4,6 +4,7 @@
  * See docs/RULES-ENGINE.md.
  */
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { scoreSheet } from '../score-input';
 
 const USAGE = 'usage: npm run score -- FILE.json   (or - to read stdin)';
@@ -19,7 +20,8 @@ function main(argv: string[]): void {
   const path = args[0];
   let text: string;
   try {
-    text = path === '-' ? readFileSync(0, 'utf8') : readFileSync(path, 'utf8');
+    // `npm run` moves to the package root; INIT_CWD is where the user typed the command.
+    text = path === '-' ? readFileSync(0, 'utf8') : readFileSync(resolve(process.env.INIT_CWD ?? process.cwd(), path), 'utf8');
   } catch (error) {
     fail(`cannot read ${path === '-' ? 'stdin' : path}: ${(error as Error).message}`);
   }
