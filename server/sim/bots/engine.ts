@@ -446,10 +446,17 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
     finish(timeMs, 'call');
   };
 
+  /** The hand drifts back over its own tableau (after a play to the centre, or when waiting). */
+  const drawBack = (bot: Bot, timeMs: number): void => {
+    const rest = idleHandPoint(seatOf(bot), bot.rng.range(-1, 1));
+    const start = Math.max(timeMs, bot.handFreeAt);
+    const duration = 250 + travelDuration(bot.profile, distance(bot.hand, rest), bot.rng) * 0.8;
+    moveHand(bot, start, start + duration, { ...rest, zMm: HOVER_HEIGHT_MM }, false);
+  };
+
   const becomeWaiting = (bot: Bot, timeMs: number): void => {
     bot.waiting = true;
-    const rest = idleHandPoint(seatOf(bot), bot.rng.range(-1, 1));
-    moveHand(bot, timeMs, timeMs + 700, { ...rest, zMm: HOVER_HEIGHT_MM }, false);
+    drawBack(bot, timeMs);
     if (!rotationScheduled && inFlight === 0 && bots.every((b) => b.waiting)) {
       rotationScheduled = true;
       queue.push(timeMs + 1200 + rng.range(0, 1200), { kind: 'rotation' });
@@ -520,8 +527,10 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
     if (!source) throw new Error(`simulator: no pose for ${cardId(cards[0])}`);
     const grip = gripPoint(bot, source, GRAB_HEIGHT_MM);
     const reach = move.type === 'turn-stock' ? bot.profile.turnMs * 0.45 : travelDuration(bot.profile, distance(bot.hand, grip), bot.rng) + bot.profile.grabMs;
-    moveHand(bot, timeMs, timeMs + reach, grip, false);
-    const plan: Plan = { move, lookMs: timeMs, pickupMs: timeMs + reach };
+    // A hand finishes its current motion (drawing back, say) before reaching for the next card.
+    const reachStart = Math.max(timeMs, bot.handFreeAt);
+    moveHand(bot, reachStart, reachStart + reach, grip, false);
+    const plan: Plan = { move, lookMs: timeMs, pickupMs: reachStart + reach };
     if (move.type === 'to-foundation' && move.foundationId === null) {
       plan.newSpot = chooseFoundationSpot(layout, bot.seat, liveSpots(), layoutRng);
       reservedSpots.add(plan.newSpot);
@@ -639,6 +648,8 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
           maybeFinishCall(timeMs);
           return;
         }
+        // Back over one's own tableau while deciding what comes next.
+        drawBack(bot, timeMs);
       }
       scheduleLook(bot, timeMs);
     } else if (move.type === 'to-foundation' && plan.from && plan.to && plan.cards) {
@@ -732,14 +743,15 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
     for (const bot of bots.filter((b) => b.turnsStock)) {
       const tableau = table.players[bot.tableau];
       const moving = [...tableau.waste, ...tableau.stock.slice(-1)];
-      const start = timeMs + bot.rng.range(100, 400);
+      const begin = Math.max(timeMs, bot.handFreeAt);
+      const start = begin + bot.rng.range(100, 400);
       if (moving.length === 0) continue;
       const ids = moving.map(cardId);
       const from = ids.map((id) => before.get(id)!);
       const to = ids.map((id) => after.get(id)!);
       const end = start + 500 + bot.profile.turnMs;
       flights.push({ seat: bot.seat, cardIds: ids, startMs: start, endMs: end, from, to, faceUpFrom: from.map((p) => p.faceUp), faceUpTo: to.map(() => false), liftMm: 20, zone: { kind: 'hand', seat: bot.seat } });
-      moveHand(bot, timeMs, start, gripPoint(bot, from[0], GRAB_HEIGHT_MM), false);
+      moveHand(bot, begin, start, gripPoint(bot, from[0], GRAB_HEIGHT_MM), false);
       moveHand(bot, start, end, gripPoint(bot, to[0], GRAB_HEIGHT_MM), true);
       doneMs = Math.max(doneMs, end);
     }
@@ -773,6 +785,7 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
         inFlight--;
         physical = { ...physical, asideSpots: { ...physical.asideSpots, [event.foundationId]: event.spot } };
         commit(t);
+        drawBack(event.bot, t);
         if (!callPending) scheduleLook(event.bot, t);
         maybeFinishCall(t);
         break;

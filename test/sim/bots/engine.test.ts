@@ -183,6 +183,18 @@ describe('simulated hands: invariants (seeded fuzz)', () => {
     }
   });
 
+  it('each hand makes one motion at a time', () => {
+    for (const { players, seed, variant } of CASES.slice(0, 12)) {
+      const h = hand(players, seed, variant);
+      h.timeline.hands.forEach((_, index) => {
+        const motions = h.timeline.motions.filter((m) => m.hand === index).sort((a, b) => a.startMs - b.startMs);
+        for (let i = 1; i < motions.length; i++) {
+          expect(motions[i].startMs, `players=${players} seed=${seed} hand ${index}`).toBeGreaterThanOrEqual(motions[i - 1].endMs - 1e-6);
+        }
+      });
+    }
+  });
+
   it('rejects a bad player count clearly', () => {
     expect(() => simulateHand({ players: 1, seed: 1 })).toThrow(/2 to 6 players/);
     expect(() => simulateHand({ players: 3, seed: Number.NaN })).toThrow(/seed/);
