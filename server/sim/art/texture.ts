@@ -31,7 +31,9 @@ function halve(level: TextureLevel): TextureLevel {
       const a = ((2 * y) * sw + 2 * x) * 3;
       const b = a + sw * 3;
       const o = (y * width + x) * 3;
-      for (let c = 0; c < 3; c++) data[o + c] = (src[a + c] + src[a + 3 + c] + src[b + c] + src[b + 3 + c] + 2) >> 2;
+      data[o] = (src[a] + src[a + 3] + src[b] + src[b + 3] + 2) >> 2;
+      data[o + 1] = (src[a + 1] + src[a + 4] + src[b + 1] + src[b + 4] + 2) >> 2;
+      data[o + 2] = (src[a + 2] + src[a + 5] + src[b + 2] + src[b + 5] + 2) >> 2;
     }
   }
   return { width, height, data };
@@ -64,21 +66,27 @@ export async function rasteriseCardArt(bytes: Buffer, label: string, width = TEX
     .raw()
     .toBuffer({ resolveWithObject: true });
   // Bounding box of the opaque part: many art files pad the card with transparent margins.
-  let minX = info.width;
-  let minY = info.height;
-  let maxX = -1;
-  let maxY = -1;
-  for (let y = 0; y < info.height; y++) {
-    for (let x = 0; x < info.width; x++) {
-      if (data[(y * info.width + x) * 4 + 3] > 40) {
-        if (x < minX) minX = x;
-        if (x > maxX) maxX = x;
-        if (y < minY) minY = y;
-        if (y > maxY) maxY = y;
-      }
-    }
-  }
-  if (maxX < 0) throw new Error(`card art ${label} is fully transparent`);
+  // Scan inwards from each side and stop at the first opaque line (cheap for unpadded art).
+  const w = info.width;
+  const h = info.height;
+  const opaque = (x: number, y: number) => data[(y * w + x) * 4 + 3] > 40;
+  const rowHas = (y: number, x0: number, x1: number) => {
+    for (let x = x0; x < x1; x++) if (opaque(x, y)) return true;
+    return false;
+  };
+  const colHas = (x: number, y0: number, y1: number) => {
+    for (let y = y0; y <= y1; y++) if (opaque(x, y)) return true;
+    return false;
+  };
+  let minY = 0;
+  while (minY < h && !rowHas(minY, 0, w)) minY++;
+  if (minY === h) throw new Error(`card art ${label} is fully transparent`);
+  let maxY = h - 1;
+  while (maxY > minY && !rowHas(maxY, 0, w)) maxY--;
+  let minX = 0;
+  while (minX < w - 1 && !colHas(minX, minY, maxY)) minX++;
+  let maxX = w - 1;
+  while (maxX > minX && !colHas(maxX, minY, maxY)) maxX--;
   const boxW = maxX - minX + 1;
   const boxH = maxY - minY + 1;
   let pipeline = sharp(data, { raw: { width: info.width, height: info.height, channels: 4 } }).extract({

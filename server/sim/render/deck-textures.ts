@@ -6,7 +6,7 @@ import type { CardCode } from '../../game/cards';
 import type { BackDesign, FaceStyle } from '../art/decks';
 import { rasteriseCardArt, type CardTexture } from '../art/texture';
 
-const MAX_CACHED_STYLES = 24;
+const MAX_CACHED_STYLES = 16;
 const cache = new Map<string, Map<string, Promise<CardTexture>>>();
 
 function styleCache(key: string): Map<string, Promise<CardTexture>> {

@@ -137,7 +137,7 @@ export function surfaceColour(style: SurfaceStyle, xMm: number, yMm: number, out
       const plank = Math.floor(v / style.periodMm);
       const plankShade = 0.85 + 0.3 * lattice(plank, 7, seed);
       // Grain: stretched noise along the plank, bent by low-frequency warp, plus knots of darker tone.
-      const warp = fbm(u * 0.002 + plank * 5.7, v * 0.01, seed, 3);
+      const warp = fbm(u * 0.002 + plank * 5.7, v * 0.01, seed, 2);
       const grain = fbm(u * 0.004 + plank * 3.1, (v + warp * 60) * 0.25, seed + 3, 3);
       const streak = 0.5 + 0.5 * Math.sin((v + warp * 90) * 0.45 + plank * 2.3);
       const fine = valueNoise(u * 0.08, v * 1.5, seed + 5);
@@ -208,8 +208,22 @@ export function renderSurface(camera: CameraPose, style: SurfaceStyle, table?: {
   const m = invert3(toImage);
   const out = new Float32Array(width * height * 3);
   const sample = new Float32Array(3);
-  const offsets = [0.25, 0.75];
+  const fine = [0.25, 0.75];
+  const single = [0.5];
+  // Millimetres one pixel spans at (x, y): far parts of a tilted view need supersampling
+  // against moire, near parts do not (that saves most of the baking time).
+  const mmPerPx = (x: number, y: number): number => {
+    const w0 = m[6] * x + m[7] * y + m[8];
+    const w1 = m[6] * (x + 1) + m[7] * y + m[8];
+    if (w0 <= 0 || w1 <= 0) return Infinity;
+    const dx = (m[0] * (x + 1) + m[1] * y + m[2]) / w1 - (m[0] * x + m[1] * y + m[2]) / w0;
+    const dy = (m[3] * (x + 1) + m[4] * y + m[5]) / w1 - (m[3] * x + m[4] * y + m[5]) / w0;
+    return Math.hypot(dx, dy);
+  };
   for (let y = 0; y < height; y++) {
+    const rowScale = Math.max(mmPerPx(0, y + 0.5), mmPerPx(width / 2, y + 0.5), mmPerPx(width - 1, y + 0.5));
+    const offsets = rowScale > 1.2 ? fine : single;
+    const weight = 1 / (offsets.length * offsets.length);
     for (let x = 0; x < width; x++) {
       const o = (y * width + x) * 3;
       let r = 0;
@@ -246,9 +260,9 @@ export function renderSurface(camera: CameraPose, style: SurfaceStyle, table?: {
           b += sample[2];
         }
       }
-      out[o] = r / 4;
-      out[o + 1] = g / 4;
-      out[o + 2] = b / 4;
+      out[o] = r * weight;
+      out[o + 1] = g * weight;
+      out[o + 2] = b * weight;
     }
   }
   return out;
@@ -287,10 +301,18 @@ export function renderLightField(width: number, height: number, light: LightStyl
   return { gain, glare };
 }
 
-/** A table of Gaussian noise values (int8, sigma 16) read from a random offset each frame. */
-export function createNoiseTable(length: number, seed: number): Int8Array {
-  const rng = createRng(seed);
+const noiseTables = new Map<number, Int8Array>();
+
+/**
+ * A table of Gaussian noise values (int8, sigma 16) read from a random offset each frame. One
+ * table per length per process (fixed seed), shared by renderers: each reads it at its own offsets.
+ */
+export function createNoiseTable(length: number): Int8Array {
+  const cached = noiseTables.get(length);
+  if (cached) return cached;
+  const rng = createRng(0x5eed);
   const table = new Int8Array(length);
   for (let i = 0; i < length; i++) table[i] = Math.max(-127, Math.min(127, Math.round(rng.normal() * 16)));
+  noiseTables.set(length, table);
   return table;
 }

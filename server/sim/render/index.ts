@@ -244,7 +244,7 @@ export async function createRenderer(opts: RendererOptions): Promise<Renderer> {
   let backgroundTable = opts.table ? `${opts.table.widthMm}x${opts.table.heightMm}` : '';
   const { gain, glare } = renderLightField(width, height, light);
   const noiseLength = width * height * 3 + 65536;
-  const noise = createNoiseTable(noiseLength, hashString(`noise-${opts.seed}`));
+  const noise = createNoiseTable(noiseLength);
   const layers: Layers = createLayers(width, height);
 
   // Face styles in the seeded pool (optionally narrowed for dataset hold-outs).
