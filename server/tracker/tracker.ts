@@ -44,6 +44,8 @@ export interface TrackerConfig {
   flightGapMs: number;
   /** How long after a card lands a racing copy may still show and go back, ms. */
   raceWatchMs: number;
+  /** A player calls about this long after their last Nerts card lands (the camera cannot hear), ms. */
+  callReactionMs: number;
   /** A copy must be away from its seat at least this long to count as having flown, ms. */
   raceAwayMs: number;
   /** After a Nerts pile is seen empty, the call is placed when its last card lands, or after this long, ms. */
@@ -69,6 +71,7 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   emptyNertsFrames: 4,
   callWaitMs: 2500,
   raceWatchMs: 5000,
+  callReactionMs: 500,
   flightGapMs: 2000,
   raceAwayMs: 300,
   stallMs: 30000,
@@ -117,8 +120,10 @@ export interface RaceWatch {
   code: CardCode;
   landMs: number;
   untilMs: number;
-  /** First frame with two copies of X in the centre, ms. */
+  /** First frame with two copies of X in the centre (once seen in two frames), ms. */
   secondSeenMs: number | null;
+  doubleFrames?: number;
+  firstDoubleMs?: number;
   /** Seats whose X went away after the landing: when it was last seen there, ms. */
   away: Record<string, number>;
 }
@@ -365,7 +370,7 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
       if (pending.landedMs !== null || now - pending.sinceMs >= config.callWaitMs) {
         state.called = true;
         seat.callPending = null;
-        emit({ type: 'call', player: seat.playerId, manual: false }, pending.landedMs ?? now);
+        emit({ type: 'call', player: seat.playerId, manual: false }, pending.landedMs !== null ? pending.landedMs + config.callReactionMs : now);
       }
     }
   }
@@ -460,7 +465,8 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
     candidate.votes = pruneVotes(candidate.votes, now, config);
     if (candidate.votes.length === 0) continue;
     const decided = tally(candidate.votes, config);
-    if (decided?.code && rankValue(decided.code) === 1) {
+    const startsPile = decided?.code ? cardsBetween(undefined, decided.code) : null;
+    if (decided?.code && startsPile) {
       const pile: TrackedPile = {
         id: `f${state.nextPileNumber++}`,
         center: candidate.center,
@@ -476,7 +482,8 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
         missingSinceMs: null,
       };
       state.piles.push(pile);
-      queuePlay(state, pile, decided.code, true, firstSeen(candidate.votes, decided.code), now, config, true);
+      // An ace (and two) covered by hands while they landed are filled in under the card seen.
+      for (const code of startsPile) queuePlay(state, pile, code, code === startsPile[0], firstSeen(candidate.votes, decided.code), now, config, true);
       continue;
     }
     if (decided?.code && candidate.reportedIllegal !== decided.code) {
@@ -505,12 +512,12 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
  * were missed); null when `reading` cannot follow `top` in suit.
  */
 export function cardsBetween(top: CardCode | undefined, reading: CardCode): CardCode[] | null {
-  if (!top) return rankValue(reading) === 1 ? [reading] : null;
-  if (suitOf(top) !== suitOf(reading)) return null;
-  const from = rankValue(top);
+  if (!top && rankValue(reading) > 3) return null; // a new pile missing more than its ace and a two is a misread
+  if (top && suitOf(top) !== suitOf(reading)) return null;
+  const from = top ? rankValue(top) : 0;
   const to = rankValue(reading);
   if (to <= from || to - from > 3) return null; // more than three unseen plays is a misread
-  const suit = parseCard(top).suit;
+  const suit = parseCard(reading).suit;
   const codes: CardCode[] = [];
   for (let value = from + 1; value <= to; value += 1) codes.push(`${['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K'][value - 1]}${suit}` as CardCode);
   return codes;
@@ -595,7 +602,12 @@ function watchRace(
     return;
   }
   const winner = pile.cards.find((card) => card.code === race.code)?.player ?? '';
-  if (centreCards.filter((card) => card.code === race.code).length >= 2) race.secondSeenMs ??= now;
+  // Two copies in two frames (one frame could be a misread of another card).
+  if (centreCards.filter((card) => card.code === race.code).length >= 2) {
+    race.doubleFrames = (race.doubleFrames ?? 0) + 1;
+    race.firstDoubleMs ??= now;
+    if (race.doubleFrames >= 2) race.secondSeenMs ??= race.firstDoubleMs;
+  }
   for (const seat of state.seats) {
     if (seat.playerId === winner) continue;
     const visible = (seenInSeat.get(seat.seat) ?? []).some((card) => card.code === race.code);

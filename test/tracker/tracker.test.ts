@@ -171,7 +171,7 @@ describe('tracker: Nerts piles and the call', () => {
     const call = timed.find((e) => e.event.type === 'call')!;
     const play = timed.find((e) => e.event.type === 'card-played' && e.event.card === '2H')!;
     expect(play.event).toMatchObject({ player: 'ann' });
-    expect(call.timeMs).toBe(play.timeMs);
+    expect(call.timeMs).toBe(play.timeMs + small.callReactionMs);
   });
 
   it('a hand covering a full Nerts pile is not a call', () => {
