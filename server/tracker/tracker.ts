@@ -367,7 +367,7 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
     if (pending && !state.called) {
       const movedToWork = (seenInSeat.get(seat.seat) ?? []).some((card) => card.code === pending.lastCard && /\/work/.test(card.zone ?? ''));
       if (movedToWork) pending.landedMs ??= now;
-      if (pending.landedMs !== null || now - pending.sinceMs >= config.callWaitMs) {
+      if ((pending.landedMs !== null && now >= pending.landedMs + config.callReactionMs) || now - pending.sinceMs >= config.callWaitMs) {
         state.called = true;
         seat.callPending = null;
         emit({ type: 'call', player: seat.playerId, manual: false }, pending.landedMs !== null ? pending.landedMs + config.callReactionMs : now);
