@@ -15,6 +15,8 @@ export interface SurfaceStyle {
   periodMm: number;
   angleRad: number;
   seed: number;
+  /** How strongly the grain or mottling shows, 0..1 (varnished figured wood is high). */
+  contrast: number;
 }
 
 /** Lighting and camera imperfections for one renderer. */
@@ -64,6 +66,7 @@ export function randomSurface(rng: Rng): SurfaceStyle {
     periodMm: kind === 'wood' ? rng.range(90, 200) : kind === 'dots' ? rng.range(8, 20) : rng.range(10, 40),
     angleRad: rng.chance(0.6) ? rng.pick([0, Math.PI / 2]) : rng.range(0, Math.PI),
     seed: rng.int(0, 1 << 30),
+    contrast: rng.range(0.15, 1),
   };
 }
 
@@ -82,7 +85,8 @@ export function randomLight(rng: Rng): LightStyle {
     vignette: rng.range(0.08, 0.4),
     spot: { x: rng.range(0.1, 0.9), y: rng.range(0.1, 0.9), radius: rng.range(0.25, 0.7), strength: rng.range(0, 0.3) },
     glare,
-    whiteBalance: [1 + 0.1 * warm + rng.range(-0.03, 0.03), 1 + rng.range(-0.03, 0.03), 1 - 0.12 * warm + rng.range(-0.03, 0.03)],
+    // Warm (tungsten) to cool (daylight) casts, plus a small green/magenta tint.
+    whiteBalance: [1 + 0.14 * warm + rng.range(-0.03, 0.03), 1 + rng.range(-0.04, 0.04), 1 - 0.17 * warm + rng.range(-0.03, 0.03)],
     noiseSigma: rng.range(1.5, 6.5),
     defocusSigma: rng.chance(0.3) ? 0 : rng.range(0.4, 1.1),
     shadowAngleRad: rng.range(0, 2 * Math.PI),
@@ -142,7 +146,12 @@ export function surfaceColour(style: SurfaceStyle, xMm: number, yMm: number, out
       const streak = 0.5 + 0.5 * Math.sin((v + warp * 90) * 0.45 + plank * 2.3);
       const fine = valueNoise(u * 0.08, v * 1.5, seed + 5);
       const seam = Math.abs(v - (plank + 0.5) * style.periodMm) > style.periodMm / 2 - 0.7 ? 0.6 : 1;
-      shade = plankShade * (0.74 + 0.32 * grain + 0.06 * streak + 0.06 * fine) * seam;
+      // Figure: wide swirls of dark and light growth rings, strong on varnished tables.
+      const figure = fbm(u * 0.0022 + plank * 1.7, v * 0.009, seed + 11, 3);
+      const rings = 0.5 + 0.5 * Math.sin(v * 0.3 + figure * 38 + plank);
+      const quiet = 0.74 + 0.32 * grain + 0.06 * streak + 0.06 * fine;
+      const loud = 0.45 + 0.55 * (0.65 * rings + 0.35 * grain) + 0.08 * fine;
+      shade = plankShade * (quiet + (loud - quiet) * style.contrast) * seam;
       break;
     }
     case 'felt': {
