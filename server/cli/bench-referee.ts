@@ -1,0 +1,259 @@
+/**
+ * npm run bench:referee -- --players N --hands K --seed S [--art DIR] [--camera top|oblique]
+ *   [--tables T] [--fps F] [--workers W] [--width 1280 --height 720]
+ *
+ * Plays simulated hands through the real server over WebSocket (camera socket, worker-thread
+ * recogniser, tracker, rules) and compares each scored hand with the simulator's ground truth.
+ * Prints progress to stderr and one final JSON line to stdout: handsExact (fraction of hands
+ * whose every score is exact), centre and Nerts count errors per player, disputes ruled right,
+ * fps, p50Ms, p95Ms (receipt → observations), dropped frames.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import WebSocket from 'ws';
+import { buildApp } from '../app';
+import { createSimTable, type SimFrame, type SimTable } from '../sim/live';
+import { simCalibration } from '../tables/sim-calibration';
+import { backViews } from '../tables/sim-feed';
+import type { CreatedTable, PipelineStats, TableView } from '../protocol';
+import type { HandTruth } from '../sim/bots/engine';
+
+/** Per-hand comparison with the ground truth. */
+interface HandResult {
+  table: number;
+  hand: number;
+  exact: boolean;
+  centreErrors: number[];
+  nertsErrors: number[];
+  disputesTruth: number;
+  disputesRight: number;
+  scoresSeen: Record<string, number>;
+  scoresTruth: Record<string, number>;
+}
+
+function usage(message: string): never {
+  console.error(`bench:referee: ${message}\nusage: npm run bench:referee -- --players N --hands K --seed S [--art DIR] [--camera top|oblique] [--tables T] [--fps F] [--workers W]`);
+  process.exit(2);
+}
+
+function positiveInt(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1) usage(`--${name} must be a positive integer`);
+  return parsed;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Scores of a hand by scoring entity (player or team), from the server's score rows. */
+function entityScores(view: TableView): Record<string, number> {
+  const scores: Record<string, number> = {};
+  for (const row of view.scores ?? []) scores[row.team ?? row.player] = row.handScore;
+  return scores;
+}
+
+function compare(tableIndex: number, handIndex: number, view: TableView, truth: HandTruth, variant: string): HandResult {
+  const centreErrors = view.players.map((p) => Math.abs(p.centreCards - (truth.centre[p.id] ?? 0)));
+  const nertsErrors = view.players.map((p) => Math.abs(p.nertsLeft - (truth.nertsLeft[p.id] ?? 0)));
+  const scoresTruth = truth.scores[variant] ?? {};
+  const scoresSeen = entityScores(view);
+  const exact = Object.keys(scoresTruth).length > 0 && Object.entries(scoresTruth).every(([entity, score]) => scoresSeen[entity] === score);
+  let disputesRight = 0;
+  const used = new Set<string>();
+  for (const dispute of truth.disputes) {
+    const match = view.disputes.find((d) => !used.has(d.id) && d.first.card === dispute.code && d.winner === (dispute.winner?.player ?? null));
+    if (match) {
+      used.add(match.id);
+      disputesRight += 1;
+    }
+  }
+  return { table: tableIndex, hand: handIndex, exact, centreErrors, nertsErrors, disputesTruth: truth.disputes.length, disputesRight, scoresSeen, scoresTruth };
+}
+
+interface Bench {
+  base: string;
+  request<T>(method: string, path: string, token: string, body?: unknown): Promise<T>;
+}
+
+/** Plays every hand of one simulated table through the server's camera socket. */
+async function playTable(bench: Bench, index: number, sim: SimTable, fps: number, log: (m: string) => void): Promise<{ results: HandResult[]; stats: PipelineStats; sent: number; wallMs: number }> {
+  const created = await bench.request<CreatedTable>('POST', '/api/tables', '', {
+    name: `bench ${index}`,
+    seats: sim.players.map((p) => ({ playerId: p.id, name: p.id, deckId: p.deckId, ...(p.team ? { team: p.team } : {}) })),
+    variant: sim.variant.name,
+    source: 'camera',
+  });
+  const { table, tokens } = created;
+  if (sim.camera) await bench.request('PUT', `/api/tables/${table.id}/calibration`, tokens.referee, simCalibration(sim.layout, sim.camera));
+  const socket = new WebSocket(`${bench.base.replace('http', 'ws')}/api/tables/${table.id}/camera?token=${tokens.camera}`);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  socket.on('message', (data: Buffer) => {
+    const message = JSON.parse(data.toString()) as { type: string; code?: string; message?: string };
+    if (message.type === 'error') log(`table ${index}: server says ${message.code}: ${message.message}`);
+  });
+  const send = (frame: SimFrame) => {
+    const header = Buffer.alloc(8);
+    header.writeDoubleLE(frame.timeMs, 0);
+    socket.send(Buffer.concat([header, frame.jpeg]));
+  };
+  const stats = async () => (await bench.request<{ view: TableView; stats: PipelineStats }>('GET', `/api/tables/${table.id}`, tokens.view)).stats;
+  const drain = async () => {
+    const start = Date.now();
+    for (;;) {
+      const s = await stats();
+      if (s.framesProcessed + s.framesDropped + (s.framesFailed ?? 0) >= s.framesReceived) return;
+      if (Date.now() - start > 30_000) return;
+      await sleep(50);
+    }
+  };
+
+  const results: HandResult[] = [];
+  let enrolled = false;
+  let sent = 0;
+  const wallStart = performance.now();
+  let paceStart = performance.now();
+  let pacedFrames = 0;
+  for (;;) {
+    const frame = await sim.next();
+    if (!frame) break;
+    if (!enrolled) {
+      // The players show their backs: each deck's stock is in view on the first frame.
+      enrolled = true;
+      send(frame);
+      await drain();
+      for (const [deckId, corners] of backViews(frame.truth)) {
+        try {
+          await bench.request('POST', `/api/tables/${table.id}/decks/${encodeURIComponent(deckId)}/enroll`, tokens.referee, { corners });
+        } catch (error) {
+          log(`table ${index}: enrolling ${deckId} failed: ${(error as Error).message}`);
+        }
+      }
+    }
+    if (frame.frameIndex === 0) await bench.request('POST', `/api/tables/${table.id}/hands`, tokens.referee, {});
+    send(frame);
+    sent += 1;
+    pacedFrames += 1;
+    const wait = paceStart + (pacedFrames * 1000) / fps - performance.now();
+    if (wait > 0) await sleep(wait);
+    if (frame.lastOfHand) {
+      await drain();
+      const view = await bench.request<TableView>('POST', `/api/tables/${table.id}/hands/end`, tokens.referee, {});
+      const result = compare(index, frame.handIndex, view, frame.handTruth, sim.variant.name);
+      results.push(result);
+      const s = await stats();
+      log(
+        `table ${index} hand ${frame.handIndex}: ${result.exact ? 'exact' : 'NOT exact'}; scores ${JSON.stringify(result.scoresSeen)} vs truth ${JSON.stringify(result.scoresTruth)}; ` +
+          `disputes ${result.disputesRight}/${result.disputesTruth}; fps ${s.fps} p95 ${s.p95Ms} ms, dropped ${s.framesDropped}, failed ${s.framesFailed ?? 0}`,
+      );
+      paceStart = performance.now();
+      pacedFrames = 0;
+    }
+  }
+  const final = await stats();
+  socket.close();
+  return { results, stats: final, sent, wallMs: performance.now() - wallStart };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      players: { type: 'string' },
+      hands: { type: 'string' },
+      seed: { type: 'string' },
+      art: { type: 'string' },
+      camera: { type: 'string' },
+      tables: { type: 'string' },
+      fps: { type: 'string' },
+      workers: { type: 'string' },
+      width: { type: 'string' },
+      height: { type: 'string' },
+    },
+    strict: true,
+  });
+  const players = positiveInt(values.players, 'players', 3);
+  if (players < 2 || players > 6) usage('--players must be 2 to 6');
+  const hands = positiveInt(values.hands, 'hands', 1);
+  const seed = Number(values.seed ?? 1);
+  if (!Number.isFinite(seed)) usage('--seed must be a number');
+  const camera = values.camera ?? 'top';
+  if (camera !== 'top' && camera !== 'oblique') usage('--camera must be top or oblique');
+  const tables = positiveInt(values.tables, 'tables', 1);
+  const fps = positiveInt(values.fps, 'fps', tables > 1 ? 10 : 30);
+  const workers = positiveInt(values.workers, 'workers', 1);
+  const width = positiveInt(values.width, 'width', 1280);
+  const height = positiveInt(values.height, 'height', 720);
+  const log = (message: string) => console.error(`[bench:referee] ${message}`);
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'nerts-bench-'));
+  const app = await buildApp({ dataDir, recognizer: 'real', workers, clientDist: null, rateLimitPerMinute: 1_000_000, maxCameraFps: 1000 });
+  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  const backend = await app.pool.backend.catch((error: Error) => `failed: ${error.message}`);
+  log(`server on ${address}, recogniser ${backend}, ${tables} table(s) x ${hands} hand(s), ${players} players, seed ${seed}, camera ${camera}, ${fps} fps`);
+  const bench: Bench = {
+    base: address,
+    async request<T>(method: string, path: string, token: string, body?: unknown): Promise<T> {
+      const response = await fetch(`${address}${path}`, {
+        method,
+        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        body: body !== undefined ? JSON.stringify(body) : undefined,
+      });
+      const text = await response.text();
+      if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+      return (text ? JSON.parse(text) : undefined) as T;
+    },
+  };
+  try {
+    const sims = await Promise.all(
+      Array.from({ length: tables }, (_, i) => createSimTable({ players, seed: seed + i, fps, hands, camera, art: values.art, width, height })),
+    );
+    const runs = await Promise.all(sims.map((sim, i) => playTable(bench, i, sim, fps, log)));
+    const results = runs.flatMap((run) => run.results);
+    const centre = results.flatMap((r) => r.centreErrors);
+    const nerts = results.flatMap((r) => r.nertsErrors);
+    const mean = (xs: number[]) => (xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 1000) / 1000 : 0);
+    const disputesTruth = results.reduce((sum, r) => sum + r.disputesTruth, 0);
+    const disputesRight = results.reduce((sum, r) => sum + r.disputesRight, 0);
+    const processed = runs.reduce((sum, run) => sum + run.stats.framesProcessed, 0);
+    const summary = {
+      bench: 'referee',
+      players,
+      hands,
+      seed,
+      camera,
+      tables,
+      width,
+      height,
+      sendFps: fps,
+      recognizer: backend,
+      handsScored: results.length,
+      handsExact: results.length ? Math.round((results.filter((r) => r.exact).length / results.length) * 1000) / 1000 : 0,
+      centreErrorPerPlayer: { mean: mean(centre), max: centre.length ? Math.max(...centre) : 0 },
+      nertsErrorPerPlayer: { mean: mean(nerts), max: nerts.length ? Math.max(...nerts) : 0 },
+      disputesRuledRight: disputesTruth ? Math.round((disputesRight / disputesTruth) * 1000) / 1000 : null,
+      disputes: { right: disputesRight, truth: disputesTruth },
+      // Frames recognised per second per table over the whole run (server side).
+      fps: Math.round((runs.reduce((sum, run) => sum + run.stats.framesProcessed / (run.wallMs / 1000), 0) / runs.length) * 10) / 10,
+      p50Ms: Math.max(...runs.map((run) => run.stats.p50Ms)),
+      p95Ms: Math.max(...runs.map((run) => run.stats.p95Ms)),
+      framesSent: runs.reduce((sum, run) => sum + run.sent, 0),
+      framesProcessed: processed,
+      droppedFrames: runs.reduce((sum, run) => sum + run.stats.framesDropped, 0),
+      failedFrames: runs.reduce((sum, run) => sum + (run.stats.framesFailed ?? 0), 0),
+      wallS: Math.round(Math.max(...runs.map((run) => run.wallMs)) / 100) / 10,
+    };
+    console.log(JSON.stringify(summary));
+  } finally {
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: Error) => {
+  console.error(`bench:referee failed: ${error.stack ?? error.message}`);
+  process.exit(1);
+});
