@@ -99,16 +99,16 @@ export type Mat3 = [number, number, number, number, number, number, number, numb
  */
 export function planeHomography(frame: CameraFrame, origin: Vec3, axisS: Vec3, axisT: Vec3): Mat3 {
   const o = sub(origin, frame.centre);
-  const col = (v: Vec3, isPoint: boolean): [number, number, number] => {
+  // Camera-space vector -> homogeneous image column (same linear map for points and directions).
+  const col = (v: Vec3): [number, number, number] => {
     const x = dot(v, frame.right);
     const y = dot(v, frame.down);
     const z = dot(v, frame.forward);
-    void isPoint;
     return [frame.focalPx * x + frame.cx * z, frame.focalPx * y + frame.cy * z, z];
   };
-  const a = col(axisS, false);
-  const b = col(axisT, false);
-  const c = col(o, true);
+  const a = col(axisS);
+  const b = col(axisT);
+  const c = col(o);
   return [a[0], b[0], c[0], a[1], b[1], c[1], a[2], b[2], c[2]];
 }
 

@@ -376,7 +376,7 @@ export async function createRenderer(opts: RendererOptions): Promise<Renderer> {
         const grow = (soft + 2) * geometry.pxPerMm;
         const box = clippedBox(geometry.corners.map(([x, y]) => [x + ox, y + oy] as [number, number]), width, height, grow);
         if (!box) continue;
-        drawCardShadow(layers, invert3(geometry.toImage), box, geometry.pxPerMm, ox, oy, soft, light.shadowStrength * 0.8);
+        drawCardShadow(layers, invert3(geometry.toImage), box, ox, oy, soft, light.shadowStrength * 0.8);
       }
       for (const hand of scene.hands) {
         const capsules = handShadowCapsules(frame, hand, [Math.cos(light.shadowAngleRad) * light.shadowPxPerMmHeight, Math.sin(light.shadowAngleRad) * light.shadowPxPerMmHeight]);

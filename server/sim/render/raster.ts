@@ -276,7 +276,6 @@ export function drawCardShadow(
   layers: Layers,
   imageToCard: Mat3,
   box: PixelBox,
-  pxPerMm: number,
   offsetX: number,
   offsetY: number,
   softMm: number,
@@ -303,7 +302,6 @@ export function drawCardShadow(
       if (v > cardShadow[i]) cardShadow[i] = v;
     }
   }
-  void pxPerMm;
 }
 
 /** Soft shadow of a hand (its capsules, already shifted onto the table) with `softPx` penumbra. */

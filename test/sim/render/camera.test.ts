@@ -68,3 +68,18 @@ describe('random scenes', () => {
     expect(randomScene({ seed: 22, players: 4 })).not.toEqual(a);
   });
 });
+
+describe('table surface', () => {
+  it('ends at the table edge: the floor beyond differs from the cloth', async () => {
+    const { renderSurface } = await import('../../../server/sim/render/environment');
+    const camera = presetCamera('top', 320, 180, { widthMm: 2000, heightMm: 1200 });
+    const style = { kind: 'felt' as const, base: [30, 120, 40] as [number, number, number], accent: [30, 120, 40] as [number, number, number], periodMm: 20, angleRad: 0, seed: 3, contrast: 0.5 };
+    // The camera frames a 2 m table, but the table is only 1 m wide: the sides are floor.
+    const image = renderSurface(camera, style, { widthMm: 1000, heightMm: 1200 });
+    const at = (x: number, y: number) => Array.from(image.subarray((y * 320 + x) * 3, (y * 320 + x) * 3 + 3));
+    const centre = at(160, 90);
+    const side = at(5, 90);
+    expect(centre[1]).toBeGreaterThan(centre[0] * 2); // green felt
+    expect(side[1]).toBeLessThan(side[0] * 1.3); // not green: floor
+  });
+});
