@@ -17,7 +17,7 @@ import { createSimTable, simTableProblem, type SimFrame, type SimTableOptions } 
 
 const USAGE = `usage: npm run sim -- --out DIR [--players 2-6] [--seed N] [--hands N] [--fps N]
        [--art DIR] [--camera top|oblique] [--width PX] [--height PX] [--variant PRESET]
-       [--max-seconds S] [--no-render] [--skill 0..1] [--partners]`;
+       [--max-seconds S] [--no-render] [--skill 0..1] [--partners] [--jpeg-quality 1-100]`;
 
 /** Parsed command line. */
 interface SimArgs {
@@ -58,6 +58,7 @@ function parse(argv: string[]): SimArgs {
         'no-render': { type: 'boolean' },
         skill: { type: 'string' },
         partners: { type: 'boolean' },
+        'jpeg-quality': { type: 'string' },
         help: { type: 'boolean' },
       },
       strict: true,
@@ -101,6 +102,11 @@ function parse(argv: string[]): SimArgs {
     ...(variant !== undefined ? { variant: variant as SimTableOptions['variant'] } : {}),
     render: values['no-render'] !== true,
   };
+  if (values['jpeg-quality'] !== undefined) {
+    const quality = parseNumber('jpeg-quality', values['jpeg-quality'] as string, 80);
+    if (!(Number.isInteger(quality) && quality >= 1 && quality <= 100)) fail('--jpeg-quality must be an integer 1-100');
+    options.jpegQuality = quality;
+  }
   const problem = simTableProblem(options);
   if (problem) fail(problem);
   const maxSecondsRaw = values['max-seconds'] as string | undefined;
