@@ -9,7 +9,7 @@ import { Card } from '../components/Card';
 import { PlayerChip } from '../components/PlayerChip';
 import { RefereeTokenForm } from '../components/RefereeTokenForm';
 import { api, tableResourceUrl } from '../lib/api';
-import { cardName } from '../lib/cardNames';
+import { cardName, cardShort } from '../lib/cardNames';
 import { playerNames } from '../lib/format';
 import { tokenFor } from '../lib/tokens';
 import { useTable } from '../lib/useLiveTable';
@@ -88,7 +88,7 @@ function DisputeCard({ dispute, names, view, isReferee }: { dispute: Dispute; na
           {[dispute.first, dispute.second].map((side) => (
             <button key={side.player + side.card} type="button" disabled={busy || dispute.winner === side.player}
               onClick={() => run(() => api.overrule(tableId, tokenFor(tokens, 'referee'), dispute.id, side.player))}>
-              {name(side.player)}’s {side.card}
+              {name(side.player)}’s {cardShort(side.card as CardCode)}
             </button>
           ))}
         </div>

@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { playScript } from './scriptedCamera';
+import { playScript, raceFrames, sendFrames } from './scriptedCamera';
+import type { CreatedTable } from '../../../server/protocol';
 import { browserSkipReason, buildClient, FAKE_CAMERA_ARGS, launchBrowser, screenshot, startServer, type Browser, type RunningServer } from './harness';
 
 const skipReason = browserSkipReason();
@@ -182,6 +183,40 @@ describe.skipIf(skipReason !== null)('web app in Chromium', () => {
     } finally {
       await camera.close();
     }
+  });
+
+  it('reviews a dispute: both cards, the evidence frames, the ruling, and an overrule', async () => {
+    const { page } = browser;
+    const response = await server.app.inject({
+      method: 'POST',
+      url: '/api/tables',
+      payload: { name: 'Race table', seats: [{ playerId: 'ann', name: 'Ann' }, { playerId: 'bob', name: 'Bob' }] },
+    });
+    const created = response.json() as CreatedTable;
+    await page.goto(`${server.origin}${created.urls.dashboard}`);
+    await page.getByRole('button', { name: 'Start a new hand' }).click();
+    await expect.poll(() => page.getByTestId('hand-number').textContent()).toBe('1');
+    await sendFrames(server.app, created.table.id, created.tokens.camera, raceFrames());
+    await expect.poll(() => server.app.tables.get(created.table.id)!.view().disputes.length, { timeout: 10_000 }).toBe(1);
+
+    await page.getByRole('link', { name: /Review the evidence/ }).click();
+    const dispute = page.locator('[data-dispute]');
+    await dispute.waitFor();
+    expect(await dispute.locator('[data-card="2S"]').count()).toBe(2);
+    const evidence = server.app.tables.get(created.table.id)!.view().disputes[0].evidence;
+    expect(evidence.length).toBeGreaterThan(0);
+    expect(await dispute.locator('.evidence img').count()).toBe(evidence.length);
+    // Every evidence frame loads (the <img> carries the view token in its URL).
+    for (const img of await dispute.locator('.evidence img').all()) {
+      await expect.poll(() => img.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth), { timeout: 10_000 }).toBe(1280);
+    }
+    await dispute.getByText(/Ruled for (Ann|Bob) \(first to land\)/).waitFor();
+    const first = server.app.tables.get(created.table.id)!.view().disputes[0].first.player;
+    const other = first === 'ann' ? 'Bob' : 'Ann';
+    await page.getByRole('button', { name: `${other}’s 2♠` }).click();
+    await expect.poll(() => server.app.tables.get(created.table.id)!.view().disputes[0].by, { timeout: 10_000 }).toBe('referee');
+    await dispute.getByText(`Ruled for ${other} by the referee`).waitFor();
+    await screenshot(page, '09-dispute');
   });
 
   it('fits the dashboard at phone width', async () => {

@@ -63,6 +63,58 @@ export function sceneAfter(script: typeof OPENING, playsDone: number): CardObser
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** Frames (100 ms apart) the last scene is held for: longer than the tracker's attribution delay (1 s). */
+const SETTLE_FRAMES = 16;
+
+/** A card seen at (x, y) pixels in `zone` (the observation the fake recogniser will return). */
+export function seenCard(code: CardCode, x: number, y: number, zone: string, confidence = 0.9): CardObservation {
+  const corners: Quad = [[x - 30, y - 42], [x + 30, y - 42], [x + 30, y + 42], [x - 30, y + 42]];
+  return { kind: 'face', code, confidence, corners, zone };
+}
+
+/**
+ * A race for one slot, as the tracker's own dispute test stages it: Ann and Bob each hold a 2♠,
+ * both land on the A♠ pile together. The first lander stays; the second is a rival play.
+ */
+export function raceFrames(): CardObservation[][] {
+  const pile: [number, number] = [640, 360];
+  const ann: [number, number] = [640, 640];
+  const bob: [number, number] = [640, 80];
+  const repeat = (count: number, cards: () => CardObservation[]) => Array.from({ length: count }, cards);
+  const ace = () => seenCard('AS', ...pile, 'centre');
+  return [
+    ...repeat(4, () => [ace()]),
+    // both players hold a 2♠ in their work piles
+    ...repeat(4, () => [ace(), seenCard('2S', ...ann, 'seat-0/work'), seenCard('2S', ...bob, 'seat-1/work')]),
+    // Ann's leaves first, then Bob's; both lie on the ace, slightly offset
+    [ace(), seenCard('2S', ...bob, 'seat-1/work')],
+    ...repeat(6, () => [seenCard('2S', ...pile, 'centre', 0.9), seenCard('2S', pile[0] + 12, pile[1] + 8, 'centre', 0.8)]),
+    // the second lander's card goes back where it came from
+    ...repeat(SETTLE_FRAMES, () => [seenCard('2S', ...pile, 'centre', 0.9), seenCard('2S', ...bob, 'seat-1/work')]),
+  ];
+}
+
+/** Sends frames (100 ms apart in capture time) into a table's camera socket, each taken by the pipeline before the next. */
+export async function sendFrames(app: FastifyInstance, tableId: string, cameraToken: string, frames: CardObservation[][]): Promise<void> {
+  const table = app.tables.get(tableId);
+  if (!table) throw new Error(`no table ${tableId}`);
+  const camera = await app.injectWS(`/api/tables/${encodeURIComponent(tableId)}/camera?token=${encodeURIComponent(cameraToken)}`);
+  let captureMs = Date.now();
+  try {
+    for (const cards of frames) {
+      const taken = table.stats().framesProcessed + table.stats().framesDropped;
+      const header = Buffer.alloc(8);
+      header.writeDoubleLE(captureMs, 0);
+      camera.send(Buffer.concat([header, encodeFakeFrame(cards)]));
+      captureMs += 100;
+      const deadline = Date.now() + 5000;
+      while (table.stats().framesProcessed + table.stats().framesDropped <= taken && Date.now() < deadline) await sleep(5);
+    }
+  } finally {
+    camera.terminate();
+  }
+}
+
 /**
  * Plays the script into the table's camera socket: `framesPerStep` frames 100 ms apart (capture
  * time) for each step, waiting for the pipeline to take each frame so none is dropped as stale.
@@ -95,6 +147,17 @@ export async function playScript(
         if (options.wallMsPerFrame) await sleep(options.wallMsPerFrame);
       }
       await options.onStep?.(step);
+    }
+    // Hold the last scene a while: the tracker decides who played a card a second after it lands.
+    const finalCards = sceneAfter(script, script.plays.length);
+    for (let i = 0; i < SETTLE_FRAMES; i += 1) {
+      const taken = table.stats().framesProcessed + table.stats().framesDropped;
+      const header = Buffer.alloc(8);
+      header.writeDoubleLE(captureMs, 0);
+      camera.send(Buffer.concat([header, encodeFakeFrame(finalCards)]));
+      captureMs += 100;
+      const deadline = Date.now() + 5000;
+      while (table.stats().framesProcessed + table.stats().framesDropped <= taken && Date.now() < deadline) await sleep(5);
     }
   } finally {
     camera.terminate();
