@@ -4,7 +4,7 @@
  * `createRenderer(options) -> { render(scene), deckInfo(deckId), camera }`.
  */
 import sharp from 'sharp';
-import { isCardCode, type CardCode } from '../../game/cards';
+import { ALL_CARD_CODES, isCardCode, type CardCode } from '../../game/cards';
 import type { Quad } from '../../vision/types';
 import { CARD_HEIGHT_MM, CARD_WIDTH_MM, type CardPose, type TableScene, type Zone } from '../scene';
 import { createArtCatalogue, matchesStyle, type ArtCatalogue } from '../art/decks';
@@ -104,6 +104,8 @@ export interface Renderer {
   /** Like render, plus raw RGB and the per-pixel owner map. */
   renderDetailed(scene: TableScene): Promise<DetailedFrame>;
   deckInfo(deckId: string): { faces: string; back: string };
+  /** Rasterises every face and the back of these decks now, so the first frames are not slow. Additive. */
+  preload(deckIds: string[]): Promise<void>;
   camera: CameraPose;
   /** The surface and light this renderer's seed chose (for contact sheets and docs). */
   look: { surface: SurfaceStyle; light: LightStyle };
@@ -431,6 +433,16 @@ export async function createRenderer(opts: RendererOptions): Promise<Renderer> {
     },
     renderDetailed: (scene) => serialised(scene, true),
     deckInfo,
+    async preload(deckIds) {
+      const jobs: Array<Promise<unknown>> = [];
+      for (const deckId of deckIds) {
+        const info = deckInfo(deckId);
+        const style = catalogue.face(info.faces);
+        for (const code of ALL_CARD_CODES) jobs.push(faceTexture(style, code));
+        jobs.push(backTexture(catalogue.back(info.back)));
+      }
+      await Promise.all(jobs);
+    },
     camera,
     look: { surface, light },
   };

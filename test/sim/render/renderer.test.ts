@@ -138,6 +138,12 @@ describe('determinism and decks', () => {
     expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 480, 270]);
   });
 
+  it('preloads decks so their art is ready (and rejects unknown styles)', async () => {
+    const renderer = await createRenderer({ seed: 2, width: 320, height: 180, decks: { a: { faces: 'gen-3' }, b: { faces: 'no-such' } } });
+    await expect(renderer.preload(['a'])).resolves.toBeUndefined();
+    await expect(renderer.preload(['b'])).rejects.toThrow(/unknown face style/);
+  });
+
   it('gives every deck a distinct back design and reports it in the truth', async () => {
     const renderer = await createRenderer({ seed: 9, width: 480, height: 270 });
     const backs = ['d0', 'd1', 'd2', 'd3', 'd4', 'd5'].map((d) => renderer.deckInfo(d).back);
