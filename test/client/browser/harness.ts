@@ -27,12 +27,16 @@ export function browserSkipReason(): string | null {
   return null;
 }
 
-/** Builds client/dist with the project's Vite config (the server serves it). */
+/**
+ * Builds the web app with the project's Vite config into a fresh temporary folder (the server
+ * serves it from there). Each test file builds its own copy, so files running in parallel, or a
+ * server serving client/dist meanwhile, never see a half-written build.
+ */
 export async function buildClient(): Promise<string> {
-  await build({ configFile: join(REPO_ROOT, 'client', 'vite.config.ts'), logLevel: 'warn' });
-  const dist = join(REPO_ROOT, 'client', 'dist');
-  if (!existsSync(join(dist, 'index.html'))) throw new Error('vite build produced no client/dist/index.html');
-  return dist;
+  const outDir = mkdtempSync(join(tmpdir(), 'nerts-client-'));
+  await build({ configFile: join(REPO_ROOT, 'client', 'vite.config.ts'), logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  if (!existsSync(join(outDir, 'index.html'))) throw new Error(`vite build produced no index.html in ${outDir}`);
+  return outDir;
 }
 
 /** A running server plus its origin and the temporary data directory it owns. */
@@ -58,6 +62,7 @@ export async function startServer(clientDist: string, overrides: Record<string, 
     close: async () => {
       await app.close();
       rmSync(dataDir, { recursive: true, force: true });
+      if (clientDist.startsWith(tmpdir())) rmSync(clientDist, { recursive: true, force: true });
     },
   };
 }
