@@ -484,10 +484,13 @@ function compose(
     const lit = gain[i] * (1 - handShadow[i]);
     const shine = glare[i] * (0.35 + 0.65 * a) + 256.5;
     const k = noiseOffset + j;
+    // Mostly luminance noise shared by the channels, plus weaker per-channel (chroma) noise.
+    const luma = noise[k] * noiseScale * 0.8;
+    const chroma = noiseScale * 0.55;
     // Index into the tone curve (offset 256 so small negatives stay in range), clamped to 0..1023.
-    let r = ((colour[j] + under * background[j]) * lit * wr + shine + noise[k] * noiseScale) | 0;
-    let g = ((colour[j + 1] + under * background[j + 1]) * lit * wg + shine + noise[k + 1] * noiseScale) | 0;
-    let b = ((colour[j + 2] + under * background[j + 2]) * lit * wb + shine + noise[k + 2] * noiseScale) | 0;
+    let r = ((colour[j] + under * background[j]) * lit * wr + shine + luma + noise[k + 1] * chroma) | 0;
+    let g = ((colour[j + 1] + under * background[j + 1]) * lit * wg + shine + luma + noise[k + 2] * chroma) | 0;
+    let b = ((colour[j + 2] + under * background[j + 2]) * lit * wb + shine + luma + noise[k + 3] * chroma) | 0;
     if (r > 1023) r = 1023;
     if (g > 1023) g = 1023;
     if (b > 1023) b = 1023;
