@@ -199,7 +199,8 @@ function CalibrationPanel() {
         {table.calibrated || saved ? <span className="pill pill--ok">calibrated</span> : <span className="pill pill--warn">not calibrated</span>}
       </div>
       <p className="small" style={{ margin: 0 }} aria-live="polite">
-        {nextStep ? <>Click the table’s <strong>{nextStep}</strong> on the image ({points.length + 1} of {CLICK_STEPS.length}).</> : 'All points set: check the outline and the cards drawn over the image, then save.'}
+        {saved && points.length === 0 && <>The saved calibration and its zones are drawn on the image. To redo it, </>}
+        {nextStep ? <>{saved && points.length === 0 ? 'click' : 'Click'} the table’s <strong>{nextStep}</strong> on the image ({points.length + 1} of {CLICK_STEPS.length}).</> : 'All points set: check the outline and the cards drawn over the image, then save.'}
       </p>
       <div className="video-wrap" style={{ maxWidth: 960 }}>
         {viewToken && (

@@ -185,6 +185,27 @@ describe.skipIf(skipReason !== null)('web app in Chromium', () => {
     }
   });
 
+  it('calibrates by clicking the corners and the centre on the live image', async () => {
+    const { page } = browser;
+    await page.goto(`${server.origin}/tables/${encodeURIComponent(tableId)}/setup`);
+    await page.getByTestId('setup').waitFor();
+    // The camera test left its last frame on the server: the setup page shows it.
+    const image = page.getByAltText('Latest camera frame');
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth), { timeout: 15_000 }).toBe(640);
+    await page.getByRole('button', { name: 'Freeze image' }).click();
+    const box = (await page.getByTestId('detections').boundingBox())!;
+    const clicks: Array<[number, number]> = [[0.1, 0.1], [0.9, 0.12], [0.92, 0.9], [0.08, 0.88], [0.5, 0.5]];
+    for (const [fx, fy] of clicks) await page.mouse.click(box.x + fx * box.width, box.y + fy * box.height);
+    await page.getByText('All points set').waitFor();
+    await page.getByRole('button', { name: 'Save calibration' }).click();
+    await page.getByText('calibrated', { exact: true }).waitFor();
+    const calibration = server.app.tables.get(tableId)!.calibration!;
+    expect(calibration.imageWidth).toBe(640);
+    expect(calibration.imageCorners[0][0]).toBeCloseTo(64, -1);
+    expect(calibration.zones.map((zone) => zone.id)).toEqual(['centre', 'seat-0', 'seat-1', 'seat-2']);
+    await screenshot(page, '08b-calibrated');
+  });
+
   it('reviews a dispute: both cards, the evidence frames, the ruling, and an overrule', async () => {
     const { page } = browser;
     const response = await server.app.inject({

@@ -121,3 +121,27 @@ describe('Score sort', () => {
     expect(html).toMatch(/data-player="ann"[\s\S]*?>9<[\s\S]*?>4</);
   });
 });
+
+describe('DetectionLayer', () => {
+  it('outlines every recognised card with its name and confidence, scaled to the image', async () => {
+    const { DetectionLayer } = await import('../../../client/src/components/DetectionLayer');
+    const frame = {
+      seq: 1,
+      timestampMs: 0,
+      width: 640,
+      height: 360,
+      cards: [
+        { kind: 'face' as const, code: 'QH' as const, confidence: 0.93, corners: [[10, 10], [40, 10], [40, 50], [10, 50]] as [[number, number], [number, number], [number, number], [number, number]] },
+        { kind: 'back' as const, backId: 'deck-ann', confidence: 0.8, corners: [[100, 100], [130, 100], [130, 140], [100, 140]] as [[number, number], [number, number], [number, number], [number, number]] },
+      ],
+    };
+    const html = renderToStaticMarkup(<DetectionLayer frame={frame} width={1280} height={720} backColour={() => '#123456'} />);
+    expect(html).toContain('viewBox="0 0 1280 720"');
+    expect(html).toContain('points="20,20 80,20 80,100 20,100"'); // 640x360 observations on a 1280x720 image
+    expect(html).toContain('Q♥');
+    expect(html).toContain('93%');
+    expect(html).toContain('back deck-ann');
+    expect(html).toContain('stroke="#123456"');
+    expect(html).toContain('aria-label="2 cards recognised"');
+  });
+});
