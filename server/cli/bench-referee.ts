@@ -138,6 +138,10 @@ async function playTable(bench: Bench, index: number, sim: SimTable, fps: number
     send(frame);
     sent += 1;
     pacedFrames += 1;
+    if (sent % 300 === 0) {
+      const s = await stats();
+      log(`table ${index}: ${sent} frames sent (hand ${frame.handIndex}, ${Math.round(frame.handTimeMs / 1000)} s of ${Math.round(frame.handTruth.endMs / 1000)} s); server fps ${s.fps}, p95 ${s.p95Ms} ms, processed ${s.framesProcessed}, dropped ${s.framesDropped}, failed ${s.framesFailed ?? 0}`);
+    }
     const wait = paceStart + (pacedFrames * 1000) / fps - performance.now();
     if (wait > 0) await sleep(wait);
     if (frame.lastOfHand) {
