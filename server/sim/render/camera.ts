@@ -168,7 +168,8 @@ export function focalForFov(width: number, hfovRad: number): number {
 
 /**
  * Camera presets: 'top' looks straight down and frames the whole table; 'oblique' sits on the
- * near (+y) side, tilted `tiltRad` from vertical (default 40 degrees), framing the table.
+ * near (+y) side, tilted `tiltRad` from vertical (default 40 degrees), as close as it can while
+ * keeping the whole table (with a 5 % margin) in view.
  */
 export function presetCamera(
   kind: 'top' | 'oblique',
@@ -187,7 +188,31 @@ export function presetCamera(
   if (kind === 'top') {
     return { width, height, focalPx, positionMm: { x: 0, y: 0, z: fitHeight }, lookAtMm: { x: 0, y: 0, z: 0 }, rollRad: 0 };
   }
-  return tiltedCamera(width, height, focalPx, fitHeight, tiltRad, 0);
+  // Tilted: the near side looms larger, so back off until all four table corners are in view.
+  const corners: Array<[number, number]> = [[-1, -1], [1, -1], [1, 1], [-1, 1]].map(([sx, sy]) => [(sx * table.widthMm * margin) / 2, (sy * table.heightMm * margin) / 2]);
+  const fits = (camera: CameraPose): boolean => {
+    const frame = cameraFrame(camera);
+    return corners.every(([x, y]) => {
+      const p = projectPoint(frame, x, y, 0);
+      return p !== null && p[0] >= 0 && p[0] <= width && p[1] >= 0 && p[1] <= height;
+    });
+  };
+  // Aim a little past the centre (towards the far side) so the table fills the frame evenly;
+  // keep the aim that lets the camera come closest.
+  let best: CameraPose | null = null;
+  let bestScale = Infinity;
+  for (let aim = 0; aim <= 0.4; aim += 0.025) {
+    const lookAt = { x: 0, y: -aim * table.heightMm, z: 0 };
+    for (let scale = 0.5; scale < Math.min(bestScale, 4); scale += 0.02) {
+      const camera = tiltedCamera(width, height, focalPx, fitHeight * scale, tiltRad, 0, lookAt);
+      if (fits(camera)) {
+        best = camera;
+        bestScale = scale;
+        break;
+      }
+    }
+  }
+  return best ?? tiltedCamera(width, height, focalPx, fitHeight * 1.5, tiltRad, 0);
 }
 
 /** A camera at `distanceMm` from the table centre, tilted `tiltRad` from vertical towards +y, rotated `azimuthRad` about the table normal. */

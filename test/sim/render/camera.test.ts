@@ -25,6 +25,19 @@ describe('camera', () => {
     expect(down[1]).toBeGreaterThan(360);
   });
 
+  it('oblique preset keeps the whole table in view', () => {
+    for (const table of [{ widthMm: 1200, heightMm: 800 }, { widthMm: 1600, heightMm: 1100 }, { widthMm: 900, heightMm: 900 }]) {
+      const frame = cameraFrame(presetCamera('oblique', 1280, 720, table));
+      for (const [sx, sy] of [[-1, -1], [1, -1], [1, 1], [-1, 1]]) {
+        const p = projectPoint(frame, (sx * table.widthMm) / 2, (sy * table.heightMm) / 2) as [number, number];
+        expect(p[0]).toBeGreaterThanOrEqual(0);
+        expect(p[0]).toBeLessThanOrEqual(1280);
+        expect(p[1]).toBeGreaterThanOrEqual(0);
+        expect(p[1]).toBeLessThanOrEqual(720);
+      }
+    }
+  });
+
   it('oblique preset shows the near edge of the table larger than the far edge', () => {
     const frame = cameraFrame(presetCamera('oblique', 1280, 720));
     const near = [projectPoint(frame, -100, 300), projectPoint(frame, 100, 300)] as Array<[number, number]>;
