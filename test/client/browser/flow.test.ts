@@ -203,6 +203,13 @@ describe.skipIf(skipReason !== null)('web app in Chromium', () => {
     expect(calibration.imageWidth).toBe(640);
     expect(calibration.imageCorners[0][0]).toBeCloseTo(64, -1);
     expect(calibration.zones.map((zone) => zone.id)).toEqual(['centre', 'seat-0', 'seat-1', 'seat-2']);
+
+    // Enrol Ann's deck back from the camera's latest frame.
+    const annDeck = page.locator('li', { hasText: 'deck-ann' });
+    await annDeck.getByRole('button', { name: 'Enrol back' }).click();
+    await page.getByText('Enrolled Ann’s back.').waitFor();
+    expect(server.app.tables.get(tableId)!.info().enrolledDecks).toContain('deck-ann');
+    await annDeck.getByText('enrolled', { exact: true }).waitFor();
     await screenshot(page, '08b-calibrated');
   });
 
