@@ -32,3 +32,16 @@ export function handElapsedMs(startMs: number | null, anchor: ClockAnchor | null
   const tableNow = anchor.tableMs + (running ? Math.max(0, nowLocalMs - anchor.localMs) : 0);
   return Math.max(0, tableNow - startMs);
 }
+
+/** Table times further than this from the server's clock are not wall-clock times (a simulated table's session time), ms. */
+export const WALL_CLOCK_TOLERANCE_MS = 24 * 3600 * 1000;
+
+/**
+ * The best anchor for the hand timer: the server's clock at welcome when table time is wall time
+ * (a real camera's capture clock), so a page opened mid-hand shows the full elapsed time;
+ * otherwise the newest event's table time when it arrived.
+ */
+export function chooseAnchor(newestEventMs: number | null, newestArrivedLocalMs: number, server: ClockAnchor | null): ClockAnchor | null {
+  if (server && newestEventMs !== null && Math.abs(server.tableMs - newestEventMs) < WALL_CLOCK_TOLERANCE_MS && server.tableMs >= newestEventMs) return server;
+  return newestEventMs === null ? null : { tableMs: newestEventMs, localMs: newestArrivedLocalMs };
+}

@@ -26,6 +26,8 @@ export interface LiveState {
   observations: FrameObservationsMessage | null;
   /** Role the server granted this connection (from `welcome`). */
   role: Role | null;
+  /** The server's clock when it welcomed this connection, ms (for timers when table time is wall time). */
+  serverTimeMs: number | null;
   /** Last error message from the server. */
   error: string | null;
 }
@@ -38,6 +40,7 @@ export const initialLiveState: LiveState = {
   events: [],
   observations: null,
   role: null,
+  serverTimeMs: null,
   error: null,
 };
 
@@ -57,7 +60,7 @@ export function liveReducer(state: LiveState, message: unknown): LiveState {
   const msg = message as ServerMessage;
   switch (msg.type) {
     case 'welcome':
-      return { ...state, role: msg.role, error: null };
+      return { ...state, role: msg.role, serverTimeMs: typeof msg.serverTimeMs === 'number' ? msg.serverTimeMs : null, error: null };
     case 'snapshot':
       // A snapshot replaces the log: after a server restart the sequence numbers start over.
       return {

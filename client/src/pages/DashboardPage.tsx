@@ -12,7 +12,7 @@ import { PlayerChip } from '../components/PlayerChip';
 import { RefereeTokenForm } from '../components/RefereeTokenForm';
 import { api } from '../lib/api';
 import { feedLines, formatDuration, playerNames, seatColour } from '../lib/format';
-import { handElapsedMs, handStartMs, type ClockAnchor } from '../lib/handClock';
+import { chooseAnchor, handElapsedMs, handStartMs, type ClockAnchor } from '../lib/handClock';
 import { navigate, Link } from '../lib/router';
 import { routePath } from '../lib/routes';
 import { tokenFor } from '../lib/tokens';
@@ -28,14 +28,19 @@ export function DashboardPage() {
   const running = view?.phase === 'playing';
   const [showCamera, setShowCamera] = useState(false);
 
-  // Anchor the hand timer on the newest event's table time (see lib/handClock.ts).
-  const anchorRef = useRef<ClockAnchor | null>(null);
+  // Anchor the hand timer (see lib/handClock.ts): the server's clock, or the newest event's table time.
+  const newestRef = useRef<ClockAnchor | null>(null);
+  const serverRef = useRef<ClockAnchor | null>(null);
   const newest = events[events.length - 1];
-  if (newest && (!anchorRef.current || anchorRef.current.tableMs < newest.timeMs)) {
-    anchorRef.current = { tableMs: newest.timeMs, localMs: Date.now() };
+  if (newest && (!newestRef.current || newestRef.current.tableMs < newest.timeMs)) {
+    newestRef.current = { tableMs: newest.timeMs, localMs: Date.now() };
+  }
+  if (live.serverTimeMs !== null && serverRef.current?.tableMs !== live.serverTimeMs) {
+    serverRef.current = { tableMs: live.serverTimeMs, localMs: Date.now() };
   }
   const now = useNow(1000, running);
-  const elapsed = view ? handElapsedMs(handStartMs(events, view.hand), anchorRef.current, now, running) : null;
+  const anchor = chooseAnchor(newestRef.current?.tableMs ?? null, newestRef.current?.localMs ?? 0, serverRef.current);
+  const elapsed = view ? handElapsedMs(handStartMs(events, view.hand), anchor, now, running) : null;
 
   if (!view) {
     return (

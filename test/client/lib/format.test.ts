@@ -57,3 +57,14 @@ describe('format', () => {
     expect(handElapsedMs(null, anchor, 0, true)).toBeNull();
   });
 });
+
+describe('hand clock anchor', () => {
+  it('uses the server clock when table time is wall time, else the newest event', async () => {
+    const { chooseAnchor } = await import('../../../client/src/lib/handClock');
+    const server = { tableMs: 1_700_000_060_000, localMs: 5 };
+    expect(chooseAnchor(1_700_000_000_000, 1, server)).toBe(server);
+    expect(chooseAnchor(42_000, 1, server)).toEqual({ tableMs: 42_000, localMs: 1 }); // simulated session time
+    expect(chooseAnchor(null, 1, server)).toBeNull();
+    expect(chooseAnchor(1_700_000_000_000, 1, null)).toEqual({ tableMs: 1_700_000_000_000, localMs: 1 });
+  });
+});
