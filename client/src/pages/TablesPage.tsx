@@ -96,7 +96,9 @@ function LinkRow({ links }: { links: TableLinks }) {
     ['Overlay', links.overlay],
   ];
   const known = entries.filter((entry): entry is [string, string] => Boolean(entry[1]));
-  if (!known.length) return <p className="small muted">This browser holds no token for this table: open a link you were given.</p>;
+  if (!known.length) {
+    return <p className="small muted">This browser holds no token for this table: open a link you were given (the server prints the demo table’s links when it starts).</p>;
+  }
   return (
     <div className="row small" style={{ marginTop: '0.4rem' }}>
       {known.map(([label, href]) =>
