@@ -169,7 +169,7 @@ export function focalForFov(width: number, hfovRad: number): number {
 /**
  * Camera presets: 'top' looks straight down and frames the whole table; 'oblique' sits on the
  * near (+y) side, tilted `tiltRad` from vertical (default 40 degrees), as close as it can while
- * keeping the whole table (with a 5 % margin) in view.
+ * keeping the central 92 % of the table in view.
  */
 export function presetCamera(
   kind: 'top' | 'oblique',
@@ -188,8 +188,10 @@ export function presetCamera(
   if (kind === 'top') {
     return { width, height, focalPx, positionMm: { x: 0, y: 0, z: fitHeight }, lookAtMm: { x: 0, y: 0, z: 0 }, rollRad: 0 };
   }
-  // Tilted: the near side looms larger, so back off until all four table corners are in view.
-  const corners: Array<[number, number]> = [[-1, -1], [1, -1], [1, 1], [-1, 1]].map(([sx, sy]) => [(sx * table.widthMm * margin) / 2, (sy * table.heightMm * margin) / 2]);
+  // Tilted: the near side looms larger, so back off until the table is in view. The outer few
+  // per cent (empty corners, players' edge) may be cut so the cards stay as large as possible.
+  const tiltedMargin = 0.92;
+  const corners: Array<[number, number]> = [[-1, -1], [1, -1], [1, 1], [-1, 1]].map(([sx, sy]) => [(sx * table.widthMm * tiltedMargin) / 2, (sy * table.heightMm * tiltedMargin) / 2]);
   const fits = (camera: CameraPose): boolean => {
     const frame = cameraFrame(camera);
     return corners.every(([x, y]) => {

@@ -209,6 +209,11 @@ const TABLE_RIM_MM = 18;
  * With `table` (mm, centred on the origin) the cloth ends at a darker rim and the floor shows beyond.
  */
 export function renderSurface(camera: CameraPose, style: SurfaceStyle, table?: { widthMm: number; heightMm: number }): Float32Array {
+  return renderSurfaceWithMask(camera, style, table).colour;
+}
+
+/** Like renderSurface, plus a per-pixel mask: 1 where the table is seen, 0 for floor and wall. */
+export function renderSurfaceWithMask(camera: CameraPose, style: SurfaceStyle, table?: { widthMm: number; heightMm: number }): { colour: Float32Array; onTable: Uint8Array } {
   const halfW = table ? table.widthMm / 2 : Infinity;
   const halfH = table ? table.heightMm / 2 : Infinity;
   const { width, height } = camera;
@@ -216,6 +221,7 @@ export function renderSurface(camera: CameraPose, style: SurfaceStyle, table?: {
   const toImage = planeHomography(frame, { x: 0, y: 0, z: 0 }, { x: 1, y: 0, z: 0 }, { x: 0, y: 1, z: 0 });
   const m = invert3(toImage);
   const out = new Float32Array(width * height * 3);
+  const onTable = new Uint8Array(width * height);
   const sample = new Float32Array(3);
   const fine = [0.25, 0.75];
   const single = [0.5];
@@ -238,6 +244,7 @@ export function renderSurface(camera: CameraPose, style: SurfaceStyle, table?: {
       let r = 0;
       let g = 0;
       let b = 0;
+      let tableSamples = 0;
       for (const oy of offsets) {
         for (const ox of offsets) {
           const px = x + ox;
@@ -254,6 +261,7 @@ export function renderSurface(camera: CameraPose, style: SurfaceStyle, table?: {
             const outside = Math.max(Math.abs(tx) - halfW, Math.abs(ty) - halfH);
             if (outside > 0) floorColour(style, tx, ty, sample, 0);
             else {
+              tableSamples++;
               surfaceColour(style, tx, ty, sample, 0);
               if (outside > -TABLE_RIM_MM) {
                 // The rim: a darker band, lighter right at the edge where it catches the light.
@@ -272,9 +280,10 @@ export function renderSurface(camera: CameraPose, style: SurfaceStyle, table?: {
       out[o] = r * weight;
       out[o + 1] = g * weight;
       out[o + 2] = b * weight;
+      onTable[y * width + x] = tableSamples * weight >= 0.5 ? 1 : 0;
     }
   }
-  return out;
+  return { colour: out, onTable };
 }
 
 /** Per-pixel light gain (exposure, gradient, lamp, vignette) and additive glare for an image size. */

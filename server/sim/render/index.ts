@@ -21,7 +21,7 @@ import {
   type CameraPose,
 } from './camera';
 import { backTexture, faceTexture } from './deck-textures';
-import { createNoiseTable, randomLight, randomSurface, renderLightField, renderSurface, type LightStyle, type SurfaceStyle } from './environment';
+import { createNoiseTable, randomLight, randomSurface, renderLightField, renderSurfaceWithMask, type LightStyle, type SurfaceStyle } from './environment';
 import { handCapsules, handShadowCapsules } from './hands';
 import {
   clearLayers,
@@ -242,7 +242,7 @@ export async function createRenderer(opts: RendererOptions): Promise<Renderer> {
   }
   const jpegQuality = opts.jpegQuality ?? light.jpegQuality;
   // The surface is baked for one table size: the option's, else the first scene's (re-baked if it changes).
-  let background: Float32Array | null = opts.table ? renderSurface(camera, surface, opts.table) : null;
+  let baked = opts.table ? renderSurfaceWithMask(camera, surface, opts.table) : null;
   let backgroundTable = opts.table ? `${opts.table.widthMm}x${opts.table.heightMm}` : '';
   const { gain, glare } = renderLightField(width, height, light);
   const noiseLength = width * height * 3 + 65536;
@@ -299,8 +299,8 @@ export async function createRenderer(opts: RendererOptions): Promise<Renderer> {
     checkScene(scene);
     if (!opts.table) {
       const key = `${scene.table.widthMm}x${scene.table.heightMm}`;
-      if (!background || key !== backgroundTable) {
-        background = renderSurface(camera, surface, validTable(scene.table) ? scene.table : undefined);
+      if (!baked || key !== backgroundTable) {
+        baked = renderSurfaceWithMask(camera, surface, validTable(scene.table) ? scene.table : undefined);
         backgroundTable = key;
       }
     }
@@ -388,7 +388,8 @@ export async function createRenderer(opts: RendererOptions): Promise<Renderer> {
 
     // Auto-exposure hunts a little from frame to frame.
     const flicker = light.noiseSigma > 0 ? 1 + frameRng.normal() * 0.012 : 1;
-    const rgb = compose(layers, background as Float32Array, gain, glare, light, noise, frameRng.int(0, 65535), composed, flicker);
+    const { colour: background, onTable } = baked as NonNullable<typeof baked>;
+    const rgb = compose(layers, background, onTable, gain, glare, light, noise, frameRng.int(0, 65535), composed, flicker);
     let pipeline = sharp(rgb, { raw: { width, height, channels: 3 } });
     if (light.defocusSigma >= 0.3) pipeline = pipeline.blur(light.defocusSigma);
     const jpeg = await pipeline.jpeg({ quality: Math.round(jpegQuality), chromaSubsampling: '4:2:0' }).toBuffer();
@@ -463,6 +464,7 @@ const TONE_CURVE = (() => {
 function compose(
   layers: Layers,
   background: Float32Array,
+  onTable: Uint8Array,
   gain: Float32Array,
   glare: Float32Array,
   light: LightStyle,
@@ -481,7 +483,8 @@ function compose(
   for (let i = 0, j = 0; i < n; i++, j += 3) {
     const a = alpha[i];
     const under = (1 - a) * (1 - cardShadow[i]);
-    const lit = gain[i] * (1 - handShadow[i]);
+    // Shadows fall on the table and what lies on it; the floor beyond is far below.
+    const lit = gain[i] * (onTable[i] === 1 || a > 0.5 ? 1 - handShadow[i] : 1);
     const shine = glare[i] * (0.35 + 0.65 * a) + 256.5;
     const k = noiseOffset + j;
     // Mostly luminance noise shared by the channels, plus weaker per-channel (chroma) noise.
