@@ -52,7 +52,7 @@ export function StandingsPage() {
       {matches === null && !problem && <p className="muted" role="status">Loading history…</p>}
       {matches?.length === 0 && <p className="panel muted">No hands scored yet.</p>}
       {matches && [...matches].reverse().map((match, index) => (
-        <MatchSection key={match.id} match={match} current={index === 0} target={match.target ?? table?.target ?? view?.target ?? null} nameOf={nameOf} colourOf={colourOf} />
+        <MatchSection key={match.id} match={index === 0 && !match.winner && view?.matchWinner ? { ...match, winner: view.matchWinner } : match} current={index === 0} target={match.target ?? table?.target ?? view?.target ?? null} nameOf={nameOf} colourOf={colourOf} />
       ))}
     </main>
   );
