@@ -142,7 +142,7 @@ export function DashboardPage() {
       <div className="grid grid--2">
         <section className="panel" aria-labelledby="feed-heading">
           <h2 id="feed-heading">Plays</h2>
-          <Feed tableId={tableId} />
+          <Feed />
         </section>
         <div className="stack">
           <section className="panel" aria-labelledby="disputes-heading">
@@ -216,7 +216,7 @@ function FrozenBanner({ view, names, tableId }: { view: TableView; names: Map<st
   return null;
 }
 
-function Feed({ tableId: _tableId }: { tableId: string }) {
+function Feed() {
   const { live } = useTable();
   const names = useMemo(() => playerNames(live.table, live.view), [live.table, live.view]);
   const lines = useMemo(() => feedLines(live.events, names, 60), [live.events, names]);
