@@ -103,3 +103,8 @@ export function clippedQuadBox(corners: Quad, width: number, height: number): { 
   const y1 = Math.min(height, Math.max(...ys));
   return x1 > x0 && y1 > y0 ? { x: x0, y: y0, w: x1 - x0, h: y1 - y0 } : null;
 }
+
+/** True when all four corners lie inside the image, allowing `slackPx` pixels of overhang. */
+export function quadInsideImage(corners: Quad, width: number, height: number, slackPx = 1): boolean {
+  return corners.every(([x, y]) => x >= -slackPx && y >= -slackPx && x <= width + slackPx && y <= height + slackPx);
+}

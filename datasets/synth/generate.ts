@@ -12,7 +12,7 @@ import { createRenderer, type CardTruth, type DetailedFrame } from '../../server
 import { randomScene } from '../../server/sim/render/random-scene';
 import { createRng } from '../../server/sim/render/rng';
 import type { TableScene } from '../../server/sim/scene';
-import { BOTTOM_RIGHT_INDEX, clippedQuadBox, rectifyCard, regionVisibility, TOP_LEFT_INDEX, WHOLE_CARD, type RgbImage } from './crops';
+import { BOTTOM_RIGHT_INDEX, clippedQuadBox, quadInsideImage, rectifyCard, regionVisibility, TOP_LEFT_INDEX, WHOLE_CARD, type RgbImage } from './crops';
 
 /** Bump when the on-disk layout or label meaning changes. */
 export const DATASET_FORMAT = 'nerts-synth/1';
@@ -98,7 +98,9 @@ export function cropsFromFrame(image: RgbImage, frame: DetailedFrame, scene: Tab
   for (const truth of frame.truth) {
     const ownerId = indexOf.get(truth.id) as number;
     const base = { backDesign: truth.backDesign, faceStyle: truth.faceStyle, deckId: truth.deckId, visibleFraction: truth.visibleFraction };
-    if (truth.visibleFraction >= minCrop) {
+    // Whole-card crops only for cards inside the frame: a crop half black from the image border
+    // teaches nothing a real detector's crops show (occlusion by cards and hands stays in).
+    if (truth.visibleFraction >= minCrop && quadInsideImage(truth.corners, frame.width, frame.height, 2)) {
       crops.push({
         ...base,
         kind: truth.faceUp ? 'face' : 'back',
