@@ -1,12 +1,17 @@
 /**
  * npm run bench:referee -- --players N --hands K --seed S [--art DIR] [--camera top|oblique]
  *   [--tables T] [--fps F] [--workers W] [--width 1280 --height 720]
+ *   [--observations truth [--drop 0.1] [--misread 0.03]]
  *
  * Plays simulated hands through the real server over WebSocket (camera socket, worker-thread
  * recogniser, tracker, rules) and compares each scored hand with the simulator's ground truth.
  * Prints progress to stderr and one final JSON line to stdout: handsExact (fraction of hands
  * whose every score is exact), centre and Nerts count errors per player, disputes ruled right,
  * fps, p50Ms, p95Ms (receipt → observations), dropped frames.
+ *
+ * `--observations truth` measures the tracker and rules alone: no rendering, no recogniser, no
+ * server; observations come from the simulator's ground truth with seeded noise. Its numbers
+ * are an upper bound for the full pipeline, labelled as such in the JSON line.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +22,7 @@ import { buildApp } from '../app';
 import { createSimTable, type SimFrame, type SimTable } from '../sim/live';
 import { simCalibration } from '../tables/sim-calibration';
 import { backViews } from '../tables/sim-feed';
+import { refereeFromTruth } from '../tables/truth-referee';
 import type { CreatedTable, PipelineStats, TableView } from '../protocol';
 import type { HandTruth } from '../sim/bots/engine';
 
@@ -176,6 +182,9 @@ async function main(): Promise<void> {
       workers: { type: 'string' },
       width: { type: 'string' },
       height: { type: 'string' },
+      observations: { type: 'string' },
+      drop: { type: 'string' },
+      misread: { type: 'string' },
     },
     strict: true,
   });
@@ -192,6 +201,40 @@ async function main(): Promise<void> {
   const width = positiveInt(values.width, 'width', 1280);
   const height = positiveInt(values.height, 'height', 720);
   const log = (message: string) => console.error(`[bench:referee] ${message}`);
+  const mean = (xs: number[]) => (xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 1000) / 1000 : 0);
+  const accuracy = (results: HandResult[]) => {
+    const centre = results.flatMap((r) => r.centreErrors);
+    const nerts = results.flatMap((r) => r.nertsErrors);
+    const disputesTruth = results.reduce((sum, r) => sum + r.disputesTruth, 0);
+    const disputesRight = results.reduce((sum, r) => sum + r.disputesRight, 0);
+    return {
+      handsScored: results.length,
+      handsExact: results.length ? Math.round((results.filter((r) => r.exact).length / results.length) * 1000) / 1000 : 0,
+      centreErrorPerPlayer: { mean: mean(centre), max: centre.length ? Math.max(...centre) : 0 },
+      nertsErrorPerPlayer: { mean: mean(nerts), max: nerts.length ? Math.max(...nerts) : 0 },
+      disputesRuledRight: disputesTruth ? Math.round((disputesRight / disputesTruth) * 1000) / 1000 : null,
+      disputes: { right: disputesRight, truth: disputesTruth },
+    };
+  };
+
+  if (values.observations !== undefined) {
+    if (values.observations !== 'truth') usage('--observations takes only "truth"');
+    const drop = Number(values.drop ?? 0);
+    const misread = Number(values.misread ?? 0);
+    if (!(drop >= 0 && drop < 1 && misread >= 0 && misread < 1)) usage('--drop and --misread are probabilities in [0, 1)');
+    const results: HandResult[] = [];
+    const started = performance.now();
+    for (let t = 0; t < tables; t += 1) {
+      const sim = await createSimTable({ players, seed: seed + t, fps, hands, render: false });
+      for (const hand of await refereeFromTruth(sim, { drop, misread }, seed * 7919 + t)) {
+        const result = compare(t, hand.handIndex, hand.view, hand.truth, sim.variant.name);
+        results.push(result);
+        log(`table ${t} hand ${hand.handIndex}: ${result.exact ? 'exact' : 'NOT exact'}; scores ${JSON.stringify(result.scoresSeen)} vs truth ${JSON.stringify(result.scoresTruth)}; disputes ${result.disputesRight}/${result.disputesTruth}`);
+      }
+    }
+    console.log(JSON.stringify({ bench: 'referee', observations: 'truth (tracker + rules only, no recogniser)', drop, misread, players, hands, seed, tables, fps, ...accuracy(results), wallS: Math.round((performance.now() - started) / 100) / 10 }));
+    return;
+  }
 
   const dataDir = mkdtempSync(join(tmpdir(), 'nerts-bench-'));
   const app = await buildApp({ dataDir, recognizer: 'real', workers, clientDist: null, rateLimitPerMinute: 1_000_000, maxCameraFps: 1000 });
@@ -217,11 +260,6 @@ async function main(): Promise<void> {
     );
     const runs = await Promise.all(sims.map((sim, i) => playTable(bench, i, sim, fps, log)));
     const results = runs.flatMap((run) => run.results);
-    const centre = results.flatMap((r) => r.centreErrors);
-    const nerts = results.flatMap((r) => r.nertsErrors);
-    const mean = (xs: number[]) => (xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 1000) / 1000 : 0);
-    const disputesTruth = results.reduce((sum, r) => sum + r.disputesTruth, 0);
-    const disputesRight = results.reduce((sum, r) => sum + r.disputesRight, 0);
     const processed = runs.reduce((sum, run) => sum + run.stats.framesProcessed, 0);
     const summary = {
       bench: 'referee',
@@ -234,12 +272,7 @@ async function main(): Promise<void> {
       height,
       sendFps: fps,
       recognizer: backend,
-      handsScored: results.length,
-      handsExact: results.length ? Math.round((results.filter((r) => r.exact).length / results.length) * 1000) / 1000 : 0,
-      centreErrorPerPlayer: { mean: mean(centre), max: centre.length ? Math.max(...centre) : 0 },
-      nertsErrorPerPlayer: { mean: mean(nerts), max: nerts.length ? Math.max(...nerts) : 0 },
-      disputesRuledRight: disputesTruth ? Math.round((disputesRight / disputesTruth) * 1000) / 1000 : null,
-      disputes: { right: disputesRight, truth: disputesTruth },
+      ...accuracy(results),
       // Frames recognised per second per table over the whole run (server side).
       fps: Math.round((runs.reduce((sum, run) => sum + run.stats.framesProcessed / (run.wallMs / 1000), 0) / runs.length) * 10) / 10,
       p50Ms: Math.max(...runs.map((run) => run.stats.p50Ms)),

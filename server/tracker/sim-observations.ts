@@ -3,13 +3,15 @@
  * what a perfect recogniser would report for a TableScene, then degraded with seeded noise
  * (dropped cards, misread codes, varied confidence). Cards under a hand or under another card of
  * the same pile are not seen. Zones come from the same calibration the demo table uses.
+ * For tracker tests and the tracker-only benchmark (`bench:referee -- --observations truth`):
+ * it measures the tracker and rules apart from the recogniser; it is never a recogniser.
  */
-import { ALL_CARD_CODES, type CardCode } from '../../server/game/cards';
-import type { Calibration } from '../../server/protocol';
-import { cardCorners } from '../../server/sim/layout';
-import { cameraFrame, projectPoint, type CameraPose } from '../../server/sim/render/camera';
-import type { CardPose, TableScene } from '../../server/sim/scene';
-import type { CardObservation, FrameObservations, Quad } from '../../server/vision/types';
+import { ALL_CARD_CODES, type CardCode } from '../game/cards';
+import type { Calibration } from '../protocol';
+import { cardCorners } from '../sim/layout';
+import { cameraFrame, projectPoint, type CameraPose } from '../sim/render/camera';
+import type { CardPose, TableScene } from '../sim/scene';
+import type { CardObservation, FrameObservations, Quad } from '../vision/types';
 
 /** Seeded noise levels: probabilities per visible card. */
 export interface Noise {

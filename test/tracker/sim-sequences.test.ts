@@ -1,49 +1,19 @@
 /**
  * The tracker and the rules bridge on recorded simulated hands: observation sequences built from
- * the simulator's ground truth (test/tracker/sim-observations.ts), clean and with seeded noise,
+ * the simulator's ground truth (server/tracker/sim-observations.ts), clean and with seeded noise,
  * compared with the hand's truth. Seeds print on failure; a seed that once failed stays here.
  */
 import { describe, expect, it } from 'vitest';
 import { createSimTable } from '../../server/sim/live';
-import { presetCamera } from '../../server/sim/render/camera';
-import { simCalibration } from '../../server/tables/sim-calibration';
-import { DEFAULT_TRACKER_TUNING, flushPending, initialTrackerState, step, type TimedEvent } from '../../server/tracker/tracker';
-import { applyRules, initialRulesState, toView, variantInput, type RulesContext } from '../../server/tables/rules';
+import { refereeFromTruth } from '../../server/tables/truth-referee';
 import type { HandTruth } from '../../server/sim/bots/engine';
 import type { TableView } from '../../server/protocol';
-import { sceneObservations, seededRandom, type Noise } from './sim-observations';
+import type { Noise } from '../../server/tracker/sim-observations';
 
 async function refereeSimulatedHand(players: number, seed: number, noise: Noise): Promise<{ truth: HandTruth; view: TableView }> {
   const sim = await createSimTable({ players, seed, fps: 10, render: false, hands: 1 });
-  const camera = presetCamera('top', 1280, 720, sim.layout.table);
-  const calibration = simCalibration(sim.layout, camera);
-  const context: RulesContext = {
-    tableId: 'sim',
-    players: sim.players.map((p) => ({ id: p.id, name: p.id, seat: p.seat, deckId: p.deckId, nertsPileSize: sim.variant.nertsPileSize })),
-    variant: variantInput('nertz', {}, 100),
-  };
-  const config = { ...DEFAULT_TRACKER_TUNING, players: sim.players.map((p) => ({ seat: p.seat, playerId: p.id, nertsPileSize: sim.variant.nertsPileSize })) };
-  let tracker = initialTrackerState(config);
-  let rules = initialRulesState();
-  let seq = 0;
-  const apply = (events: TimedEvent[]) => {
-    for (const { event, timeMs } of events) rules = applyRules(rules, event, timeMs, seq++, context).state;
-  };
-  apply([{ timeMs: 0, event: { type: 'hand-started', hand: 1 } }]);
-  const random = seededRandom(seed * 31 + players);
-  let truth: HandTruth | null = null;
-  let lastTime = 0;
-  for await (const frame of sim) {
-    truth = frame.handTruth;
-    lastTime = frame.timeMs;
-    const result = step(tracker, sceneObservations(frame.scene, camera, calibration, noise, random), config);
-    tracker = result.state;
-    apply(result.events);
-  }
-  const flushed = flushPending(tracker, config);
-  apply(flushed.events);
-  apply([{ timeMs: lastTime + 1, event: { type: 'hand-ended' } }]);
-  return { truth: truth!, view: toView(rules, context) };
+  const [hand] = await refereeFromTruth(sim, noise, seed * 31 + players);
+  return hand;
 }
 
 describe('tracker on simulated hands (ground-truth observations)', () => {
