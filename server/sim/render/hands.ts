@@ -45,16 +45,29 @@ export function handCapsulesMm(hand: HandPose): Capsule3[] {
     z + lift,
   ];
   const elbow: [number, number, number] = [hand.elbowXMm - dx * 60, hand.elbowYMm - dy * 60, z + 140];
-  const wrist = at(Math.min(175, len * 0.8), 0, 25);
+  const wrist = at(Math.min(172, len * 0.8), 0, 26);
   const capsules: Capsule3[] = [];
-  const fingers: Array<[number, number]> = [[-24, 70], [-8, 80], [8, 78], [23, 66]];
-  for (const [side, length] of fingers) {
-    capsules.push({ a: at(100, side * 1.1, 18), b: at(100 - length, side, 4), ra: 9, rb: 7.5, rgb: skin });
-  }
-  capsules[0].b = tip; // the reaching finger ends exactly at the pose's point
-  capsules.push({ a: at(135, -34, 20), b: at(80, -48, 8), ra: 12, rb: 9, rgb: skin }); // thumb
-  capsules.push({ a: at(150, 0, 24), b: at(100, 0, 18), ra: 40, rb: 38, rgb: skin }); // palm
-  capsules.push({ a: wrist, b: at(Math.min(len, 330), 0, 60), ra: 30, rb: 40, rgb: skin }); // forearm
+  // Fingers in two bent segments each, index finger (next to the thumb) first: it ends exactly
+  // at the pose's point. [side offset mm, length mm].
+  const fingers: Array<[number, number]> = [[-22, 74], [-7, 82], [8, 78], [22, 64]];
+  fingers.forEach(([side, length], k) => {
+    const knuckle = at(96, side * 1.08, 20);
+    const middle = at(96 - length * 0.55, side, 14);
+    const end = k === 0 ? tip : at(96 - length, side * 0.96, 5);
+    const thickness = k === 3 ? 7.2 : 8.2;
+    capsules.push({ a: knuckle, b: middle, ra: thickness + 0.6, rb: thickness, rgb: skin });
+    capsules.push({ a: middle, b: end, ra: thickness, rb: thickness - 1.4, rgb: skin });
+  });
+  // Thumb on the inner side, two segments.
+  const thumbBase = at(150, -26, 22);
+  const thumbJoint = at(112, -46, 14);
+  capsules.push({ a: thumbJoint, b: at(84, -50, 7), ra: 9.5, rb: 8, rgb: skin });
+  capsules.push({ a: thumbBase, b: thumbJoint, ra: 14, rb: 10, rgb: skin });
+  // Palm: knuckle bar, heel bar and a fill between them, so it is flat-ish rather than round.
+  capsules.push({ a: at(102, -26, 20), b: at(102, 25, 20), ra: 17, rb: 15, rgb: skin });
+  capsules.push({ a: at(122, 0, 22), b: at(140, 0, 24), ra: 33, rb: 32, rgb: skin });
+  capsules.push({ a: at(152, -20, 24), b: at(152, 18, 24), ra: 22, rb: 22, rgb: skin });
+  capsules.push({ a: wrist, b: at(Math.min(len, 330), 0, 60), ra: 25, rb: 38, rgb: skin }); // wrist and forearm
   capsules.push({ a: at(Math.min(len, 300), 0, 55), b: elbow, ra: 46, rb: 55, rgb: sleeve }); // sleeve
   // Upper arm rising towards the shoulder, beyond the table edge: arms enter from outside the frame.
   const shoulder: [number, number, number] = [elbow[0] - dx * 380, elbow[1] - dy * 380, elbow[2] + 320];

@@ -319,7 +319,7 @@ export async function createRenderer(opts: RendererOptions): Promise<Renderer> {
       let smearPx = 1;
       if (hand.velocityMmPerS && capsules.length > 0) {
         const speedMm = Math.hypot(hand.velocityMmPerS.x, hand.velocityMmPerS.y) * EXPOSURE_S;
-        const pxPerMm = capsules[0].ra / 9; // the first finger capsule is 9 mm thick
+        const pxPerMm = capsules[0].ra / 8.8; // the first finger capsule is 8.8 mm thick at its base
         smearPx = Math.max(1, speedMm * pxPerMm);
       }
       drawCapsules(layers, capsules, OWNER_HAND, smearPx);
