@@ -107,6 +107,15 @@ describe.skipIf(skipReason !== null)('web app in Chromium', () => {
     const { data, info } = await sharp(path).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
     expect(info.channels).toBe(4);
     expect(data[3]).toBe(0); // top-left pixel fully transparent: OBS shows the stream through it
+
+    // Layout and theme come from the URL: a small light box in the corner, without the ticker.
+    await page.goto(`${server.origin}${overlayPath}&layout=corner&theme=light&scale=0.8`);
+    await page.getByTestId('overlay-board').waitFor();
+    expect(await page.getByTestId('overlay').getAttribute('class')).toBe('overlay overlay--corner overlay--light');
+    expect(await page.getByTestId('overlay-ticker').isVisible()).toBe(false);
+    const board = (await page.getByTestId('overlay-board').boundingBox())!;
+    expect(board.x + board.width).toBeLessThan(400);
+    await screenshot(page, '06b-overlay-corner', { fullPage: false, omitBackground: true });
   });
 
   it('freezes play on a call', async () => {
