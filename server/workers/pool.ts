@@ -273,6 +273,11 @@ export class RecognitionPool {
     slot.worker.postMessage({ type: 'recognize', jobId, tableId, image: frame.image, timestampMs: frame.captureTimeMs } satisfies ToWorker);
   }
 
+  /** Jobs sent to workers and not answered yet (tests check nothing leaks). */
+  pendingJobCount(): number {
+    return this.jobs.size;
+  }
+
   /** Stops every worker. */
   async close(): Promise<void> {
     this.closed = true;

@@ -151,3 +151,37 @@ describe('live pipeline: camera socket → worker → tracker → rules → view
     expect(json.json().hands[0].scores).toHaveLength(2);
   });
 });
+
+describe('pipeline stability over many frames', () => {
+  it('500 frames through the socket leave no job, waiting frame or unbounded memory behind', async () => {
+    const data = tempDataDir();
+    const app = await testApp(data.dir);
+    try {
+      const { table, tokens } = await createTable(app);
+      await app.inject({ method: 'POST', url: `/api/tables/${table.id}/hands?token=${tokens.referee}`, payload: {} });
+      const camera = await app.injectWS(`/api/tables/${table.id}/camera?token=${tokens.camera}`);
+      const live = app.tables.get(table.id)!;
+      const heapBefore = process.memoryUsage().heapUsed;
+      for (let i = 0; i < 500; i += 1) {
+        camera.send(cameraMessage(i * 33, i % 50 < 25 ? [face('AS', 160, 90, CENTRE)] : []));
+        if (i % 20 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      // Frames over the per-socket rate limit (120/s) are refused and counted as rejected.
+      await until(() => {
+        const s = live.stats();
+        return s.framesReceived + s.framesRejected >= 500 && s.framesProcessed + s.framesDropped >= s.framesReceived;
+      }, 20_000);
+      await until(() => app.pool.pendingJobCount() === 0);
+      const stats = live.stats();
+      expect(stats.framesReceived + stats.framesRejected).toBe(500);
+      expect(stats.framesProcessed + stats.framesDropped).toBe(stats.framesReceived);
+      expect(stats.framesProcessed).toBeGreaterThan(0);
+      // The recent-frame ring keeps 4 frames of ~2 KB: the heap must not hold 500 frames' worth.
+      expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(64 * 1024 * 1024);
+      camera.terminate();
+    } finally {
+      await app.close();
+      data.cleanup();
+    }
+  });
+});
