@@ -68,13 +68,18 @@ export async function enrolBacksFromFrame(table: LiveTable, pool: RecognitionPoo
 export function startSimFeed(table: LiveTable, sim: SimTable, pool: RecognitionPool, options: SimFeedOptions): SimFeed {
   const log = options.log ?? (() => {});
   let stopped = false;
+  // Sleeps that end early when the feed stops (shutdown must not wait for a pause between hands).
+  const pause = async (ms: number) => {
+    const until = performance.now() + ms;
+    while (!stopped && performance.now() < until) await sleep(Math.min(200, until - performance.now()));
+  };
   const run = async () => {
     let enrolled = false;
     let wallStart = performance.now();
     let sent = 0;
     while (!stopped) {
       if (table.source !== 'sim') {
-        await sleep(500);
+        await pause(500);
         continue;
       }
       const frame = await sim.next();
@@ -94,14 +99,14 @@ export function startSimFeed(table: LiveTable, sim: SimTable, pool: RecognitionP
       if (frame.lastOfHand) {
         await drainTable(table);
         table.endHand(frame.timeMs + 1);
-        if (options.pauseAfterHandMs) await sleep(options.pauseAfterHandMs);
+        if (options.pauseAfterHandMs) await pause(options.pauseAfterHandMs);
         wallStart = performance.now();
         sent = 0;
       }
       if (options.fps > 0) {
         const due = wallStart + (sent * 1000) / options.fps;
         const wait = due - performance.now();
-        if (wait > 0) await sleep(wait);
+        if (wait > 0) await pause(wait);
       } else await sleep(0);
     }
   };
