@@ -69,6 +69,17 @@ export function generatedFaceStyle(index: number): GeneratedFaceStyle {
   const red = rng.pick(REDS);
   const black = rng.pick(BLACKS);
   const indexHeight = rng.range(70, 125);
+  const indexX = rng.range(36, 62);
+  const indexSuitBeside = rng.chance(0.15);
+  let pipSize = rng.range(80, 118);
+  let pipBoxW = rng.range(140, 175);
+  // Keep the outer pip columns clear of the corner index, as printed decks do.
+  const indexRight = indexX + indexHeight * (indexSuitBeside ? 1.5 : 0.85);
+  const room = W / 2 - indexRight - 8;
+  if (pipBoxW + pipSize * 0.45 > room) {
+    pipSize = Math.max(60, Math.min(pipSize, (room - 105) / 0.45));
+    pipBoxW = Math.max(100, room - pipSize * 0.45);
+  }
   return {
     name: `gen-${index}`,
     paper: rng.pick(PAPERS),
@@ -79,13 +90,13 @@ export function generatedFaceStyle(index: number): GeneratedFaceStyle {
     font: rng.pick(FONTS),
     fontWeight: rng.chance(0.55) ? 'bold' : 'normal',
     indexHeight,
-    indexX: rng.range(36, 62),
+    indexX,
     indexY: rng.range(28, 52),
     indexSuitSize: indexHeight * rng.range(0.55, 0.85),
-    indexSuitBeside: rng.chance(0.15),
+    indexSuitBeside,
     indexAllCorners: rng.chance(0.2),
-    pipSize: rng.range(80, 118),
-    pipBoxW: rng.range(140, 175),
+    pipSize,
+    pipBoxW,
     pipBoxH: rng.range(270, 320),
     flipBottomPips: rng.chance(0.85),
     curvedDiamond: rng.chance(0.4),
