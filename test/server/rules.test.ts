@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { applyRules, initialRulesState, toView, variantInput, type RulesContext, type RulesState } from '../../server/tables/rules';
+import type { TableEvent } from '../../server/protocol';
+
+const context: RulesContext = {
+  tableId: 't',
+  players: [
+    { id: 'ann', name: 'Ann', seat: 0, deckId: 'deck-ann', nertsPileSize: 13 },
+    { id: 'bob', name: 'Bob', seat: 1, deckId: 'deck-bob', nertsPileSize: 13 },
+  ],
+  variant: variantInput('nertz', {}, 100),
+};
+
+function play(events: Array<[number, TableEvent]>, start: RulesState = initialRulesState(), firstSeq = 0) {
+  let state = start;
+  let seq = firstSeq;
+  const log: Array<{ event: TableEvent; violations: string[] }> = [];
+  const queue = [...events];
+  while (queue.length > 0) {
+    const [timeMs, event] = queue.shift()!;
+    const step = applyRules(state, event, timeMs, seq++, context);
+    state = step.state;
+    log.push({ event, violations: step.violations.map((v) => v.code) });
+    for (const followUp of step.followUps) queue.unshift([timeMs, followUp]);
+  }
+  return { state, log, seq };
+}
+
+describe('rules bridge: log entries → referee reducer → view', () => {
+  it('counts plays per owner, rejects illegal ones and scores the hand', () => {
+    const { state, log } = play([
+      [0, { type: 'hand-started', hand: 1 }],
+      [1000, { type: 'card-played', player: 'ann', card: 'AS', foundationId: 'f1', newPile: true }],
+      [2000, { type: 'card-played', player: 'bob', card: '2S', foundationId: 'f1', newPile: false }],
+      [3000, { type: 'card-played', player: 'bob', card: '4H', foundationId: 'f1', newPile: false }],
+      [4000, { type: 'nerts-count', player: 'ann', left: 0 }],
+      [4500, { type: 'call', player: 'ann', manual: false }],
+      [6000, { type: 'card-played', player: 'bob', card: '3S', foundationId: 'f1', newPile: false }],
+      [7000, { type: 'hand-ended' }],
+    ]);
+    expect(log[3].violations).toEqual(['foundation/wrong-suit']);
+    expect(log[6].violations).toEqual(['hand/play-after-call']);
+    const view = toView(state, context);
+    expect(view.phase).toBe('scored');
+    expect(view.calledBy).toBe('ann');
+    expect(view.players.map((p) => [p.id, p.centreCards, p.nertsLeft])).toEqual([
+      ['ann', 1, 0],
+      ['bob', 1, 13],
+    ]);
+    const ann = view.scores!.find((row) => row.player === 'ann')!;
+    const bob = view.scores!.find((row) => row.player === 'bob')!;
+    expect(ann.handScore).toBeGreaterThan(bob.handScore);
+    expect(view.violations.map((v) => v.seq)).toEqual([3, 6]);
+  });
+
+  it('a rival copy opens a dispute (first stays), logged with a follow-up; a referee can overrule', () => {
+    const { state, log, seq } = play([
+      [0, { type: 'hand-started', hand: 1 }],
+      [1000, { type: 'card-played', player: 'ann', card: 'AH', foundationId: 'f1', newPile: true }],
+      [2000, { type: 'card-played', player: 'ann', card: '2H', foundationId: 'f1', newPile: false }],
+      [2300, { type: 'card-played', player: 'bob', card: '2H', foundationId: 'f1', newPile: false }],
+    ]);
+    expect(log.map((entry) => entry.event.type)).toEqual(['hand-started', 'card-played', 'card-played', 'card-played', 'dispute-opened']);
+    const view = toView(state, context);
+    expect(view.disputes).toHaveLength(1);
+    expect(view.disputes[0]).toMatchObject({ first: { player: 'ann', card: '2H' }, second: { player: 'bob', card: '2H' }, winner: 'ann', by: 'auto' });
+    expect(view.players.map((p) => p.centreCards)).toEqual([2, 0]);
+
+    const overruled = play([[3000, { type: 'dispute-resolved', disputeId: view.disputes[0].id, winner: 'bob', by: 'referee' }]], state, seq);
+    const after = toView(overruled.state, context);
+    expect(after.disputes[0]).toMatchObject({ winner: 'bob', by: 'referee' });
+    expect(after.players.map((p) => p.centreCards)).toEqual([1, 1]);
+    const bad = play([[3100, { type: 'dispute-resolved', disputeId: 'nope', winner: 'bob', by: 'referee' }]], overruled.state, overruled.seq);
+    expect(bad.log[0].violations).toEqual(['dispute/unknown']);
+  });
+
+  it('score-sort corrections: Nerts count directly, centre counts by moving ownership', () => {
+    const { state, seq } = play([
+      [0, { type: 'hand-started', hand: 1 }],
+      [1000, { type: 'card-played', player: 'ann', card: 'AD', foundationId: 'f1', newPile: true }],
+      [2000, { type: 'card-played', player: 'ann', card: '2D', foundationId: 'f1', newPile: false }],
+      [3000, { type: 'hand-ended' }],
+    ]);
+    const fixed = play(
+      [
+        [4000, { type: 'correction', player: 'ann', centreCards: 1, reason: 'the 2D has a red back: Bob\'s' }],
+        [4100, { type: 'correction', player: 'bob', centreCards: 1, nertsLeft: 9, reason: 'sorted' }],
+      ],
+      state,
+      seq,
+    );
+    const view = toView(fixed.state, context);
+    expect(fixed.log.every((entry) => entry.violations.length === 0)).toBe(true);
+    expect(view.players.map((p) => [p.centreCards, p.nertsLeft])).toEqual([
+      [1, 13],
+      [1, 9],
+    ]);
+    expect(view.scores!.find((row) => row.player === 'bob')!.nertsLeft).toBe(9);
+    const impossible = play([[5000, { type: 'correction', player: 'bob', centreCards: 5, reason: 'miscount' }]], fixed.state, fixed.seq);
+    expect(impossible.log[0].violations).toEqual(['correction/bad-target']);
+  });
+
+  it('replaying the log reproduces the view exactly', () => {
+    const events: Array<[number, TableEvent]> = [
+      [0, { type: 'hand-started', hand: 1 }],
+      [1000, { type: 'card-played', player: 'bob', card: 'AC', foundationId: 'f1', newPile: true }],
+      [1500, { type: 'stall', sinceMs: 1000 }],
+      [2000, { type: 'nerts-count', player: 'bob', left: 12 }],
+    ];
+    expect(toView(play(events).state, context)).toEqual(toView(play(events).state, context));
+    expect(toView(play(events).state, context).stalledSinceMs).toBe(1000);
+  });
+});
