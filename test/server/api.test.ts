@@ -109,6 +109,26 @@ describe('REST API', () => {
     }
   });
 
+  it('answers CORS preflights only for allowed origins', async () => {
+    await app.close();
+    app = await testApp(data.dir, { corsOrigins: ['https://overlay.example'] });
+    const allowed = await app.inject({ method: 'OPTIONS', url: '/api/tables', headers: { origin: 'https://overlay.example', 'access-control-request-method': 'POST' } });
+    expect(allowed.headers['access-control-allow-origin']).toBe('https://overlay.example');
+    const refused = await app.inject({ method: 'OPTIONS', url: '/api/tables', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    expect(refused.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('rate-limits REST requests per IP with a 429 in the usual error shape', async () => {
+    await app.close();
+    app = await testApp(data.dir, { rateLimitPerMinute: 3 });
+    const codes: number[] = [];
+    for (let i = 0; i < 5; i += 1) codes.push((await app.inject({ url: '/api/health' })).statusCode);
+    expect(codes.slice(0, 3)).toEqual([200, 200, 200]);
+    const limited = await app.inject({ url: '/api/health' });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().code).toBe('request/rate-limited');
+  });
+
   it('saves calibration, serves OpenAPI docs, exports history', async () => {
     const { table, tokens } = await createTable(app);
     const calibration = {
