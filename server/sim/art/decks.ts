@@ -214,14 +214,30 @@ export function createArtCatalogue(options: CatalogueOptions = {}): ArtCatalogue
   };
 }
 
+/** npm packages that ship the same artwork as a shared card-art deck (see card-art/manifest.json), both ways. */
+export const ART_TWINS: Readonly<Record<string, string>> = {
+  'npm-svg-cards': 'shared-bellot',
+  'npm-cardsjs': 'shared-aguilar',
+  'npm-deck-of-cards': 'shared-aguilar-mod',
+  'npm-letele': 'shared-kennard',
+  'shared-bellot': 'npm-svg-cards',
+  'shared-aguilar': 'npm-cardsjs',
+  'shared-aguilar-mod': 'npm-deck-of-cards',
+  'shared-kennard': 'npm-letele',
+};
+
 /**
  * True when a style or back name matches a user pattern: exact, or without its `shared-`/`npm-`/
  * `art-` prefix (`kennard` matches `shared-kennard`), or a `*` glob (`gen-4*`). A face-style
- * pattern also matches that style's own backs (`shared-kennard` matches `shared-kennard/b-1`).
+ * pattern also matches that style's own backs (`shared-kennard` matches `shared-kennard/b-1`) and
+ * the same art's npm or shared twin (`kennard` matches `npm-letele`).
  */
 export function matchesStyle(pattern: string, name: string): boolean {
   const bare = name.replace(/^(shared|npm|art)-/, '');
   const candidates = [name, bare, name.split('/')[0], bare.split('/')[0]];
+  // The same artwork under its other name, so holding out a deck also holds out its twin.
+  const twin = ART_TWINS[name.split('/')[0]];
+  if (twin) candidates.push(twin, twin.replace(/^(shared|npm)-/, ''));
   if (!pattern.includes('*')) return candidates.includes(pattern);
   const regex = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
   return candidates.some((c) => regex.test(c));

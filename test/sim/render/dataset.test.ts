@@ -48,6 +48,12 @@ describe('hold-out patterns', () => {
     expect(matchesStyle('gen-4*', 'gen-back-4')).toBe(false);
     expect(matchesStyle('gen-4', 'gen-41')).toBe(false);
     expect(matchesStyle('npm-*', 'npm-cardsjs/Red_Back')).toBe(true);
+    // Twins: the same artwork shipped by npm and by the shared data.
+    expect(matchesStyle('kennard', 'npm-letele')).toBe(true);
+    expect(matchesStyle('kennard', 'npm-letele/B1')).toBe(true);
+    expect(matchesStyle('svg-cards', 'shared-bellot')).toBe(true);
+    expect(matchesStyle('aguilar', 'npm-deck-of-cards')).toBe(false);
+    expect(matchesStyle('aguilar-mod', 'npm-deck-of-cards')).toBe(true);
   });
 
   it('keep excluded styles and their backs out of every seeded deck', async () => {
