@@ -242,3 +242,15 @@ export function matchesStyle(pattern: string, name: string): boolean {
   const regex = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
   return candidates.some((c) => regex.test(c));
 }
+
+/**
+ * One name per back artwork, whichever package ships it (`npm-svg-cards/back-red` and
+ * `shared-bellot/back-red` are the same design), so two decks never get the same-looking back.
+ */
+export function canonicalBack(name: string): string {
+  const slash = name.indexOf('/');
+  if (slash < 0) return name;
+  const style = name.slice(0, slash);
+  const canonicalStyle = style.startsWith('npm-') && ART_TWINS[style] ? ART_TWINS[style] : style;
+  return `${canonicalStyle}/${name.slice(slash + 1).toLowerCase().replace(/[^a-z0-9]/g, '')}`;
+}

@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { ALL_CARD_CODES, isCardCode, type CardCode } from '../../game/cards';
 import type { Quad } from '../../vision/types';
 import { CARD_HEIGHT_MM, CARD_WIDTH_MM, type CardPose, type TableScene, type Zone } from '../scene';
-import { createArtCatalogue, matchesStyle, type ArtCatalogue } from '../art/decks';
+import { canonicalBack, createArtCatalogue, matchesStyle, type ArtCatalogue } from '../art/decks';
 import type { CardTexture, TextureLevel } from '../art/texture';
 import {
   applyHomography,
@@ -264,7 +264,9 @@ export async function createRenderer(opts: RendererOptions): Promise<Renderer> {
   const backPool = catalogue.backs.map((b) => b.name).filter((n) => !excluded(n));
   const deckChoices = new Map<string, { faces: string; back: string }>();
   const usedBacks = new Set<string>();
-  for (const [, chosen] of Object.entries(opts.decks ?? {})) if (chosen.back) usedBacks.add(chosen.back);
+  // Backs in use, by canonical artwork name (twins from npm and the shared data count as one).
+  for (const [, chosen] of Object.entries(opts.decks ?? {})) if (chosen.back) usedBacks.add(canonicalBack(chosen.back));
+  const backFree = (name: string) => !usedBacks.has(canonicalBack(name));
 
   function deckInfo(deckId: string): { faces: string; back: string } {
     const known = deckChoices.get(deckId);
@@ -277,16 +279,16 @@ export async function createRenderer(opts: RendererOptions): Promise<Renderer> {
     const fromPublished = published.length > 0 && (generated.length === 0 || pick.chance(0.5));
     const faces = asked.faces ?? pick.pick(fromPublished ? published : generated);
     let back = asked.back;
-    if (!back) back = catalogue.folderBacks.find((b) => !usedBacks.has(b));
+    if (!back) back = catalogue.folderBacks.find(backFree);
     if (!back) {
       // Prefer the deck's own backs for published art a third of the time, else any; never reuse one.
-      const own = backPool.filter((b) => b.startsWith(`${faces}/`) && !usedBacks.has(b));
-      const candidates = own.length > 0 && pick.chance(0.35) ? own : backPool.filter((b) => !usedBacks.has(b));
+      const own = backPool.filter((b) => b.startsWith(`${faces}/`) && backFree(b));
+      const candidates = own.length > 0 && pick.chance(0.35) ? own : backPool.filter(backFree);
       back = candidates.length > 0 ? pick.pick(candidates) : `gen-back-${1000 + deckChoices.size}`;
     }
     catalogue.face(faces); // throws a clear error for an unknown name
     catalogue.back(back);
-    usedBacks.add(back);
+    usedBacks.add(canonicalBack(back));
     const info = { faces, back };
     deckChoices.set(deckId, info);
     return info;

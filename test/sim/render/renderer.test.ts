@@ -148,6 +148,10 @@ describe('determinism and decks', () => {
     const renderer = await createRenderer({ seed: 9, width: 480, height: 270 });
     const backs = ['d0', 'd1', 'd2', 'd3', 'd4', 'd5'].map((d) => renderer.deckInfo(d).back);
     expect(new Set(backs).size).toBe(6);
+    // The same artwork shipped twice (npm and shared data) is never handed to two decks.
+    const twinned = await createRenderer({ seed: 9, width: 64, height: 36, decks: { a: { back: 'npm-svg-cards/back-red' } } });
+    twinned.deckInfo('a');
+    for (let k = 0; k < 40; k++) expect(twinned.deckInfo(`x${k}`).back).not.toBe('shared-bellot/back-red');
     const frame = await renderer.render(busy);
     for (const t of frame.truth) expect(t.backDesign).toBe(renderer.deckInfo(t.deckId).back);
   });
