@@ -163,8 +163,7 @@ export function cornerHypotheses(polygon: Point[], w: number, h: number): Quad[]
       [w, h],
       [h, w],
     ]) {
-      // An edge longer than the side we give it cannot be that side.
-      if (la > lenA * 1.15 || lb > lenB * 1.15) continue;
+      // No length check: in a cascade one straight outline edge spans several cards.
       const q: Point[] = [
         p,
         [p[0] + da[0] * lenA, p[1] + da[1] * lenA],
@@ -306,6 +305,22 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
     const plain = blobsOf(mask);
     const needsCut = plain.filter((b) => !isSingle(b));
     plain.filter(isSingle).forEach(addSingle);
+    // Brighter levels: the card is usually the whitest thing, so pale streaks of wood or cloth
+    // that merged with it at the Otsu level fall away and leave a clean card-shaped blob.
+    const level = track(new cv.Mat());
+    for (const extra of [30, 60, 90]) {
+      const t = threshold + extra;
+      if (t > 235) break;
+      cv.threshold(whiteness, level, t, 255, cv.THRESH_BINARY);
+      cv.morphologyEx(level, level, cv.MORPH_OPEN, kernel);
+      for (const blob of blobsOf(level)) {
+        if (!isSingle(blob)) continue;
+        const w = Math.min(blob.rect.size.width, blob.rect.size.height);
+        const corners = orderCardQuad(rectCorners(blob.rect.center, blob.rect.size, blob.rect.angle));
+        if (found.some((f) => sameCard(f.corners, corners, w * 0.18))) continue;
+        addSingle(blob);
+      }
+    }
     if (needsCut.length) {
       // Re-examine only the parts of the cut mask that lie inside the unexplained blobs.
       const inside = (b: Blob) => needsCut.some((m) => pointInContour(m.contour, b.rect.center.x, b.rect.center.y));
@@ -331,15 +346,16 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
         const contour = track(contours.get(i));
         const area = cv.contourArea(contour);
         if (area < minArea) continue;
-        const poly = track(new cv.Mat());
-        cv.approxPolyDP(contour, poly, 0.03 * cv.arcLength(contour, true), true);
-        if (poly.data32S.length !== 8) continue;
-        const blob: Blob = { contour, area, rect: cv.minAreaRect(contour), shave: 0 };
-        if (!isSingle(blob)) continue;
-        const corners = orderCardQuad(contourPoints(poly));
-        const w = Math.min(blob.rect.size.width, blob.rect.size.height);
+        const rect = cv.minAreaRect(contour);
+        const short = Math.min(rect.size.width, rect.size.height);
+        const long = Math.max(rect.size.width, rect.size.height);
+        const aspect = long / Math.max(1, short);
+        // Tolerant of an index or pip touching the outline: most of the rectangle is filled.
+        if (area / Math.max(1, short * long) < 0.8 || aspect < 1.2 || aspect > 1.65 || short < params.minCardSide) continue;
+        const corners = orderCardQuad(rectCorners(rect.center, rect.size, rect.angle));
+        const w = short;
         if (found.some((f) => sameCard(f.corners, corners, w * 0.18))) continue;
-        found.push({ corners, source: 'single', support: blob.area / (blob.rect.size.width * blob.rect.size.height) });
+        found.push({ corners, source: 'single', support: area / (short * long) });
         singleWidths.push(w);
       }
     }

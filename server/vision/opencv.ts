@@ -2,7 +2,7 @@
  * Loads OpenCV (wasm build from @techstark/opencv-js) once. The package's own typings pull in
  * a large third-party type tree; we type only the handful of calls the vision stages make.
  */
-import cvModule from '@techstark/opencv-js';
+import { createRequire } from 'node:module';
 
 /** An OpenCV matrix (freed with delete(): it lives on the wasm heap, not the JS heap). */
 export interface CvMat {
@@ -77,9 +77,10 @@ let loading: Promise<{ cv: OpenCv }> | null = null;
 /** Resolves once the OpenCV wasm runtime is ready (about 0.15 s, once per process). */
 export function loadOpenCv(): Promise<{ cv: OpenCv }> {
   loading ??= new Promise((resolve) => {
-    // The module object is a thenable that calls back with itself; wrap it so awaiting our
+    // Plain Node require: bundler-style loaders (vitest) choke on the 7.6 MB emscripten file.
+    // The module object is a thenable that calls back with itself; we wrap it so awaiting our
     // promise does not recurse into that `then`.
-    const mod = cvModule as unknown as OpenCv & { onRuntimeInitialized?: () => void };
+    const mod = createRequire(import.meta.url)('@techstark/opencv-js') as OpenCv & { onRuntimeInitialized?: () => void };
     if (mod.Mat) resolve({ cv: mod });
     else mod.onRuntimeInitialized = () => resolve({ cv: mod });
   });

@@ -1,0 +1,237 @@
+/**
+ * `npm run eval -- --data DIR [--model models/card-identity] [--out out/eval-NAME] [--limit N]`
+ * Evaluates the recogniser on a folder in either layout:
+ *  (a) class folders named by card code holding single-card crops (`JOKER` or any non-code
+ *      folder: must not be named as one of the 52; a reject counts as right);
+ *  (b) images + labels.csv (`filename,width,height,class|code,xmin,ymin,xmax,ymax`).
+ * Prints a per-class report, writes a confusion matrix (PNG + JSON) and ends with one JSON line:
+ * {"images","boxes","recall","precision","accuracy","rankAccuracy","msPerImage"}.
+ */
+import { existsSync, promises as fs, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { ALL_CARD_CODES, isCardCode } from '../../server/game/cards';
+import { createRecognizer, DEFAULT_MODEL_DIR, type CardRecognizer } from '../../server/vision/index';
+import { Confusion, matchBoxes, parseLabelsCsv, rankOfLabel, type PredictedBox } from '../lib/metrics';
+import { confusionSvg, writeSvgAsPng } from '../lib/plots';
+import { REPO_ROOT } from '../lib/shared-data';
+
+interface EvalArgs {
+  data: string;
+  model: string;
+  out: string;
+  limit: number;
+}
+
+/** The final JSON line's fields. */
+export interface EvalSummary {
+  images: number;
+  boxes: number;
+  recall: number;
+  precision: number;
+  accuracy: number;
+  rankAccuracy: number;
+  msPerImage: number;
+}
+
+function parseArgs(argv: string[]): EvalArgs {
+  let data = '';
+  let model = DEFAULT_MODEL_DIR;
+  let out = '';
+  let limit = Infinity;
+  for (let i = 0; i < argv.length; i++) {
+    const value = argv[i + 1];
+    if (argv[i] === '--data') data = value;
+    else if (argv[i] === '--model') model = value;
+    else if (argv[i] === '--out') out = value;
+    else if (argv[i] === '--limit') limit = Number(value);
+    else if (argv[i] === '--help') {
+      console.log('npm run eval -- --data DIR [--model DIR] [--out DIR] [--limit N]');
+      process.exit(0);
+    } else throw new Error(`unknown argument ${argv[i]} (try --help)`);
+    i++;
+  }
+  if (!data) throw new Error('--data DIR is required (class folders of crops, or images with labels.csv)');
+  if (!existsSync(data) || !statSync(data).isDirectory()) throw new Error(`--data ${data}: not a folder`);
+  if (!(limit > 0)) throw new Error('--limit needs a positive number');
+  return { data: path.resolve(data), model: path.resolve(model), out: path.resolve(out || path.join(REPO_ROOT, 'out', `eval-${path.basename(data)}`)), limit };
+}
+
+const IMAGE = /\.(jpe?g|png|webp)$/i;
+const REJECT = 'reject';
+
+function pct(x: number): string {
+  return Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '  -  ';
+}
+
+async function writeConfusion(confusion: Confusion, out: string, title: string): Promise<void> {
+  await fs.mkdir(out, { recursive: true });
+  await fs.writeFile(path.join(out, 'confusion.json'), JSON.stringify({ classes: confusion.classes, counts: confusion.counts }));
+  await writeSvgAsPng(confusionSvg(confusion.classes, confusion.counts, title), path.join(out, 'confusion.png'));
+}
+
+function printReport(confusion: Confusion): void {
+  console.log('class    precision  recall  support');
+  for (const r of confusion.report()) if (r.support > 0 || r.precision > 0) console.log(`${r.cls.padEnd(8)} ${pct(r.precision).padStart(9)} ${pct(r.recall).padStart(7)} ${String(r.support).padStart(8)}`);
+}
+
+/** Layout (a): class folders of single-card crops. */
+async function evalCrops(recognizer: CardRecognizer, args: EvalArgs): Promise<EvalSummary> {
+  const folders = readdirSync(args.data).filter((f) => statSync(path.join(args.data, f)).isDirectory()).sort();
+  const confusion = new Confusion([...ALL_CARD_CODES, 'back', REJECT]);
+  let images = 0;
+  let right = 0;
+  let rankRight = 0;
+  let named = 0;
+  let namedRight = 0;
+  let faceCrops = 0;
+  let faceCropsNamed = 0;
+  let ms = 0;
+  for (const folder of folders) {
+    const truth = isCardCode(folder) ? folder : REJECT;
+    const files = readdirSync(path.join(args.data, folder)).filter((f) => IMAGE.test(f)).sort().slice(0, args.limit);
+    const views = await Promise.all(files.map(async (f) => ({ kind: 'encoded' as const, data: new Uint8Array(await fs.readFile(path.join(args.data, folder, f))) })));
+    const started = performance.now();
+    const results = await recognizer.identifyCrops(views);
+    ms += performance.now() - started;
+    for (const r of results) {
+      images++;
+      const predicted = r.kind === 'face' ? r.code : r.kind === 'back' ? 'back' : REJECT;
+      confusion.add(truth, predicted);
+      if (r.kind === 'face') {
+        named++;
+        if (predicted === truth) namedRight++;
+      }
+      if (truth === REJECT) {
+        if (r.kind !== 'face') {
+          right++;
+          rankRight++;
+        }
+        continue;
+      }
+      faceCrops++;
+      if (r.kind === 'face') faceCropsNamed++;
+      if (predicted === truth) right++;
+      if (r.kind === 'face' && rankOfLabel(r.code) === rankOfLabel(truth)) rankRight++;
+    }
+  }
+  printReport(confusion);
+  await writeConfusion(confusion, args.out, `crops: ${path.basename(args.data)}`);
+  console.error(`[eval] confusion matrix → ${path.join(args.out, 'confusion.png')}`);
+  return {
+    images,
+    boxes: images,
+    recall: faceCrops ? faceCropsNamed / faceCrops : NaN,
+    precision: named ? namedRight / named : NaN,
+    accuracy: images ? right / images : NaN,
+    rankAccuracy: images ? rankRight / images : NaN,
+    msPerImage: images ? ms / images : NaN,
+  };
+}
+
+/** Layout (b): photos with labels.csv. */
+async function evalPhotos(recognizer: CardRecognizer, args: EvalArgs): Promise<EvalSummary> {
+  const labels = parseLabelsCsv(await fs.readFile(path.join(args.data, 'labels.csv'), 'utf8'));
+  const codeLabels = [...labels.values()].some((e) => e.boxes.some((b) => isCardCode(b.label)));
+  const classes = codeLabels ? [...ALL_CARD_CODES, 'back', REJECT, 'missed'] : ['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K', 'back', REJECT, 'missed'];
+  const confusion = new Confusion(classes);
+  let images = 0;
+  let boxes = 0;
+  let predictions = 0;
+  let found = 0;
+  let matchedPredictions = 0;
+  let right = 0;
+  let scoredRight = 0;
+  let rankRight = 0;
+  let ms = 0;
+  const mistakes: string[] = [];
+  for (const [file, entry] of [...labels].slice(0, args.limit)) {
+    const full = path.join(args.data, file);
+    if (!existsSync(full)) {
+      console.error(`[eval] missing image ${file}, skipped`);
+      continue;
+    }
+    const data = new Uint8Array(await fs.readFile(full));
+    const started = performance.now();
+    const result = await recognizer.recognize({ kind: 'encoded', data }, 0);
+    ms += performance.now() - started;
+    images++;
+    // Labels may be in a different resolution than the decoded image.
+    const sx = entry.width ? entry.width / result.width : 1;
+    const sy = entry.height ? entry.height / result.height : 1;
+    const preds: PredictedBox[] = result.cards.map((c) => {
+      const xs = c.corners.map((p) => p[0] * sx);
+      const ys = c.corners.map((p) => p[1] * sy);
+      return {
+        xmin: Math.min(...xs),
+        xmax: Math.max(...xs),
+        ymin: Math.min(...ys),
+        ymax: Math.max(...ys),
+        cx: xs.reduce((a, b) => a + b) / 4,
+        cy: ys.reduce((a, b) => a + b) / 4,
+        label: c.kind === 'face' && c.code ? c.code : 'back',
+      };
+    });
+    const match = matchBoxes(entry.boxes, preds);
+    boxes += entry.boxes.length;
+    predictions += preds.length;
+    found += match.size;
+    matchedPredictions += match.size;
+    entry.boxes.forEach((box, l) => {
+      const p = match.get(l);
+      const truthRank = rankOfLabel(box.label) ?? box.label;
+      const truth = codeLabels ? box.label : truthRank;
+      if (p === undefined) {
+        confusion.add(truth, 'missed');
+        return;
+      }
+      const predicted = preds[p].label;
+      const predictedRank = rankOfLabel(predicted);
+      confusion.add(truth, codeLabels ? predicted : predictedRank ?? predicted);
+      if (predictedRank === truthRank) rankRight++;
+      if (isCardCode(box.label)) {
+        scoredRight++;
+        if (predicted === box.label) right++;
+        else mistakes.push(`${file}: ${box.label} read as ${predicted}`);
+      }
+    });
+  }
+  printReport(confusion);
+  if (mistakes.length) console.log(`mistakes (${mistakes.length}):\n  ${mistakes.slice(0, 40).join('\n  ')}`);
+  await writeConfusion(confusion, args.out, `photos: ${path.basename(args.data)}`);
+  console.error(`[eval] confusion matrix → ${path.join(args.out, 'confusion.png')}`);
+  return {
+    images,
+    boxes,
+    recall: boxes ? found / boxes : NaN,
+    precision: predictions ? matchedPredictions / predictions : NaN,
+    accuracy: scoredRight ? right / scoredRight : NaN,
+    rankAccuracy: found ? rankRight / found : NaN,
+    msPerImage: images ? ms / images : NaN,
+  };
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const recognizer = await createRecognizer({ modelDir: args.model, tracking: false });
+  const layout = existsSync(path.join(args.data, 'labels.csv')) ? 'photos' : 'crops';
+  console.error(`[eval] ${args.data}: layout ${layout === 'photos' ? '(b) labels.csv' : '(a) class folders'}, backend ${recognizer.backend}`);
+  const summary = layout === 'photos' ? await evalPhotos(recognizer, args) : await evalCrops(recognizer, args);
+  recognizer.dispose();
+  const round = (x: number, d: number) => (Number.isFinite(x) ? Number(x.toFixed(d)) : null);
+  console.log(
+    JSON.stringify({
+      images: summary.images,
+      boxes: summary.boxes,
+      recall: round(summary.recall, 4),
+      precision: round(summary.precision, 4),
+      accuracy: round(summary.accuracy, 4),
+      rankAccuracy: round(summary.rankAccuracy, 4),
+      msPerImage: round(summary.msPerImage, 1),
+    }),
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(`[eval] failed: ${(error as Error).message}`);
+  process.exit(1);
+});

@@ -1,0 +1,71 @@
+/**
+ * Rendered training crops and evaluation scenes from the team's table renderer
+ * (datasets/synth, server/sim/render): rectified face crops of cards at least 75 % visible, from
+ * webcam-like frames with perspective, light, JPEG and clutter. Deck styles in HELD_OUT_STYLES
+ * never reach training; they make the "unseen deck art" evaluation scenes.
+ */
+import { promises as fs, existsSync } from 'node:fs';
+import path from 'node:path';
+import { synthSamples } from '../synth/generate';
+import { SOURCE_HEIGHT, SOURCE_WIDTH, type SourceEntry } from './sources';
+import { cacheDir } from './shared-data';
+
+/** Face styles (renderer names/patterns) kept out of training. `letele` is kennard's npm twin. */
+export const HELD_OUT_STYLES = ['kennard', 'letele', 'gen-4*'];
+
+/** Where the rendered crop cache lives. */
+export function renderedCachePaths(): { manifest: string; pixels: string } {
+  return { manifest: path.join(cacheDir(), 'rendered.json'), pixels: path.join(cacheDir(), 'rendered.bin') };
+}
+
+/** Renders `frames` training scenes (held-out styles excluded) and caches their face crops. */
+export async function buildRenderedCrops(frames: number, seed: number, log: (m: string) => void = console.error): Promise<number> {
+  const entries: SourceEntry[] = [];
+  const chunks: Uint8Array[] = [];
+  for await (const sample of synthSamples({ seed, frames, excludeDecks: HELD_OUT_STYLES, cropWidth: SOURCE_WIDTH, cropHeight: SOURCE_HEIGHT, framesPerSession: 4 })) {
+    for (const crop of sample.crops) {
+      if (crop.kind !== 'face' || !crop.code) continue;
+      entries.push({ group: `rendered:${crop.faceStyle}`, label: crop.code, split: 'train', file: `rendered:${seed}/${sample.index}` });
+      chunks.push(crop.rgb);
+    }
+    if (sample.index % 10 === 9) log(`[rendered] ${sample.index + 1}/${frames} frames, ${entries.length} face crops`);
+  }
+  const pixels = new Uint8Array(chunks.length * SOURCE_WIDTH * SOURCE_HEIGHT * 3);
+  chunks.forEach((c, i) => pixels.set(c, i * SOURCE_WIDTH * SOURCE_HEIGHT * 3));
+  const paths = renderedCachePaths();
+  await fs.mkdir(cacheDir(), { recursive: true });
+  await fs.writeFile(paths.pixels, pixels);
+  await fs.writeFile(paths.manifest, JSON.stringify({ format: 'nerts-vision-rendered/1', seed, frames, entries }));
+  return entries.length;
+}
+
+/** Loads cached rendered crops, or null when none were built. */
+export async function loadRenderedCrops(): Promise<{ entries: SourceEntry[]; pixels: Uint8Array } | null> {
+  const paths = renderedCachePaths();
+  if (!existsSync(paths.manifest) || !existsSync(paths.pixels)) return null;
+  const manifest = JSON.parse(await fs.readFile(paths.manifest, 'utf8')) as { entries: SourceEntry[] };
+  const pixels = new Uint8Array(await fs.readFile(paths.pixels));
+  if (pixels.length !== manifest.entries.length * SOURCE_WIDTH * SOURCE_HEIGHT * 3) return null;
+  return { entries: manifest.entries, pixels };
+}
+
+/**
+ * Writes an evaluation folder in layout (b): rendered 1280x720 frames whose faces all come from
+ * `styles` (default: the held-out ones), with labels.csv of face-up cards at least
+ * `minVisible` visible (boxes around the visible card, clipped to the image).
+ */
+export async function writeRenderedEvalSet(outDir: string, frames: number, seed: number, styles: string[] = ['kennard'], minVisible = 0.3): Promise<{ frames: number; labels: number }> {
+  await fs.mkdir(outDir, { recursive: true });
+  const rows = ['filename,width,height,code,xmin,ymin,xmax,ymax'];
+  for await (const sample of synthSamples({ seed, frames, decks: styles, framesPerSession: 2 })) {
+    const name = `render_${String(sample.index).padStart(4, '0')}.jpg`;
+    await fs.writeFile(path.join(outDir, name), sample.jpeg);
+    for (const label of sample.labels) {
+      if (!label.truth.faceUp || label.truth.visibleFraction < minVisible) continue;
+      const { x, y, w, h } = label.box;
+      rows.push(`${name},${sample.width},${sample.height},${label.truth.code},${Math.round(x)},${Math.round(y)},${Math.round(x + w)},${Math.round(y + h)}`);
+    }
+  }
+  await fs.writeFile(path.join(outDir, 'labels.csv'), `${rows.join('\n')}\n`);
+  return { frames, labels: rows.length - 1 };
+}

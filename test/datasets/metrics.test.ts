@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { Confusion, canMatch, iou, matchBoxes, parseLabelsCsv, rankOfLabel, type PredictedBox } from '../../datasets/lib/metrics';
+
+const box = (xmin: number, ymin: number, xmax: number, ymax: number) => ({ xmin, ymin, xmax, ymax });
+const pred = (xmin: number, ymin: number, xmax: number, ymax: number, label = 'AS'): PredictedBox => ({ ...box(xmin, ymin, xmax, ymax), cx: (xmin + xmax) / 2, cy: (ymin + ymax) / 2, label });
+
+describe('box matching', () => {
+  it('computes IoU', () => {
+    expect(iou(box(0, 0, 10, 10), box(0, 0, 10, 10))).toBe(1);
+    expect(iou(box(0, 0, 10, 10), box(5, 0, 15, 10))).toBeCloseTo(1 / 3, 6);
+    expect(iou(box(0, 0, 1, 1), box(2, 2, 3, 3))).toBe(0);
+  });
+  it('matches by centre inside or IoU ≥ 0.5', () => {
+    expect(canMatch(box(0, 0, 10, 10), pred(2, 2, 30, 30))).toBe(false);
+    expect(canMatch(box(0, 0, 10, 10), pred(-5, -5, 15, 15))).toBe(true);
+  });
+  it('matches one to one: two predictions on one card count once', () => {
+    const labels = [{ ...box(0, 0, 10, 14), label: 'AS' }];
+    const m = matchBoxes(labels, [pred(0, 0, 10, 14), pred(1, 1, 11, 15)]);
+    expect(m.size).toBe(1);
+    expect(m.get(0)).toBe(0);
+  });
+  it('keeps two copies of the same face apart (never merge by class)', () => {
+    const labels = [{ ...box(0, 0, 10, 14), label: 'QH' }, { ...box(50, 0, 60, 14), label: 'QH' }];
+    const m = matchBoxes(labels, [pred(50, 0, 60, 14, 'QH'), pred(0, 0, 10, 14, 'QH')]);
+    expect([...m.entries()].sort()).toEqual([[0, 1], [1, 0]]);
+  });
+});
+
+describe('labels and ranks', () => {
+  it('parses code and rank-word labels.csv', () => {
+    const parsed = parseLabelsCsv('filename,width,height,class,xmin,ymin,xmax,ymax\na.jpg,100,80,nine,1,2,3,4\na.jpg,100,80,king,5,6,7,8\n');
+    expect(parsed.get('a.jpg')?.boxes.map((b) => b.label)).toEqual(['nine', 'king']);
+    expect(() => parseLabelsCsv('foo,bar\n1,2')).toThrow(/labels.csv needs/);
+  });
+  it('reads ranks from codes and words', () => {
+    expect(rankOfLabel('10H')).toBe('10');
+    expect(rankOfLabel('ace')).toBe('A');
+    expect(rankOfLabel('JOKER')).toBeNull();
+  });
+});
+
+describe('Confusion', () => {
+  it('reports precision and recall per class', () => {
+    const c = new Confusion(['AS', 'KS', 'reject']);
+    c.add('AS', 'AS');
+    c.add('AS', 'KS');
+    c.add('KS', 'KS');
+    const r = c.report();
+    expect(r[0]).toMatchObject({ cls: 'AS', recall: 0.5, precision: 1, support: 2 });
+    expect(r[1]).toMatchObject({ cls: 'KS', recall: 1, precision: 0.5 });
+  });
+});

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { ALL_CARD_CODES } from '../../server/game/cards';
+import { classMeaning, classNames, FIRST_BACK_CLASS, OTHER_CLASS } from '../../server/vision/classes';
+import { decodeFrame } from '../../server/vision/decode';
+import { EnrollmentStore } from '../../server/vision/enrollment';
+import { decideIdentity } from '../../server/vision/identify';
+import { tablePlane, zoneAt } from '../../server/vision/rectify';
+import { findUnchanged, THUMB_HEIGHT, THUMB_WIDTH } from '../../server/vision/tracking';
+import type { Quad, TableCalibration } from '../../server/vision/types';
+
+const names = classNames(['gen-1', 'gen-2']);
+
+describe('classes', () => {
+  it('lays out 52 faces, other, then backs', () => {
+    expect(names.length).toBe(55);
+    expect(classMeaning(0, names)).toEqual({ kind: 'face', code: ALL_CARD_CODES[0] });
+    expect(classMeaning(OTHER_CLASS, names)).toEqual({ kind: 'other' });
+    expect(classMeaning(FIRST_BACK_CLASS + 1, names)).toEqual({ kind: 'back', design: 'gen-2' });
+  });
+});
+
+describe('decideIdentity', () => {
+  const probs = (values: Record<number, number>) => {
+    const p = new Float32Array(names.length);
+    for (const [k, v] of Object.entries(values)) p[Number(k)] = v;
+    return p;
+  };
+  it('names the best face', () => {
+    expect(decideIdentity(probs({ 5: 0.7, 6: 0.2 }), 0, names.length, names)).toMatchObject({ kind: 'face', code: ALL_CARD_CODES[5] });
+  });
+  it('sums back designs: two half-sure backs beat one face', () => {
+    expect(decideIdentity(probs({ 5: 0.4, 53: 0.3, 54: 0.3 }), 0, names.length, names)).toMatchObject({ kind: 'back', confidence: expect.closeTo(0.6, 5) });
+  });
+  it('rejects when other wins', () => {
+    expect(decideIdentity(probs({ 52: 0.6, 1: 0.4 }), 0, names.length, names).kind).toBe('other');
+  });
+  it('lets enrolled-face evidence tip the balance', () => {
+    const boost = new Float32Array(52);
+    boost[6] = 0.5;
+    expect(decideIdentity(probs({ 5: 0.5, 6: 0.3 }), 0, names.length, names, boost)).toMatchObject({ code: ALL_CARD_CODES[6] });
+  });
+});
+
+describe('EnrollmentStore', () => {
+  const unit = (...v: number[]) => {
+    const n = Math.hypot(...v);
+    return Float32Array.from(v.map((x) => x / n));
+  };
+  it('names the nearest enrolled back and refuses far ones', () => {
+    const store = new EnrollmentStore();
+    store.setBack('alice', [unit(1, 0, 0)]);
+    store.setBack('bob', [unit(0, 1, 0), unit(0, 1, 0.2)]);
+    expect(store.nearestBack(unit(0.1, 1, 0), 0, 3)?.backId).toBe('bob');
+    expect(store.nearestBack(unit(0, 0, 1), 0, 3)).toBeNull();
+    expect(() => store.setBack('x', [])).toThrow();
+  });
+  it('boosts only enrolled faces close to the crop', () => {
+    const store = new EnrollmentStore();
+    expect(store.faceBoost(unit(1, 0), 0, 2)).toBeUndefined();
+    store.addFace('QH', [unit(1, 0)]);
+    const boost = store.faceBoost(unit(1, 0.05), 0, 2) as Float32Array;
+    expect(boost[ALL_CARD_CODES.indexOf('QH')]).toBeGreaterThan(0.5);
+    expect((store.faceBoost(unit(0, 1), 0, 2) as Float32Array)[ALL_CARD_CODES.indexOf('QH')]).toBe(0);
+  });
+});
+
+describe('tracking', () => {
+  const quad: Quad = [[0, 0], [63, 0], [63, 88], [0, 88]];
+  const thumb = new Float32Array(THUMB_WIDTH * THUMB_HEIGHT * 3).fill(0.5);
+  const tracks = [{ corners: quad, thumbnail: thumb, value: 'AS' }];
+  it('reuses a card that neither moved nor changed, even with corners listed from the other end', () => {
+    const turned: Quad = [quad[2], quad[3], quad[0], quad[1]];
+    expect(findUnchanged(tracks, turned, thumb)?.value).toBe('AS');
+  });
+  it('re-identifies a card that moved or changed', () => {
+    const moved = quad.map(([x, y]) => [x + 10, y]) as Quad;
+    expect(findUnchanged(tracks, moved, thumb)).toBeUndefined();
+    expect(findUnchanged(tracks, quad, new Float32Array(thumb.length).fill(0.9))).toBeUndefined();
+  });
+});
+
+describe('rectify', () => {
+  const calibration: TableCalibration = {
+    imageWidth: 1200,
+    imageHeight: 800,
+    imageCorners: [[0, 0], [1200, 0], [1200, 800], [0, 800]],
+    tableWidthMm: 1200,
+    tableHeightMm: 800,
+    zones: [
+      { id: 'centre', kind: 'centre', polygonMm: [[400, 200], [800, 200], [800, 600], [400, 600]] },
+      { id: 'seat-0', kind: 'seat', seat: 0, polygonMm: [[0, 500], [1200, 500], [1200, 800], [0, 800]] },
+      { id: 'seat-0/nerts', kind: 'nerts', seat: 0, polygonMm: [[100, 650], [200, 650], [200, 780], [100, 780]] },
+    ],
+  };
+  it('knows the card width in pixels (1 px per mm here)', () => {
+    expect(tablePlane(calibration, 1200, 800).cardWidthPx).toBeCloseTo(63, 3);
+    expect(tablePlane(calibration, 600, 400).cardWidthPx).toBeCloseTo(31.5, 3);
+  });
+  it('finds the most specific zone', () => {
+    const plane = tablePlane(calibration, 1200, 800);
+    expect(zoneAt(plane, [600, 300])).toBe('centre');
+    expect(zoneAt(plane, [150, 700])).toBe('seat-0/nerts');
+    expect(zoneAt(plane, [900, 700])).toBe('seat-0');
+    expect(zoneAt(plane, [50, 50])).toBeUndefined();
+  });
+});
+
+describe('decodeFrame', () => {
+  it('gives clear errors on bad input', async () => {
+    await expect(decodeFrame({ kind: 'encoded', data: new Uint8Array([1, 2, 3]) })).rejects.toThrow(/cannot decode frame/);
+    await expect(decodeFrame({ kind: 'rgb', data: new Uint8Array(5), width: 2, height: 2 })).rejects.toThrow(/needs 12 bytes/);
+    await expect(decodeFrame({ kind: 'rgb', data: new Uint8Array(0), width: 0, height: 2 })).rejects.toThrow(/bad frame size/);
+  });
+  it('passes raw RGB through', async () => {
+    const data = new Uint8Array(12).fill(7);
+    expect(await decodeFrame({ kind: 'rgb', data, width: 2, height: 2 })).toEqual({ data, width: 2, height: 2 });
+  });
+});
