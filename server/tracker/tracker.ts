@@ -531,7 +531,7 @@ function queuePlay(state: TrackerState, pile: TrackedPile, code: CardCode, newPi
   const flightStart = flight && flight.lastMs >= Math.min(landMs, now) - config.flightGapMs ? Math.min(flight.startMs, landMs) : landMs;
   const candidates = state.seats
     .map((seat) => ({ playerId: seat.playerId, seenMs: seat.lastSeen[code] }))
-    .filter((c): c is { playerId: string; seenMs: number } => c.seenMs !== undefined && c.seenMs <= flightStart && now - c.seenMs <= config.attributionWindowMs);
+    .filter((c): c is { playerId: string; seenMs: number } => c.seenMs !== undefined && c.seenMs < flightStart && now - c.seenMs <= config.attributionWindowMs);
   if (legal) {
     pile.cards.push({ code, player: '' });
     pile.race = { code, landMs: Math.min(landMs, now), untilMs: Math.min(landMs, now) + config.raceWatchMs, secondSeenMs: null, away: {} };
