@@ -71,6 +71,15 @@ export function addHand(rules: ScoringRules, match: MatchState, hand: HandScore)
   return { ...match, hands, totals, totalsBeforeLastHand: { ...match.totals }, ...matchOutcome(rules, totals, match.entities, hands.length, hand.callerEntity) };
 }
 
+/** M1 with R5: replaces the latest hand (re-scored after a correction) and re-decides the outcome from all hands. */
+export function replaceLastHand(rules: ScoringRules, match: MatchState, hand: HandScore): MatchState {
+  if (match.hands.length === 0) throw new Error('the match has no hand to replace');
+  const zero = Object.fromEntries(match.entities.map((e) => [e, 0]));
+  let rebuilt: MatchState = { ...match, hands: [], totals: { ...zero }, totalsBeforeLastHand: { ...zero }, ended: false, winner: null, endReason: null, tiedLeaders: [] };
+  for (const scored of [...match.hands.slice(0, -1), hand]) rebuilt = addHand(rules, rebuilt, scored);
+  return rebuilt;
+}
+
 /** Scores a whole list of hand tallies as a match; hands after the end are reported, not scored. */
 export function scoreMatch(rules: ScoringRules, players: readonly string[], tallies: readonly HandTally[], teams?: Teams): { match: MatchState; handsAfterEnd: number } {
   let match = newMatch(players, teams);

@@ -10,7 +10,7 @@
  */
 import { type CardCode, isCardCode, rankValue, suitOf, type Suit } from './cards';
 import { completesFoundation, describeFoundationProblem, foundationPlayProblem } from './foundations';
-import { addHand, type MatchState, newMatch } from './match';
+import { addHand, type MatchState, newMatch, replaceLastHand } from './match';
 import { entityOf, type HandScore, type HandTally, scoreHand, type Teams } from './scoring';
 import { type PresetName, tryResolveVariant, type VariantKnobs, type VariantRules, type ScoringRules } from './variants';
 import { type Violation, type ViolationCode, violation } from './violations';
@@ -170,6 +170,8 @@ export interface RefereeHand {
   disputes: Dispute[];
   corrections: CorrectionRecord[];
   scores: HandScore | null;
+  /** True once `scores` went into the match (a hand scored after the match ended does not). */
+  inMatch: boolean;
 }
 
 /** The match so far: every scored hand, totals, winner. */
@@ -355,6 +357,7 @@ function startHand(state: RefereeState, event: Extract<RefereeEvent, { type: 'ha
     disputes: [],
     corrections: [],
     scores: null,
+    inMatch: false,
   };
 }
 
@@ -552,6 +555,17 @@ function applyCorrection(state: RefereeState, hand: RefereeHand, event: Extract<
       return bad(`unknown correction "${String((fix as { kind?: unknown }).kind)}"`);
   }
   hand.corrections.push({ eventIndex, atMs: event.atMs, by: event.by, reason: event.reason, fix });
+  // R5: a correction after the hand was scored (the score sort found a miscount) re-scores it.
+  if (hand.phase === 'scored') rescoreHand(state, hand);
+}
+
+/** Scores a scored hand again after a correction and replaces its row in the match. */
+function rescoreHand(state: RefereeState, hand: RefereeHand): void {
+  refreshDerived(hand);
+  const match = state.match;
+  const rules = match?.rules ?? hand.variant.scoring;
+  hand.scores = scoreHand(rules, hand.players.map((p) => p.id), refereeHandTally(hand), hand.teams);
+  if (match && hand.inMatch) state.match = { ...match, ...replaceLastHand(rules, match, hand.scores) };
 }
 
 /** The tally scoring needs, from the referee's view of a hand. */
@@ -581,6 +595,7 @@ function scoreCurrentHand(state: RefereeState, hand: RefereeHand, flag: Flag): v
   if (match.ended) return flag('match/over', `the match already ended${match.winner ? `: ${match.winner} won` : ''}; this hand is not added`);
   const updated = addHand(rules, match, hand.scores);
   state.match = { ...match, ...updated };
+  hand.inMatch = true;
 }
 
 /** Recomputes what viewers read from the plays: foundation cards in heap order, tops, heights, completion, and centre counts. */

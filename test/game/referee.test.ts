@@ -226,6 +226,32 @@ describe('referee: corrections, scoring, log', () => {
     expect(codes(run([...handEvents, { type: 'hand-scored', atMs: 6 }]))).toEqual(['hand/ended']);
   });
 
+  it('[R5] a correction after the hand was scored re-scores the hand and the match totals', () => {
+    const events: RefereeEvent[] = [
+      start('nertz'),
+      play('AH', 'red', 'c1', 1),
+      play('2H', 'blue', 'c1', 2),
+      { type: 'nerts-count', atMs: 3, player: 'ann', count: 0 },
+      { type: 'call', atMs: 4, player: 'ann' },
+      { type: 'hand-scored', atMs: 5 },
+    ];
+    const before = run([...events, ...events]);
+    expect(before.hand!.scores!.scores).toEqual({ ann: 1, bob: 1 - 26 });
+    expect(before.match!.totals).toEqual({ ann: 2, bob: -50 });
+    // The score sort finds bob had only 9 cards left, and one more of his cards in the centre.
+    const after = run([
+      ...events,
+      ...events,
+      { type: 'correction', atMs: 6, by: 'official', reason: 'counted at the score sort', fix: { kind: 'set-nerts-count', player: 'bob', count: 9 } },
+      { type: 'correction', atMs: 7, by: 'official', reason: 'found under the ace', fix: { kind: 'add-play', foundationId: 'c1', card: '3H', owner: 'bob' } },
+    ]);
+    expect(after.hand!.scores!.scores).toEqual({ ann: 1, bob: 2 - 18 });
+    expect(after.match!.hands).toHaveLength(2);
+    expect(after.match!.hands[0].scores).toEqual({ ann: 1, bob: -25 });
+    expect(after.match!.totals).toEqual({ ann: 2, bob: -25 - 16 });
+    expect(after.match!.totalsBeforeLastHand).toEqual({ ann: 1, bob: -25 });
+  });
+
   it('[R6] a match that ended takes no more hands: the next hand starts a new match', () => {
     const quick = (n: number): RefereeEvent[] => [
       start({ preset: 'nertz', target: 2 }),
