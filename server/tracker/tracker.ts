@@ -71,7 +71,7 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   emptyNertsFrames: 4,
   callWaitMs: 2500,
   raceWatchMs: 5000,
-  callReactionMs: 500,
+  callReactionMs: 800,
   flightGapMs: 2000,
   raceAwayMs: 300,
   stallMs: 30000,
