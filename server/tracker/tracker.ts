@@ -40,6 +40,8 @@ export interface TrackerConfig {
   /** A Nerts pile seen empty this long (and in this many frames) = the call, ms. */
   emptyNertsMs: number;
   emptyNertsFrames: number;
+  /** A seat sighting counts when the same code was seen there this recently too, ms. */
+  sightingRepeatMs: number;
   /** Gap in a card's sightings over the centre that still counts as one flight, ms. */
   flightGapMs: number;
   /** How long after a card lands a racing copy may still show and go back, ms. */
@@ -73,6 +75,7 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   raceWatchMs: 5000,
   callReactionMs: 800,
   flightGapMs: 2000,
+  sightingRepeatMs: 500,
   raceAwayMs: 300,
   stallMs: 30000,
   pileRadiusCards: 0.45,
@@ -161,8 +164,10 @@ export interface TrackedSeat {
   nertsVotes: Vote[];
   emptySinceMs: number | null;
   emptyFrames: number;
-  /** Code → last time it was seen face up anywhere in this seat's zones, ms. */
+  /** Code → last time it was seen face up anywhere in this seat's zones (confirmed by a repeat), ms. */
   lastSeen: Record<string, number>;
+  /** Code → last raw sighting, confirmed or not, ms. */
+  rawSeen?: Record<string, number>;
   /** Nerts pile seen empty: the call follows when its last card lands (`landedMs`) or after callWaitMs. */
   callPending?: { sinceMs: number; lastCard: CardCode | null; landedMs: number | null } | null;
 }
@@ -317,7 +322,10 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
     const seat = seatByIndex.get(zone.seat);
     if (!seat) continue;
     if (card.kind === 'face' && card.code) {
-      seat.lastSeen[card.code] = now;
+      // A sighting counts once repeated within a moment: a one-frame misread names no card.
+      const previous = seat.rawSeen?.[card.code];
+      seat.rawSeen = { ...(seat.rawSeen ?? {}), [card.code]: now };
+      if (previous !== undefined && now - previous <= config.sightingRepeatMs) seat.lastSeen[card.code] = now;
       const list = seenInSeat.get(zone.seat) ?? [];
       list.push(card);
       seenInSeat.set(zone.seat, list);
@@ -602,11 +610,15 @@ function watchRace(
     return;
   }
   const winner = pile.cards.find((card) => card.code === race.code)?.player ?? '';
-  // Two copies in two frames (one frame could be a misread of another card).
+  // Two copies in two consecutive frames (one frame could be a misread of another card).
   if (centreCards.filter((card) => card.code === race.code).length >= 2) {
     race.doubleFrames = (race.doubleFrames ?? 0) + 1;
     race.firstDoubleMs ??= now;
     if (race.doubleFrames >= 2) race.secondSeenMs ??= race.firstDoubleMs;
+  } else if (race.secondSeenMs === null) {
+    // A flying copy shows in consecutive frames; a lone double is a misread of another card.
+    race.doubleFrames = 0;
+    race.firstDoubleMs = undefined;
   }
   for (const seat of state.seats) {
     if (seat.playerId === winner) continue;
