@@ -13,9 +13,14 @@ import { ALL_CARD_CODES, isCardCode } from '../../server/game/cards';
 import { createRecognizer, DEFAULT_MODEL_DIR, type CardRecognizer } from '../../server/vision/index';
 import { Confusion, matchBoxes, parseLabelsCsv, rankOfLabel, type PredictedBox } from '../lib/metrics';
 import { confusionSvg, writeSvgAsPng } from '../lib/plots';
+import { writeRenderedEvalSet } from '../lib/rendered';
 import { REPO_ROOT } from '../lib/shared-data';
+import { backEnrolmentAccuracy, heldOutDeckAccuracy, suiteSources } from '../lib/suite';
 
 interface EvalArgs {
+  /** Extra modes: 'suite' (held-out deck + back enrolment), 'render' (write a rendered eval set). */
+  mode: 'data' | 'suite' | 'render';
+  frames: number;
   data: string;
   model: string;
   out: string;
@@ -38,22 +43,37 @@ function parseArgs(argv: string[]): EvalArgs {
   let model = DEFAULT_MODEL_DIR;
   let out = '';
   let limit = Infinity;
+  let mode: EvalArgs['mode'] = 'data';
+  let frames = 40;
   for (let i = 0; i < argv.length; i++) {
     const value = argv[i + 1];
-    if (argv[i] === '--data') data = value;
+    if (argv[i] === '--suite') {
+      mode = 'suite';
+      continue;
+    }
+    if (argv[i] === '--make-rendered') {
+      mode = 'render';
+      out = value;
+    } else if (argv[i] === '--frames') frames = Number(value);
+    else if (argv[i] === '--data') data = value;
     else if (argv[i] === '--model') model = value;
     else if (argv[i] === '--out') out = value;
     else if (argv[i] === '--limit') limit = Number(value);
     else if (argv[i] === '--help') {
-      console.log('npm run eval -- --data DIR [--model DIR] [--out DIR] [--limit N]');
+      console.log('npm run eval -- --data DIR [--model DIR] [--out DIR] [--limit N]\n  or --suite (held-out deck + back enrolment)\n  or --make-rendered DIR [--frames 40] (rendered layout-b set, held-out deck art only)');
       process.exit(0);
     } else throw new Error(`unknown argument ${argv[i]} (try --help)`);
     i++;
   }
+  if (mode === 'render') {
+    if (!out) throw new Error('--make-rendered needs a folder');
+    return { mode, frames, data: '', model: path.resolve(model), out: path.resolve(out), limit };
+  }
+  if (mode === 'suite') return { mode, frames, data: '', model: path.resolve(model), out: '', limit };
   if (!data) throw new Error('--data DIR is required (class folders of crops, or images with labels.csv)');
   if (!existsSync(data) || !statSync(data).isDirectory()) throw new Error(`--data ${data}: not a folder`);
   if (!(limit > 0)) throw new Error('--limit needs a positive number');
-  return { data: path.resolve(data), model: path.resolve(model), out: path.resolve(out || path.join(REPO_ROOT, 'out', `eval-${path.basename(data)}`)), limit };
+  return { mode, frames, data: path.resolve(data), model: path.resolve(model), out: path.resolve(out || path.join(REPO_ROOT, 'out', `eval-${path.basename(data)}`)), limit };
 }
 
 const IMAGE = /\.(jpe?g|png|webp)$/i;
@@ -212,6 +232,21 @@ async function evalPhotos(recognizer: CardRecognizer, args: EvalArgs): Promise<E
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
+  if (args.mode === 'render') {
+    const written = await writeRenderedEvalSet(args.out, args.frames, 4242, ['kennard', 'letele']);
+    console.log(JSON.stringify({ out: args.out, ...written }));
+    return;
+  }
+  if (args.mode === 'suite') {
+    const recognizer = await createRecognizer({ modelDir: args.model, tracking: false });
+    const set = await suiteSources();
+    const deck = await heldOutDeckAccuracy(recognizer, set);
+    console.log(`held-out deck mistakes: ${deck.mistakes.slice(0, 30).join(' ')}`);
+    const backs = await backEnrolmentAccuracy(recognizer, set);
+    recognizer.dispose();
+    console.log(JSON.stringify({ heldOutDeck: { crops: deck.crops, accuracy: Number(deck.accuracy.toFixed(4)) }, backs: { ...backs, accuracy: Number(backs.accuracy.toFixed(4)), calledBack: Number(backs.calledBack.toFixed(4)) } }));
+    return;
+  }
   const recognizer = await createRecognizer({ modelDir: args.model, tracking: false });
   const layout = existsSync(path.join(args.data, 'labels.csv')) ? 'photos' : 'crops';
   console.error(`[eval] ${args.data}: layout ${layout === 'photos' ? '(b) labels.csv' : '(a) class folders'}, backend ${recognizer.backend}`);

@@ -14,6 +14,7 @@ import { CROP_HEIGHT, CROP_WIDTH, classNames } from '../../server/vision/classes
 import { loadLayersModelFromDir, readModelMetadata, saveLayersModelToDir } from '../../server/vision/model-io';
 import { buildIdentityModel } from '../lib/identity-model';
 import { classIndexOf, labelBatch, makeBatch, trainingBackDesigns, trainingPool } from '../lib/batches';
+import { curvesSvg, writeSvgAsPng } from '../lib/plots';
 import { makeRng, shuffle } from '../lib/rng';
 import { loadSources, type SourceSet } from '../lib/sources';
 import { cacheDir, REPO_ROOT } from '../lib/shared-data';
@@ -24,6 +25,7 @@ interface TrainArgs {
   batch: number;
   lr: number;
   fresh: boolean;
+  plotOnly: boolean;
   seed: number;
   out: string;
 }
@@ -40,7 +42,7 @@ export interface EpochRecord {
 }
 
 function parseArgs(argv: string[]): TrainArgs {
-  const args: TrainArgs = { epochs: 14, steps: 100, batch: 64, lr: 0.002, fresh: false, seed: 7, out: path.join(REPO_ROOT, 'models', 'card-identity') };
+  const args: TrainArgs = { epochs: 14, steps: 100, batch: 64, lr: 0.002, fresh: false, plotOnly: false, seed: 7, out: path.join(REPO_ROOT, 'models', 'card-identity') };
   for (let i = 0; i < argv.length; i++) {
     const key = argv[i];
     const value = argv[i + 1];
@@ -56,11 +58,12 @@ function parseArgs(argv: string[]): TrainArgs {
     else if (key === '--lr') args.lr = num();
     else if (key === '--seed') args.seed = num();
     else if (key === '--fresh') args.fresh = true;
+    else if (key === '--plot-only') args.plotOnly = true;
     else if (key === '--out') {
       args.out = path.resolve(value);
       i++;
     } else if (key === '--help') {
-      console.log('npm run train -- [--epochs 14] [--steps 100 per epoch] [--batch 64] [--lr 0.002] [--seed 7] [--fresh] [--out models/card-identity]');
+      console.log('npm run train -- [--epochs 14] [--steps 100 per epoch] [--batch 64] [--lr 0.002] [--seed 7] [--fresh] [--out models/card-identity] [--plot-only]');
       process.exit(0);
     } else throw new Error(`unknown argument ${key} (try --help)`);
   }
@@ -89,8 +92,28 @@ async function accuracy(model: tf.LayersModel, set: SourceSet, indices: number[]
   return right / indices.length;
 }
 
+/** Redraws models/training-curves.png from the history file. */
+async function plotHistory(history: EpochRecord[]): Promise<void> {
+  const svg = curvesSvg(
+    {
+      'train loss': history.map((h) => h.loss),
+      'train top-1 (augmented)': history.map((h) => h.trainAcc),
+      'cards53 valid top-1': history.map((h) => h.validAcc),
+      'held-out deck top-1': history.map((h) => h.heldoutDeckAcc),
+    },
+    'card identity CNN: training curves',
+  );
+  await writeSvgAsPng(svg, path.join(REPO_ROOT, 'models', 'training-curves.png'));
+}
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
+  if (args.plotOnly) {
+    const history = JSON.parse(await fs.readFile(path.join(REPO_ROOT, 'models', 'training-history.json'), 'utf8')) as EpochRecord[];
+    await plotHistory(history);
+    console.log(JSON.stringify({ plotted: history.length }));
+    return;
+  }
   const backend = await initBackend();
   if (backend === 'cpu') console.error('[train] warning: cpu backend is ~140x slower than wasm');
   const set = await loadSources();
@@ -183,6 +206,7 @@ async function main(): Promise<void> {
     }
     await fs.writeFile(statePath, JSON.stringify({ history, bestValid, names }));
     await fs.writeFile(path.join(REPO_ROOT, 'models', 'training-history.json'), JSON.stringify(history, null, 1));
+    await plotHistory(history);
   }
   const meta = existsSync(path.join(args.out, 'model.json')) ? await readModelMetadata(args.out) : {};
   console.log(JSON.stringify({ epochs: history.length, bestValid, best: meta.epoch ?? null }));

@@ -10,16 +10,17 @@ import * as tf from '@tensorflow/tfjs';
 import type { CardCode } from '../game/cards';
 import { initBackend, type VisionBackend } from './backend';
 import { CROP_HEIGHT, CROP_WIDTH } from './classes';
-import { cropCard, rectQuad } from './crop';
+import { changedRegion, cropRegion, greyThumb, type GreyThumb } from './change';
+import { cropCard, rectQuad, type RgbImage } from './crop';
 import { decodeFrame } from './decode';
 import { EnrollmentStore } from './enrollment';
 import { decideIdentity, runIdentityModel, type Identity } from './identify';
-import { locateCards, suppressNested, type LocatedCard } from './locate';
+import { detectionScale, locateCards, suppressNested, type LocatedCard } from './locate';
 import { loadLayersModelFromDir, readModelMetadata } from './model-io';
 import { loadOpenCv, type OpenCv } from './opencv';
 import { tablePlane, zoneAt, type TablePlane } from './rectify';
 import { cardThumbnail, findUnchanged, type Track } from './tracking';
-import type { CardObservation, FrameInput, FrameObservations, Recognizer, TableCalibration } from './types';
+import type { CardObservation, FrameInput, FrameObservations, Quad, Recognizer, TableCalibration } from './types';
 
 /** Default model folder: models/card-identity at the repo root. */
 export const DEFAULT_MODEL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'models', 'card-identity');
@@ -87,6 +88,8 @@ class TfjsRecognizer implements CardRecognizer {
     this.calibration = calibration;
     this.plane = null;
     this.tracks = [];
+    this.previousThumb = null;
+    this.previousLocated = [];
   }
 
   async recognize(frame: FrameInput, timestampMs: number): Promise<FrameObservations> {
@@ -105,7 +108,7 @@ class TfjsRecognizer implements CardRecognizer {
       this.planeSize = `${image.width}x${image.height}`;
     }
     lap('rectify');
-    const located = locateCards(this.cv, image, { cardWidthPx: this.plane?.cardWidthPx });
+    const located = this.locateWithTracking(image);
     lap('locate');
 
     // Tracking: reuse identities of cards that stayed put and look the same.
@@ -140,6 +143,52 @@ class TfjsRecognizer implements CardRecognizer {
   }
 
   private planeSize = '';
+  private previousThumb: GreyThumb | null = null;
+  private previousLocated: LocatedCard[] = [];
+
+  /**
+   * Localisation, re-done only where the frame changed when tracking: cards outside the changed
+   * region keep last frame's quads; the region (grown by a card's length) is re-localised at the
+   * full frame's detection scale.
+   */
+  private locateWithTracking(image: RgbImage): LocatedCard[] {
+    const thumb = greyThumb(image);
+    const options = { cardWidthPx: this.plane?.cardWidthPx };
+    const previous = this.previousThumb;
+    this.previousThumb = thumb;
+    let located: LocatedCard[];
+    if (!this.tracking || !previous) {
+      located = locateCards(this.cv, image, options);
+    } else {
+      const cardLength = this.typicalCardLength(image);
+      const region = changedRegion(previous, thumb, cardLength * 1.2);
+      if (!region) {
+        located = this.previousLocated;
+      } else if (region.width * region.height > 0.6 * image.width * image.height) {
+        located = locateCards(this.cv, image, options);
+      } else {
+        const inside = (card: LocatedCard) => {
+          const cx = card.corners.reduce((s, p) => s + p[0], 0) / 4;
+          const cy = card.corners.reduce((s, p) => s + p[1], 0) / 4;
+          return cx >= region.x && cx < region.x + region.width && cy >= region.y && cy < region.y + region.height;
+        };
+        const fresh = locateCards(this.cv, cropRegion(image, region), { ...options, scale: detectionScale(image.width, image.height) }).map((card) => ({
+          ...card,
+          corners: card.corners.map(([x, y]) => [x + region.x, y + region.y]) as Quad,
+        }));
+        located = [...this.previousLocated.filter((c) => !inside(c)), ...fresh.filter(inside)];
+      }
+    }
+    this.previousLocated = located;
+    return located;
+  }
+
+  /** Long side of a card in this frame, pixels: calibrated, else from the last frame's cards. */
+  private typicalCardLength(image: RgbImage): number {
+    if (this.plane) return this.plane.cardWidthPx * (88 / 63);
+    const sides = this.previousLocated.map((c) => Math.hypot(c.corners[2][0] - c.corners[1][0], c.corners[2][1] - c.corners[1][1])).sort((a, b) => a - b);
+    return sides.length ? sides[Math.floor(sides.length / 2)] : Math.max(image.width, image.height) / 8;
+  }
 
   private observation(card: LocatedCard & { id: TrackedIdentity }): CardObservation {
     const { identity, embedding } = card.id;

@@ -39,6 +39,11 @@ export const LOCATE_DEFAULTS = {
 export interface LocateOptions {
   /** Card short side in input-image pixels when known (calibrated top-down view). */
   cardWidthPx?: number;
+  /**
+   * Detection scale (detection px per input px). Default: fit detectMaxSide. Tracking passes the
+   * full frame's scale when it re-examines a sub-region, so sizes and thresholds stay the same.
+   */
+  scale?: number;
 }
 
 /** A located card: its quad (TL TR BR BL, TL→TR the short side) and how it was found. */
@@ -221,9 +226,14 @@ function sameCard(a: Quad, b: Quad, tolerance: number): boolean {
   return a.every((p) => b.some((q) => Math.hypot(p[0] - q[0], p[1] - q[1]) < tolerance));
 }
 
+/** Detection px per input px for a frame of this size. */
+export function detectionScale(width: number, height: number, params = LOCATE_DEFAULTS): number {
+  return Math.min(1, params.detectMaxSide / Math.max(width, height));
+}
+
 /** Finds card quads in `image` (RGB). Pure apart from OpenCV calls; frees every Mat. */
 export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions = {}, params = LOCATE_DEFAULTS): LocatedCard[] {
-  const scale = Math.min(1, params.detectMaxSide / Math.max(image.width, image.height));
+  const scale = options.scale ?? detectionScale(image.width, image.height, params);
   const dw = Math.max(1, Math.round(image.width * scale));
   const dh = Math.max(1, Math.round(image.height * scale));
   const mats: Array<{ delete(): void }> = [];

@@ -1,0 +1,102 @@
+/**
+ * The committed model: loads offline, recognises a frame without leaking tensors, enrols backs,
+ * and keeps a minimum top-1 accuracy on a fixture list of real crops (images read from
+ * ../shared/data; skipped with a message when that data is missing).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import * as tf from '@tensorflow/tfjs';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedDataDir, REPO_ROOT } from '../../datasets/lib/shared-data';
+import { createRecognizer, DEFAULT_MODEL_DIR, type CardRecognizer } from '../../server/vision/index';
+import { loadLayersModelFromDir, saveLayersModelToDir } from '../../server/vision/model-io';
+import type { FrameInput } from '../../server/vision/types';
+
+/** Accuracy the committed model must keep on the fixture crops (measured, minus a margin). */
+const MIN_FIXTURE_ACCURACY = 0.5;
+
+const hasModel = existsSync(path.join(DEFAULT_MODEL_DIR, 'model.json'));
+const fixtureList = path.join(REPO_ROOT, 'test', 'fixtures', 'vision', 'real-crops.txt');
+const hasData = existsSync(path.join(sharedDataDir(), 'real', 'cards53'));
+
+/** A 640x360 dark cloth with two white card shapes (one with a red mark). */
+async function syntheticFrame(): Promise<FrameInput> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="360"><rect width="640" height="360" fill="#4a3020"/>
+    <g transform="rotate(10 200 180)"><rect x="160" y="120" width="80" height="112" rx="5" fill="#f5f5f0"/><text x="166" y="142" font-size="20" fill="#c00">Q</text></g>
+    <rect x="380" y="110" width="80" height="112" rx="5" fill="#f5f5f0"/><text x="386" y="132" font-size="20">7</text></svg>`;
+  return { kind: 'encoded', data: new Uint8Array(await sharp(Buffer.from(svg)).jpeg().toBuffer()) };
+}
+
+describe.skipIf(!hasModel)('committed recogniser', () => {
+  let recognizer: CardRecognizer;
+  beforeAll(async () => {
+    recognizer = await createRecognizer({ log: () => {} });
+  });
+  afterAll(() => recognizer?.dispose());
+
+  it('loads offline on a real backend', () => {
+    expect(['tensorflow', 'wasm', 'cpu']).toContain(recognizer.backend);
+  });
+
+  it('recognises a frame without leaking tensors, with per-stage timings', async () => {
+    const frame = await syntheticFrame();
+    await recognizer.recognize(frame, 0); // warm-up
+    const before = tf.memory().numTensors;
+    const result = await recognizer.recognize(frame, 1);
+    await recognizer.recognize(frame, 2);
+    expect(tf.memory().numTensors).toBe(before);
+    expect(result.width).toBe(640);
+    expect(result.timingsMs).toHaveProperty('locate');
+    for (const card of result.cards) expect(card.corners).toHaveLength(4);
+  });
+
+  it('enrols a back design from views and names it', async () => {
+    const back = await sharp(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="63" height="88"><rect width="63" height="88" fill="#fff"/><rect x="4" y="4" width="55" height="80" fill="#1040a0"/><path d="M4 4 L59 84 M59 4 L4 84" stroke="#fff" stroke-width="3"/></svg>')).png().toBuffer();
+    const view: FrameInput = { kind: 'encoded', data: new Uint8Array(back) };
+    await recognizer.enrollBack('alice', [view, view]);
+    const before = tf.memory().numTensors;
+    const [result] = await recognizer.identifyCrops([view]);
+    expect(tf.memory().numTensors).toBe(before);
+    if (result.kind === 'back') expect(result.backId).toBe('alice');
+    await expect(recognizer.enrollBack('bob', [])).rejects.toThrow();
+  });
+
+  it('rejects garbage frames with a clear error', async () => {
+    await expect(recognizer.recognize({ kind: 'encoded', data: new Uint8Array([0, 1, 2]) }, 0)).rejects.toThrow(/cannot decode/);
+  });
+
+  it.skipIf(!hasData)(`keeps ≥ ${MIN_FIXTURE_ACCURACY * 100}% top-1 on the real-crop fixtures`, async () => {
+    const files = readFileSync(fixtureList, 'utf8').split('\n').filter(Boolean);
+    const views: FrameInput[] = files.map((f) => ({ kind: 'encoded', data: new Uint8Array(readFileSync(path.join(sharedDataDir(), f))) }));
+    const results = await recognizer.identifyCrops(views);
+    let right = 0;
+    results.forEach((r, i) => {
+      const truth = path.basename(path.dirname(files[i]));
+      if (truth === 'JOKER' ? r.kind !== 'face' : r.kind === 'face' && r.code === truth) right++;
+    });
+    expect(right / files.length).toBeGreaterThanOrEqual(MIN_FIXTURE_ACCURACY);
+  });
+});
+
+describe.skipIf(hasData)('real-crop fixtures', () => {
+  it('are skipped: shared data missing', () => {
+    console.warn(`[vision tests] ${path.join(sharedDataDir(), 'real', 'cards53')} not found: set NERTS_SHARED_DATA to run the real-crop accuracy check`);
+  });
+});
+
+describe.skipIf(!hasModel)('model I/O', () => {
+  it('round-trips a layers model through disk (model.json + weights.bin)', async () => {
+    const model = await loadLayersModelFromDir(DEFAULT_MODEL_DIR);
+    const dir = path.join(REPO_ROOT, '.cache', 'vision', 'test-roundtrip');
+    await saveLayersModelToDir(model, dir, { note: 'test' });
+    const again = await loadLayersModelFromDir(dir);
+    const x = tf.ones([1, 96, 64, 3]);
+    const a = (model.predict(x) as tf.Tensor[])[0];
+    const b = (again.predict(x) as tf.Tensor[])[0];
+    expect(tf.max(tf.abs(tf.sub(a, b))).dataSync()[0]).toBeLessThan(1e-6);
+    tf.dispose([x, a, b]);
+    model.dispose();
+    again.dispose();
+  });
+});
