@@ -228,6 +228,36 @@ export function initialTrackerState(config: Pick<TrackerConfig, 'players'>): Tra
   };
 }
 
+/**
+ * Copies everything `step` may change (a structuredClone of the whole state costs more than the
+ * step itself). Votes and flights are replaced, never edited, so their entries are shared.
+ */
+function cloneState(s: TrackerState): TrackerState {
+  return {
+    ...s,
+    piles: s.piles.map((p) => ({
+      ...p,
+      center: [p.center[0], p.center[1]],
+      votes: [...p.votes],
+      cards: p.cards.map((c) => ({ ...c })),
+      rivals: [...p.rivals],
+      race: p.race ? { ...p.race, away: { ...p.race.away } } : p.race,
+    })),
+    candidates: s.candidates.map((c) => ({ ...c, center: [c.center[0], c.center[1]], votes: [...c.votes] })),
+    seats: s.seats.map((seat) => ({
+      ...seat,
+      nertsSeen: [...seat.nertsSeen],
+      nertsVotes: [...seat.nertsVotes],
+      lastSeen: { ...seat.lastSeen },
+      rawSeen: { ...(seat.rawSeen ?? {}) },
+      callPending: seat.callPending ? { ...seat.callPending } : seat.callPending,
+    })),
+    disputes: s.disputes.map((d) => ({ ...d, first: { ...d.first }, second: { ...d.second } })),
+    pending: s.pending.map((p) => ({ ...p, candidates: p.candidates.map((c) => ({ ...c })) })),
+    flights: { ...s.flights },
+  };
+}
+
 /** A tracker decision: the event plus the frame time that decided it (ms). */
 export interface TimedEvent {
   timeMs: number;
@@ -296,7 +326,7 @@ function nextInSuit(top: CardCode | undefined, code: CardCode): boolean {
  * One frame in: returns the new state and the events decided at this frame. Pure.
  */
 export function step(previous: TrackerState, frame: FrameObservations, config: TrackerConfig): { state: TrackerState; events: TimedEvent[] } {
-  const state: TrackerState = structuredClone(previous);
+  const state: TrackerState = cloneState(previous);
   const now = frame.timestampMs;
   const events: TimedEvent[] = [];
   // Events carry the time the change was first seen (a card's landing, a pile going empty), not
@@ -323,8 +353,9 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
     if (!seat) continue;
     if (card.kind === 'face' && card.code) {
       // A sighting counts once repeated within a moment: a one-frame misread names no card.
-      const previous = seat.rawSeen?.[card.code];
-      seat.rawSeen = { ...(seat.rawSeen ?? {}), [card.code]: now };
+      seat.rawSeen ??= {};
+      const previous = seat.rawSeen[card.code];
+      seat.rawSeen[card.code] = now;
       if (previous !== undefined && now - previous <= config.sightingRepeatMs) seat.lastSeen[card.code] = now;
       const list = seenInSeat.get(zone.seat) ?? [];
       list.push(card);
