@@ -44,6 +44,18 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.post(
+    '/api/tables/:id/rotation',
+    { schema: { tags: ['referee'], summary: 'Record a stuck rotation (everyone stuck: waste to stock, top card to the bottom)', security, params: TableParams, querystring: TokenQuery, body: EmptyBody, response: answer } },
+    async (request) => {
+      const { table } = app.authorize(request, request.params.id, 'referee');
+      const { view, violations } = table.stuckRotation();
+      const refused = refusal(violations);
+      if (refused) throw new ApiError(409, refused.code, refused.message);
+      return view;
+    },
+  );
+
+  app.post(
     '/api/tables/:id/disputes/:disputeId/overrule',
     {
       schema: {

@@ -276,6 +276,12 @@ export class LiveTable {
     return { view: this.view(), violations: entry.violations };
   }
 
+  /** The table agreed a stuck rotation (everyone stuck): logged; the stall prompt clears. */
+  stuckRotation(timeMs = Date.now()): { view: TableView; violations: LoggedEvent['violations'] } {
+    const [entry] = this.record([{ timeMs, event: { type: 'stuck-rotation' } }]);
+    return { view: this.view(), violations: entry.violations };
+  }
+
   /** The referee overrules a dispute's automatic ruling. */
   overrule(disputeId: string, winner: string, timeMs = Date.now()): { view: TableView; violations: LoggedEvent['violations'] } {
     const [entry] = this.record([{ timeMs, event: { type: 'dispute-resolved', disputeId, winner, by: 'referee' } }]);

@@ -129,6 +129,8 @@ describe('live pipeline: camera socket → worker → tracker → rules → view
     const { table, tokens } = await createTable(app);
     const auth = { authorization: `Bearer ${tokens.referee}` };
     await app.inject({ method: 'POST', url: `/api/tables/${table.id}/hands`, headers: auth, payload: {} });
+    const rotation = await app.inject({ method: 'POST', url: `/api/tables/${table.id}/rotation`, headers: auth, payload: {} });
+    expect(rotation.statusCode).toBe(200);
     const call = await app.inject({ method: 'POST', url: `/api/tables/${table.id}/call`, headers: auth, payload: { player: 'ann' } });
     expect(call.statusCode).toBe(200);
     expect(call.json()).toMatchObject({ phase: 'called', calledBy: 'ann', frozen: true });
@@ -142,9 +144,9 @@ describe('live pipeline: camera socket → worker → tracker → rules → view
     const bob = corrected.json().scores.find((row: { player: string }) => row.player === 'bob');
     expect(bob.nertsLeft).toBe(5);
     const events = await app.inject({ url: `/api/tables/${table.id}/events?token=${tokens.view}` });
-    expect(events.json().map((e: { event: { type: string } }) => e.event.type), events.body).toEqual(['hand-started', 'call', 'call', 'hand-ended', 'correction']);
+    expect(events.json().map((e: { event: { type: string } }) => e.event.type), events.body).toEqual(['hand-started', 'stuck-rotation', 'call', 'call', 'hand-ended', 'correction']);
     // The refused second call stays in the log, with its violation.
-    expect(events.json()[2].violations[0].code).toBe('hand/already-called');
+    expect(events.json()[3].violations[0].code).toBe('hand/already-called');
     const csv = await app.inject({ url: `/api/tables/${table.id}/history.csv?token=${tokens.view}` });
     expect(csv.body.trim().split('\n')).toHaveLength(3);
     const json = await app.inject({ url: `/api/tables/${table.id}/history.json?token=${tokens.view}` });
