@@ -17,13 +17,22 @@ export interface IdentityOutputs {
   embeddings: Float32Array;
 }
 
-/** Runs the model on `count` crops packed in `crops`. Frees every tensor it makes. */
-export async function runIdentityModel(model: tf.LayersModel, crops: Float32Array, count: number): Promise<IdentityOutputs> {
+/**
+ * Runs the model on `count` crops packed in `crops`. With `bothWays`, each crop is also read
+ * turned 180 degrees (cards lie either way up) and the two readings are averaged.
+ * Frees every tensor it makes.
+ */
+export async function runIdentityModel(model: tf.LayersModel, crops: Float32Array, count: number, bothWays = false): Promise<IdentityOutputs> {
   if (count === 0) return { count, numClasses: 0, embeddingSize: 0, probs: new Float32Array(0), embeddings: new Float32Array(0) };
   if (crops.length < count * CROP_WIDTH * CROP_HEIGHT * 3) throw new Error('crop buffer too small for the batch');
   const [probsT, embT] = tf.tidy(() => {
     const input = tf.tensor4d(crops.subarray(0, count * CROP_WIDTH * CROP_HEIGHT * 3), [count, CROP_HEIGHT, CROP_WIDTH, 3]);
-    const [probs, embedding] = model.predict(input) as tf.Tensor[];
+    let [probs, embedding] = model.predict(input) as tf.Tensor[];
+    if (bothWays) {
+      const [turnedProbs, turnedEmbedding] = model.predict(tf.reverse(input, [1, 2])) as tf.Tensor[];
+      probs = tf.div(tf.add(probs, turnedProbs), 2);
+      embedding = tf.add(embedding, turnedEmbedding);
+    }
     const normalised = tf.div(embedding, tf.add(tf.norm(embedding, 'euclidean', -1, true), 1e-6));
     return [probs, normalised];
   });

@@ -29,6 +29,9 @@ export const LOCATE_DEFAULTS = {
   minCardSide: 14,
   /** Card aspect ratio (long / short) of a 63x88 mm card. */
   aspect: 88 / 63,
+  /** Accepted long/short ratio of a card outline in the image: an oblique camera foreshortens one side. */
+  minAspect: 1.08,
+  maxAspect: 1.8,
   /** A blob is one card when it fills this much of its min-area rectangle. */
   singleFill: 0.86,
   /** A hypothesised card is kept when this fraction of it lies on the mask. */
@@ -304,7 +307,7 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
       const long = Math.max(width, height);
       const fill = blob.area / Math.max(1, width * height);
       const aspect = long / Math.max(1, short);
-      return fill >= params.singleFill && aspect > 1.2 && aspect < 1.65 && short >= params.minCardSide;
+      return fill >= params.singleFill && aspect > params.minAspect && aspect < params.maxAspect && short >= params.minCardSide;
     };
     const addSingle = (blob: Blob) => {
       const corners = orderCardQuad(rectCorners(blob.rect.center, blob.rect.size, blob.rect.angle));
@@ -361,7 +364,7 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
         const long = Math.max(rect.size.width, rect.size.height);
         const aspect = long / Math.max(1, short);
         // Tolerant of an index or pip touching the outline: most of the rectangle is filled.
-        if (area / Math.max(1, short * long) < 0.8 || aspect < 1.2 || aspect > 1.65 || short < params.minCardSide) continue;
+        if (area / Math.max(1, short * long) < 0.8 || aspect < params.minAspect || aspect > params.maxAspect || short < params.minCardSide) continue;
         const corners = orderCardQuad(rectCorners(rect.center, rect.size, rect.angle));
         const w = short;
         if (found.some((f) => sameCard(f.corners, corners, w * 0.18))) continue;
