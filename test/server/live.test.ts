@@ -92,6 +92,16 @@ describe('live pipeline: camera socket → worker → tracker → rules → view
     camera.terminate();
   });
 
+  it('closes a camera socket that sends a frame over the byte limit (1009)', async () => {
+    const { table, tokens } = await createTable(app);
+    let closeCode = 0;
+    const camera = await app.injectWS(`/api/tables/${table.id}/camera?token=${tokens.camera}`, {}, { onInit: (ws) => ws.on('close', (code: number) => (closeCode = code)) });
+    camera.send(Buffer.alloc(9 * 1024 * 1024, 1));
+    await until(() => closeCode !== 0);
+    expect(closeCode).toBe(1009);
+    expect((await app.inject({ url: '/api/health' })).statusCode).toBe(200);
+  });
+
   it('closes a client that speaks another protocol version', async () => {
     const { table, tokens } = await createTable(app);
     let closeCode = 0;
