@@ -20,12 +20,15 @@ export async function decodeFrame(frame: FrameInput): Promise<RgbImage> {
   }
   if (frame.kind !== 'encoded' || !(frame.data instanceof Uint8Array) || frame.data.length === 0) throw new Error('empty or malformed frame');
   try {
-    const { data, info } = await sharp(frame.data, { limitInputPixels: MAX_FRAME_SIDE * MAX_FRAME_SIDE })
-      .rotate() // respect EXIF orientation, as phone photos carry it
-      .removeAlpha()
-      .toColourspace('srgb')
-      .raw()
-      .toBuffer({ resolveWithObject: true });
+    const decode = (toRgb: boolean) => {
+      // respect EXIF orientation, as phone photos carry it
+      let pipeline = sharp(frame.data, { limitInputPixels: MAX_FRAME_SIDE * MAX_FRAME_SIDE }).rotate().removeAlpha();
+      // Converting colour space costs a few ms per frame: only for grey or CMYK input.
+      if (toRgb) pipeline = pipeline.toColourspace('srgb');
+      return pipeline.raw().toBuffer({ resolveWithObject: true });
+    };
+    let { data, info } = await decode(false);
+    if (info.channels !== 3) ({ data, info } = await decode(true));
     if (info.channels !== 3) throw new Error(`expected 3 channels, got ${info.channels}`);
     return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
   } catch (error) {

@@ -12,7 +12,7 @@ import type { Point, Quad } from './types';
 /** Tunables of the localiser, in detection-image pixels unless noted. */
 export const LOCATE_DEFAULTS = {
   /** Longest side of the image the localiser works on, pixels. */
-  detectMaxSide: 640,
+  detectMaxSide: 960,
   /** Bounds on the whiteness (value − saturation, 0..255) threshold chosen by Otsu. */
   minWhiteness: 100,
   maxWhiteness: 200,

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { ALL_CARD_CODES } from '../../server/game/cards';
 import { classMeaning, classNames, FIRST_BACK_CLASS, OTHER_CLASS } from '../../server/vision/classes';
@@ -110,6 +111,13 @@ describe('decodeFrame', () => {
     await expect(decodeFrame({ kind: 'encoded', data: new Uint8Array([1, 2, 3]) })).rejects.toThrow(/cannot decode frame/);
     await expect(decodeFrame({ kind: 'rgb', data: new Uint8Array(5), width: 2, height: 2 })).rejects.toThrow(/needs 12 bytes/);
     await expect(decodeFrame({ kind: 'rgb', data: new Uint8Array(0), width: 0, height: 2 })).rejects.toThrow(/bad frame size/);
+  });
+  it('turns grey JPEG and RGBA PNG into 3-channel RGB', async () => {
+    const grey = await sharp({ create: { width: 4, height: 3, channels: 3, background: '#808080' } }).greyscale().jpeg().toBuffer();
+    expect((await decodeFrame({ kind: 'encoded', data: new Uint8Array(grey) })).data.length).toBe(36);
+    const png = await sharp({ create: { width: 4, height: 3, channels: 4, background: { r: 10, g: 20, b: 30, alpha: 0.5 } } }).png().toBuffer();
+    const rgb = await decodeFrame({ kind: 'encoded', data: new Uint8Array(png) });
+    expect(Array.from(rgb.data.slice(0, 3))).toEqual([10, 20, 30]);
   });
   it('passes raw RGB through', async () => {
     const data = new Uint8Array(12).fill(7);

@@ -51,6 +51,18 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
     for (const card of result.cards) expect(card.corners).toHaveLength(4);
   });
 
+  it('tracking reuses last frame for an unchanged frame (same cards as a fresh look)', async () => {
+    const frame = await syntheticFrame();
+    const fresh = await createRecognizer({ tracking: false, log: () => {} });
+    const expected = await fresh.recognize(frame, 0);
+    fresh.dispose();
+    const tracked = await createRecognizer({ tracking: true, log: () => {} });
+    await tracked.recognize(frame, 0);
+    const again = await tracked.recognize(frame, 1);
+    tracked.dispose();
+    expect(again.cards.map((c) => c.code ?? c.kind)).toEqual(expected.cards.map((c) => c.code ?? c.kind));
+  });
+
   it('enrols a back design from views and names it', async () => {
     const back = await sharp(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="63" height="88"><rect width="63" height="88" fill="#fff"/><rect x="4" y="4" width="55" height="80" fill="#1040a0"/><path d="M4 4 L59 84 M59 4 L4 84" stroke="#fff" stroke-width="3"/></svg>')).png().toBuffer();
     const view: FrameInput = { kind: 'encoded', data: new Uint8Array(back) };
