@@ -1,7 +1,10 @@
 /**
  * npm run bench:referee -- --players N --hands K --seed S [--art DIR] [--camera top|oblique]
  *   [--tables T] [--fps F] [--workers W] [--width 1280 --height 720]
- *   [--observations truth [--drop 0.1] [--misread 0.03]]
+ *   [--observations truth [--drop 0.1] [--misread 0.03]] [--frames N]
+ *
+ * `--frames N` stops each table after N frames (throughput only: unfinished hands are not
+ * scored), for multi-table runs on a small machine.
  *
  * Plays simulated hands through the real server over WebSocket (camera socket, worker-thread
  * recogniser, tracker, rules) and compares each scored hand with the simulator's ground truth.
@@ -91,7 +94,7 @@ interface Bench {
 }
 
 /** Plays every hand of one simulated table through the server's camera socket. */
-async function playTable(bench: Bench, index: number, sim: SimTable, fps: number, log: (m: string) => void): Promise<{ results: HandResult[]; stats: PipelineStats; sent: number; wallMs: number }> {
+async function playTable(bench: Bench, index: number, sim: SimTable, fps: number, log: (m: string) => void, maxFrames: number): Promise<{ results: HandResult[]; stats: PipelineStats; sent: number; wallMs: number }> {
   const created = await bench.request<CreatedTable>('POST', '/api/tables', '', {
     name: `bench ${index}`,
     seats: sim.players.map((p) => ({ playerId: p.id, name: p.id, deckId: p.deckId, ...(p.team ? { team: p.team } : {}) })),
@@ -132,6 +135,10 @@ async function playTable(bench: Bench, index: number, sim: SimTable, fps: number
   let paceStart = performance.now();
   let pacedFrames = 0;
   for (;;) {
+    if (sent >= maxFrames) {
+      await drain();
+      break;
+    }
     const frame = await sim.next();
     if (!frame) break;
     if (!enrolled) {
@@ -190,6 +197,7 @@ async function main(): Promise<void> {
       width: { type: 'string' },
       height: { type: 'string' },
       observations: { type: 'string' },
+      frames: { type: 'string' },
       drop: { type: 'string' },
       misread: { type: 'string' },
     },
@@ -207,6 +215,7 @@ async function main(): Promise<void> {
   const workers = positiveInt(values.workers, 'workers', 1);
   const width = positiveInt(values.width, 'width', 1280);
   const height = positiveInt(values.height, 'height', 720);
+  const maxFrames = values.frames === undefined ? Infinity : positiveInt(values.frames, 'frames', 1);
   const log = (message: string) => console.error(`[bench:referee] ${message}`);
   const mean = (xs: number[]) => (xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 1000) / 1000 : 0);
   const accuracy = (results: HandResult[]) => {
@@ -268,7 +277,7 @@ async function main(): Promise<void> {
     const sims = await Promise.all(
       Array.from({ length: tables }, (_, i) => createSimTable({ players, seed: seed + i, fps, hands, camera, art: values.art, width, height })),
     );
-    const runs = await Promise.all(sims.map((sim, i) => playTable(bench, i, sim, fps, log)));
+    const runs = await Promise.all(sims.map((sim, i) => playTable(bench, i, sim, fps, log, maxFrames)));
     const results = runs.flatMap((run) => run.results);
     const processed = runs.reduce((sum, run) => sum + run.stats.framesProcessed, 0);
     const summary = {
@@ -281,6 +290,7 @@ async function main(): Promise<void> {
       width,
       height,
       sendFps: fps,
+      ...(Number.isFinite(maxFrames) ? { framesPerTable: maxFrames } : {}),
       recognizer: backend,
       ...accuracy(results),
       // Frames recognised per second per table over the whole run (server side).
