@@ -334,6 +334,8 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
         addSingle(blob);
       }
     }
+    // The unexplained plain blobs themselves: a card glued to pale streaks keeps its own corners.
+    for (const blob of needsCut) merged.push(blob);
     if (needsCut.length) {
       // Re-examine only the parts of the cut mask that lie inside the unexplained blobs.
       const inside = (b: Blob) => needsCut.some((m) => pointInContour(m.contour, b.rect.center.x, b.rect.center.y));
