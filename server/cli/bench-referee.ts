@@ -3,6 +3,8 @@
  *   [--tables T] [--fps F] [--workers W] [--width 1280 --height 720]
  *   [--observations truth [--drop 0.1] [--misread 0.03]] [--frames N]
  *
+ * `--prerender` renders every frame before streaming, so frames go out at `--fps` however slow
+ * the renderer is (it shares the CPU with the server otherwise and sets the pace).
  * `--frames N` stops each table after N frames (throughput only: unfinished hands are not
  * scored), for multi-table runs on a small machine.
  *
@@ -94,7 +96,15 @@ interface Bench {
 }
 
 /** Plays every hand of one simulated table through the server's camera socket. */
-async function playTable(bench: Bench, index: number, sim: SimTable, fps: number, log: (m: string) => void, maxFrames: number): Promise<{ results: HandResult[]; stats: PipelineStats; sent: number; wallMs: number }> {
+async function playTable(bench: Bench, index: number, source: SimTable, fps: number, log: (m: string) => void, maxFrames: number, prerender: boolean): Promise<{ results: HandResult[]; stats: PipelineStats; sent: number; wallMs: number }> {
+  let sim = source;
+  if (prerender) {
+    const frames: SimFrame[] = [];
+    for (let frame = await source.next(); frame && frames.length < maxFrames; frame = await source.next()) frames.push(frame);
+    log(`table ${index}: ${frames.length} frames rendered ahead`);
+    let next = 0;
+    sim = { ...source, next: async () => frames[next++] ?? null };
+  }
   const created = await bench.request<CreatedTable>('POST', '/api/tables', '', {
     name: `bench ${index}`,
     seats: sim.players.map((p) => ({ playerId: p.id, name: p.id, deckId: p.deckId, ...(p.team ? { team: p.team } : {}) })),
@@ -198,6 +208,7 @@ async function main(): Promise<void> {
       height: { type: 'string' },
       observations: { type: 'string' },
       frames: { type: 'string' },
+      prerender: { type: 'boolean' },
       drop: { type: 'string' },
       misread: { type: 'string' },
     },
@@ -277,7 +288,7 @@ async function main(): Promise<void> {
     const sims = await Promise.all(
       Array.from({ length: tables }, (_, i) => createSimTable({ players, seed: seed + i, fps, hands, camera, art: values.art, width, height })),
     );
-    const runs = await Promise.all(sims.map((sim, i) => playTable(bench, i, sim, fps, log, maxFrames)));
+    const runs = await Promise.all(sims.map((sim, i) => playTable(bench, i, sim, fps, log, maxFrames, values.prerender === true)));
     const results = runs.flatMap((run) => run.results);
     const processed = runs.reduce((sum, run) => sum + run.stats.framesProcessed, 0);
     const summary = {
@@ -290,6 +301,7 @@ async function main(): Promise<void> {
       width,
       height,
       sendFps: fps,
+      prerendered: values.prerender === true,
       ...(Number.isFinite(maxFrames) ? { framesPerTable: maxFrames } : {}),
       recognizer: backend,
       ...accuracy(results),
