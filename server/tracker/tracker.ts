@@ -56,6 +56,14 @@ export interface TrackerConfig {
   stallMs: number;
   /** A centre card within this many card heights of a pile belongs to it. */
   pileRadiusCards: number;
+  /**
+   * A centre card votes only while it lies still: it moved less than this many card heights since
+   * its previous sighting (within `stillGapMs`). A card carried across the centre never votes, so
+   * it can neither start a phantom pile nor be read as an illegal play.
+   */
+  stillCards: number;
+  /** The previous sighting must be this recent for the card to count as still, ms. */
+  stillGapMs: number;
 }
 
 /** Defaults tuned on simulated tables (10–30 fps). */
@@ -79,6 +87,8 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   raceAwayMs: 300,
   stallMs: 30000,
   pileRadiusCards: 0.45,
+  stillCards: 0.08,
+  stillGapMs: 400,
 };
 
 interface Vote {
@@ -188,7 +198,9 @@ export interface TrackerState {
   disputes: TrackedDispute[];
   pending: PendingPlay[];
   /** Code → the current run of sightings of that code in the centre off its own pile (a card in flight or landing), ms. */
-  flights: Record<string, { startMs: number; lastMs: number }>;
+  flights: Record<string, { startMs: number; lastMs: number; movingMs?: number }>;
+  /** Code → its latest sightings in the centre (image px, ms): only a card lying still votes (see stillCards). */
+  centreSightings?: Record<string, Array<{ x: number; y: number; timeMs: number }>>;
   nextPileNumber: number;
   nextDisputeNumber: number;
   called: boolean;
@@ -255,6 +267,7 @@ function cloneState(s: TrackerState): TrackerState {
     disputes: s.disputes.map((d) => ({ ...d, first: { ...d.first }, second: { ...d.second } })),
     pending: s.pending.map((p) => ({ ...p, candidates: p.candidates.map((c) => ({ ...c })) })),
     flights: { ...s.flights },
+    centreSightings: { ...(s.centreSightings ?? {}) },
   };
 }
 
@@ -306,6 +319,17 @@ function tally(allVotes: Vote[], config: TrackerConfig): { code: CardCode | null
   for (const [code, entry] of weights) if (!best || entry.weight > best.weight) best = { code, ...entry };
   if (!best || best.frames < config.minFrames || best.weight < config.voteShare * total) return undefined;
   return { code: best.code };
+}
+
+/**
+ * When a card landed, ms: its last sighting still moving (the hand that put it down then covers
+ * it, so the first still sighting can come much later), if that flight ended shortly before it
+ * was first seen lying still; otherwise that first still sighting. The rules compare plays with
+ * the call to the millisecond.
+ */
+function landedAt(state: TrackerState, code: CardCode, firstStillMs: number, config: TrackerConfig): number {
+  const moving = state.flights[code]?.movingMs;
+  return moving !== undefined && moving <= firstStillMs && firstStillMs - moving <= config.flightGapMs ? moving : firstStillMs;
 }
 
 /** When a reading was first seen among the current votes, ms. */
@@ -414,6 +438,26 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
     }
   }
 
+  // --- Which centre cards lie still (a copy seen at the same place a moment ago); two copies of one
+  // code are told apart by place, each matched to its nearest previous sighting.
+  const still = new Set<CardObservation>();
+  const sightings = state.centreSightings ?? (state.centreSightings = {});
+  const byCode = new Map<CardCode, CardObservation[]>();
+  for (const card of centreCards) byCode.set(card.code!, [...(byCode.get(card.code!) ?? []), card]);
+  for (const [code, cards] of byCode) {
+    const previous = (sightings[code] ?? []).filter((p) => now - p.timeMs <= config.stillGapMs);
+    for (const card of cards) {
+      const [x, y] = centreOf(card.corners);
+      const limit = config.stillCards * cardHeightPx(card.corners);
+      if (previous.some((p) => Math.hypot(p.x - x, p.y - y) <= limit)) still.add(card);
+    }
+    sightings[code] = cards.map((card) => {
+      const [x, y] = centreOf(card.corners);
+      return { x, y, timeMs: now };
+    });
+  }
+  for (const code of Object.keys(sightings)) if (!byCode.has(code as CardCode) && now - (sightings[code][0]?.timeMs ?? -Infinity) > config.stillGapMs) delete sightings[code];
+
   // --- Centre piles: match each centre card to a pile (or a candidate), then vote on tops.
   const pileHits = new Map<string, CardObservation[]>();
   const unmatched: CardObservation[] = [];
@@ -442,13 +486,15 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
     const pile = state.piles.find((p) => (pileHits.get(p.id) ?? []).includes(card));
     if (pile && pile.cards[pile.cards.length - 1]?.code === card.code) continue;
     const run = state.flights[card.code!];
-    state.flights[card.code!] = { startMs: run && now - run.lastMs <= config.flightGapMs ? run.startMs : now, lastMs: now };
+    const continued = run && now - run.lastMs <= config.flightGapMs;
+    const movingMs = still.has(card) ? (continued ? run.movingMs : undefined) : now;
+    state.flights[card.code!] = { startMs: continued ? run.startMs : now, lastMs: now, ...(movingMs !== undefined ? { movingMs } : {}) };
   }
 
   for (const pile of state.piles) {
     if (pile.completed) continue;
-    const hits = pileHits.get(pile.id);
-    if (hits && hits.length > 0) {
+    const hits = (pileHits.get(pile.id) ?? []).filter((card) => still.has(card));
+    if (hits.length > 0) {
       // The top card is the one the recogniser trusts most where several overlap.
       const top = hits.sort((a, b) => b.confidence - a.confidence)[0];
       pile.votes.push({ code: top.code!, weight: top.confidence, timeMs: now });
@@ -460,7 +506,7 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
     if (!decided?.code || decided.code === currentTop) continue;
     const added = cardsBetween(currentTop, decided.code);
     if (added) {
-      for (const code of added) queuePlay(state, pile, code, false, firstSeen(pile.votes, decided.code), now, config, true);
+      for (const code of added) queuePlay(state, pile, code, false, landedAt(state, decided.code, firstSeen(pile.votes, decided.code), config), now, config, true);
       pile.reportedIllegal = null;
       if (rankValue(decided.code) === 13) pile.completed = true;
     } else if (pile.reportedIllegal !== decided.code && !pile.cards.some((c) => c.code === decided.code)) {
@@ -486,6 +532,7 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
 
   // Candidates: a stable card where no pile lies starts a pile (an ace) or is an illegal start.
   for (const card of unmatched) {
+    if (!still.has(card)) continue;
     const center = centreOf(card.corners);
     const size = cardHeightPx(card.corners);
     let candidate = state.candidates.find(
@@ -522,7 +569,7 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
       };
       state.piles.push(pile);
       // An ace (and two) covered by hands while they landed are filled in under the card seen.
-      for (const code of startsPile) queuePlay(state, pile, code, code === startsPile[0], firstSeen(candidate.votes, decided.code), now, config, true);
+      for (const code of startsPile) queuePlay(state, pile, code, code === startsPile[0], landedAt(state, decided.code, firstSeen(candidate.votes, decided.code), config), now, config, true);
       continue;
     }
     if (decided?.code && candidate.reportedIllegal !== decided.code) {

@@ -36,6 +36,19 @@ describe('tracker on simulated hands (ground-truth observations)', () => {
     });
   }
 
+  it('30 fps, 3 players, seed 1: a card carried across the centre starts no pile (only cards lying still vote)', async () => {
+    // Failed before: at 30 fps a flying card was seen in 3 frames within a pile radius of itself,
+    // so it started phantom piles ("must start with an ace") and later plays landed off them
+    // (centre off by up to 9 per player).
+    const sim = await createSimTable({ players: 3, seed: 1, fps: 30, render: false, hands: 2 });
+    const hands = await refereeFromTruth(sim, { drop: 0, misread: 0 }, 7919);
+    for (const { truth, view, handIndex } of hands) {
+      const piles = new Set(truth.plays.flatMap((p) => (p.foundationId !== undefined ? [p.foundationId] : [])));
+      expect(view.foundations.length, `hand ${handIndex}: piles`).toBe(piles.size);
+      for (const player of view.players) expect(Math.abs(player.centreCards - truth.centre[player.id]), `hand ${handIndex}: ${player.id} centre`).toBeLessThanOrEqual(1);
+    }
+  });
+
   it('noisy observations (10% dropped, 3% misread), 3 players, seed 2: Nerts counts exact, centre within 3 per player', async () => {
     const { truth, view } = await refereeSimulatedHand(3, 2, { drop: 0.1, misread: 0.03 });
     for (const player of view.players) {
