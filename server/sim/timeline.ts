@@ -184,6 +184,23 @@ function flightPose(flight: CardFlight, k: number, t: number): { pose: RestingPo
   };
 }
 
+/** Where a flight's card `k` is at `t` (table mm; its arc height included): for cutting a flight short. */
+export function flightPoseAt(flight: CardFlight, k: number, t: number): RestingPose {
+  return flightPose(flight, k, t).pose;
+}
+
+/** Where a hand motion's fingertips are at `t` (table mm): for cutting a motion short. */
+export function motionPointAt(motion: HandMotion, t: number): Point3 {
+  const span = Math.max(1, motion.endMs - motion.startMs);
+  const s = Math.min(1, Math.max(0, (t - motion.startMs) / span));
+  const e = smoothstep(s);
+  return {
+    xMm: motion.from.xMm + (motion.to.xMm - motion.from.xMm) * e,
+    yMm: motion.from.yMm + (motion.to.yMm - motion.from.yMm) * e,
+    zMm: motion.from.zMm + (motion.to.zMm - motion.from.zMm) * e + 25 * 4 * s * (1 - s),
+  };
+}
+
 /** Turns a finished hand's records into scenes at any instant. */
 export class HandTimeline {
   private readonly motionsByHand: HandMotion[][];

@@ -39,7 +39,9 @@ import {
 import { CARD_THICKNESS_MM } from '../scene';
 import {
   cardId,
+  flightPoseAt,
   HOVER_HEIGHT_MM,
+  motionPointAt,
   restingPoses,
   type CardFlight,
   type HandMotion,
@@ -138,7 +140,7 @@ export interface HandTruth {
   endMs: number;
   endReason: SimEndReason;
   caller: string | null;
-  /** When the caller called (play in the air then completes), ms; null without a call. */
+  /** When the caller called, ms; null without a call. Cards in the air complete within the variant's call grace, others go back. */
   callMs: number | null;
   plays: PlayRecord[];
   disputes: DisputeRecord[];
@@ -150,6 +152,11 @@ export interface HandTruth {
   scores: Record<string, Record<string, number>>;
   /** Moves the bots started and abandoned because they saw the slot go (no card moved). */
   abandoned: number;
+  /**
+   * Moves in the air at the call that would have landed after the variant's call grace: play
+   * stopped, the hand took the cards back (C2), so they are in no play and count nowhere.
+   */
+  stoppedAtCall: number;
 }
 
 /** The whole result of a simulated hand. */
@@ -196,6 +203,9 @@ interface Plan {
   from?: RestingPose[];
   to?: RestingPose[];
   faceUpFrom?: boolean[];
+  /** The card's carry and the hand's, kept so that a call can stop them mid-move. */
+  flight?: CardFlight;
+  motion?: HandMotion;
 }
 
 type SimEvent =
@@ -317,6 +327,7 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
   const layoutRng = rng.fork('layout');
   let asideCount = 0;
   let abandoned = 0;
+  let stoppedAtCall = 0;
   let inFlight = 0;
   let callPending: { bot: Bot; timeMs: number } | null = null;
   let rotationScheduled = false;
@@ -590,7 +601,7 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
     const lift = move.type === 'to-foundation' ? 35 : move.type === 'turn-stock' ? 12 : 20;
     flights.push({ seat: bot.seat, cardIds: cards.map(cardId), startMs: timeMs, endMs: landMs, from, to, faceUpFrom, faceUpTo, liftMm: lift, zone: { kind: 'hand', seat: bot.seat } });
     moveHand(bot, timeMs, landMs, destination, true);
-    Object.assign(plan, { doomed, cards, from, to, faceUpFrom });
+    Object.assign(plan, { doomed, cards, from, to, faceUpFrom, flight: flights[flights.length - 1], motion: motions[motions.length - 1] });
     inFlight++;
     queue.push(landMs, { kind: 'land', bot, plan });
   };
@@ -612,6 +623,14 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
   const land = (bot: Bot, plan: Plan, timeMs: number): void => {
     inFlight--;
     const move = plan.move;
+    // C2: after the call only a card landing within the variant's grace completes its move; play
+    // stopped before this one landed, so the hand takes it back from where the call stopped it.
+    if (callPending && timeMs > callPending.timeMs + variant.callGraceMs) {
+      if (plan.newSpot) reservedSpots.delete(plan.newSpot);
+      stopAtCall(bot, plan, callPending.timeMs + variant.callGraceMs);
+      maybeFinishCall(timeMs);
+      return;
+    }
     const result = applyMove(table, move);
     if (plan.newSpot) reservedSpots.delete(plan.newSpot);
     if (result.violations.length === 0 && move.type !== 'call' && move.type !== 'stuck-rotation') {
@@ -659,6 +678,29 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
       scheduleLook(bot, timeMs);
     }
     maybeFinishCall(timeMs);
+  };
+
+  /** Cuts a carry short at `stopMs` (play stopped) and carries the cards back where they came from. */
+  const stopAtCall = (bot: Bot, plan: Plan, stopMs: number): void => {
+    stoppedAtCall++;
+    const flight = plan.flight;
+    const motion = plan.motion;
+    if (!flight || !motion || !plan.from) return;
+    const cut = Math.max(flight.startMs, Math.min(stopMs, flight.endMs));
+    const held = flight.cardIds.map((_, k) => flightPoseAt(flight, k, cut));
+    const handAt = motionPointAt(motion, cut);
+    flight.endMs = cut;
+    flight.to = held;
+    flight.faceUpTo = [...flight.faceUpFrom];
+    flight.liftMm = 0;
+    motion.endMs = cut;
+    motion.to = handAt;
+    bot.hand = handAt;
+    const back = travelDuration(bot.profile, distance(held[0], plan.from[0]), bot.rng) + bot.profile.placeMs;
+    flights.push({ ...flight, startMs: cut, endMs: cut + back, from: held, to: plan.from, faceUpFrom: [...flight.faceUpFrom], faceUpTo: [...flight.faceUpFrom], liftMm: 0 });
+    motions.push({ seat: bot.seat, hand: bot.handIndex, startMs: cut, endMs: cut + back, from: handAt, to: gripPoint(bot, plan.from[0], GRAB_HEIGHT_MM), holding: true });
+    bot.hand = gripPoint(bot, plan.from[0], GRAB_HEIGHT_MM);
+    bot.handFreeAt = Math.max(cut + back, bot.handFreeAt);
   };
 
   const maybeFinishCall = (timeMs: number): void => {
@@ -849,6 +891,7 @@ export function simulateHand(options: SimulateHandOptions): SimulatedHand {
     nertsLeft: summary.nertsLeft,
     scores: scoresUnderPresets(summary, players.map((p) => p.id), teams),
     abandoned,
+    stoppedAtCall,
   };
   return {
     setup,

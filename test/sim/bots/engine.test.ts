@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cardsByDeck, replayTable } from '../../../server/game/table';
 import { simulateHand, type SimulatedHand } from '../../../server/sim/bots/engine';
-import { cardId } from '../../../server/sim/timeline';
+import { cardId, HandTimeline } from '../../../server/sim/timeline';
 
 const cache = new Map<string, SimulatedHand>();
 function hand(players: number, seed: number, variant = 'nertz'): SimulatedHand {
@@ -199,4 +199,34 @@ describe('simulated hands: invariants (seeded fuzz)', () => {
     expect(() => simulateHand({ players: 1, seed: 1 })).toThrow(/2 to 6 players/);
     expect(() => simulateHand({ players: 3, seed: Number.NaN })).toThrow(/seed/);
   });
+});
+
+describe('the call stops play (C2, the variant\'s call grace)', () => {
+  it('nertz (no grace), 3 players, seed 1: a card still in the air at the call goes back and counts nowhere', () => {
+    // Failed before: p1's 2D landed 418 ms after p3's call and counted in the truth's centre,
+    // while the rules (and the referee) send it back.
+    const hand = simulateHand({ players: 3, seed: 1 });
+    const { truth } = hand;
+    expect(truth.endReason).toBe('call');
+    expect(truth.stoppedAtCall).toBeGreaterThanOrEqual(1);
+    expect(truth.plays.filter((p) => p.landMs > truth.callMs!)).toEqual([]);
+    const centre = truth.plays.filter((p) => p.move.type === 'to-foundation');
+    for (const player of truth.players) expect(truth.centre[player.id], player.id).toBe(centre.filter((p) => p.tableau === player.id).length);
+    // The hand carried it back: after the end nothing lies off its pile or in the air.
+    const timeline = new HandTimeline(hand.timeline);
+    const end = timeline.sceneAt(hand.timeline.durationMs - 1);
+    expect(end.cards.filter((c) => c.zone.kind === 'hand')).toEqual([]);
+    expect(end.cards.filter((c) => c.zone.kind === 'centre' && c.deckId === 'deck-p1' && c.code === '2D')).toEqual([]);
+  });
+
+  for (const variant of ['nertz', 'snerts'] as const) {
+    it(`${variant}: no play lands after the call plus the grace (seeds 1–12, 2–6 players)`, () => {
+      const grace = variant === 'nertz' ? 0 : 1000;
+      for (let seed = 1; seed <= 12; seed++) {
+        const { truth } = simulateHand({ players: 2 + (seed % 5), seed, variant });
+        if (truth.callMs === null) continue;
+        expect(truth.plays.filter((p) => p.landMs > truth.callMs! + grace), `seed ${seed}`).toEqual([]);
+      }
+    });
+  }
 });
