@@ -64,6 +64,15 @@ export interface TrackerConfig {
   stillCards: number;
   /** The previous sighting must be this recent for the card to count as still, ms. */
   stillGapMs: number;
+  /** A card track (see CardTrack) unseen this long ends, ms. */
+  trackGapMs: number;
+  /** Fastest hand the tracks follow, in card heights per second (a card may travel this far between sightings). */
+  trackSpeedCards: number;
+  /**
+   * Travel allowed for gaps up to this long between sightings, ms: a card hidden longer must show
+   * up again where it was (a copy that vanished face down is not the one flying elsewhere).
+   */
+  trackReachMs: number;
 }
 
 /** Defaults tuned on simulated tables (10–30 fps). */
@@ -89,6 +98,9 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   pileRadiusCards: 0.45,
   stillCards: 0.08,
   stillGapMs: 400,
+  trackGapMs: 2000,
+  trackSpeedCards: 17,
+  trackReachMs: 150,
 };
 
 interface Vote {
@@ -139,6 +151,33 @@ export interface RaceWatch {
   firstDoubleMs?: number;
   /** Seats whose X went away after the landing: when it was last seen there, ms. */
   away: Record<string, number>;
+  /** Tracked copies of X seen lying still on the pile: track id → origin and landing time, ms. */
+  landers?: Record<string, { origin: string; landedMs: number }>;
+}
+
+/**
+ * One physical card followed from sighting to sighting (same code, near enough for a hand's speed):
+ * where it was first seen tells whose it is. A card lying in a seat that flies to the centre keeps
+ * its track, so the owner of a play, and which of two racing copies landed first, are read off the
+ * tracks; a track that starts in the centre (the card was hidden as it left) knows no owner.
+ */
+export interface CardTrack {
+  id: number;
+  code: CardCode;
+  /** Latest image position, pixels, and card height there. */
+  x: number;
+  y: number;
+  sizePx: number;
+  /** Velocity at the latest sighting, pixels per ms (where to look for it next). */
+  vx?: number;
+  vy?: number;
+  lastMs: number;
+  /** The player whose seat the track began in; null when it began in the centre. */
+  origin: string | null;
+  /** Last sighting that had moved since the one before (a card in flight), ms; null if never seen moving. */
+  movingMs: number | null;
+  /** Sightings in a row without moving. */
+  stillFrames: number;
 }
 
 /** A play seen landing whose owner is decided a little later (see attributionDelayMs). */
@@ -152,6 +191,8 @@ export interface PendingPlay {
   candidates: Array<{ playerId: string; seenMs: number }>;
   /** False for a card that may not go there (reported once; the pile keeps its legal top). */
   legal: boolean;
+  /** The owner read off the first copy's track that landed there (see CardTrack), when known. */
+  trackOwner?: string;
 }
 
 /** A candidate new pile (a card seen where no pile is), waiting for enough votes. */
@@ -201,6 +242,9 @@ export interface TrackerState {
   flights: Record<string, { startMs: number; lastMs: number; movingMs?: number }>;
   /** Code → its latest sightings in the centre (image px, ms): only a card lying still votes (see stillCards). */
   centreSightings?: Record<string, Array<{ x: number; y: number; timeMs: number }>>;
+  /** Every face-up card followed across frames (see CardTrack). */
+  tracks?: CardTrack[];
+  nextTrackId?: number;
   nextPileNumber: number;
   nextDisputeNumber: number;
   called: boolean;
@@ -253,7 +297,7 @@ function cloneState(s: TrackerState): TrackerState {
       votes: [...p.votes],
       cards: p.cards.map((c) => ({ ...c })),
       rivals: [...p.rivals],
-      race: p.race ? { ...p.race, away: { ...p.race.away } } : p.race,
+      race: p.race ? { ...p.race, away: { ...p.race.away }, landers: { ...(p.race.landers ?? {}) } } : p.race,
     })),
     candidates: s.candidates.map((c) => ({ ...c, center: [c.center[0], c.center[1]], votes: [...c.votes] })),
     seats: s.seats.map((seat) => ({
@@ -268,6 +312,7 @@ function cloneState(s: TrackerState): TrackerState {
     pending: s.pending.map((p) => ({ ...p, candidates: p.candidates.map((c) => ({ ...c })) })),
     flights: { ...s.flights },
     centreSightings: { ...(s.centreSightings ?? {}) },
+    tracks: (s.tracks ?? []).map((t) => ({ ...t })),
   };
 }
 
@@ -391,6 +436,8 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
       nertsObserved.set(zone.seat, list);
     }
   }
+
+  updateTracks(state, usable, now, config);
 
   // --- Nerts piles: the top card's changes count cards leaving; a pile seen empty is the call.
   for (const seat of state.seats) {
@@ -593,6 +640,76 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
   return { state, events };
 }
 
+/** Follows every face-up card from its previous sighting (greedy, nearest first). */
+function updateTracks(state: TrackerState, cards: CardObservation[], now: number, config: TrackerConfig): void {
+  const seatPlayer = new Map(state.seats.map((seat) => [seat.seat, seat.playerId]));
+  const alive = (state.tracks ?? []).filter((t) => now - t.lastMs <= config.trackGapMs);
+  const byCode = new Map<string, CardObservation[]>();
+  for (const card of cards) {
+    if (card.kind !== 'face' || !card.code || !parseZone(card.zone)) continue;
+    byCode.set(card.code, [...(byCode.get(card.code) ?? []), card]);
+  }
+  let nextId = state.nextTrackId ?? 1;
+  for (const [code, observed] of byCode) {
+    const tracks = alive.filter((t) => t.code === code && t.lastMs < now);
+    const pairs: Array<{ track: CardTrack; card: CardObservation; distance: number }> = [];
+    const places = new Map(observed.map((card) => [card, { center: centreOf(card.corners), size: cardHeightPx(card.corners) }]));
+    for (const track of tracks) {
+      const gap = now - track.lastMs;
+      const dt = Math.min(gap, config.trackReachMs);
+      const reach = track.sizePx * (gap <= config.trackReachMs ? 0.5 + (config.trackSpeedCards * dt) / 1000 : 0.5);
+      // Where it should be now if it kept its speed: two copies crossing keep their own tracks.
+      const px = track.x + (track.vx ?? 0) * dt;
+      const py = track.y + (track.vy ?? 0) * dt;
+      for (const card of observed) {
+        const { center } = places.get(card)!;
+        if (Math.hypot(center[0] - track.x, center[1] - track.y) > reach) continue;
+        pairs.push({ track, card, distance: Math.hypot(center[0] - px, center[1] - py) });
+      }
+    }
+    pairs.sort((a, b) => a.distance - b.distance);
+    const usedTracks = new Set<CardTrack>();
+    const usedCards = new Set<CardObservation>();
+    for (const { track, card, distance } of pairs) {
+      if (usedTracks.has(track) || usedCards.has(card)) continue;
+      usedTracks.add(track);
+      usedCards.add(card);
+      const { center, size } = places.get(card)!;
+      const dt = Math.max(1, now - track.lastMs);
+      const moved = Math.hypot(center[0] - track.x, center[1] - track.y);
+      track.vx = (center[0] - track.x) / dt;
+      track.vy = (center[1] - track.y) / dt;
+      if (moved > config.stillCards * size) {
+        track.movingMs = now;
+        track.stillFrames = 0;
+      } else track.stillFrames += 1;
+      Object.assign(track, { x: center[0], y: center[1], sizePx: size, lastMs: now });
+    }
+    for (const card of observed) {
+      if (usedCards.has(card)) continue;
+      const zone = parseZone(card.zone)!;
+      const { center, size } = places.get(card)!;
+      alive.push({ id: nextId++, code: code as CardCode, x: center[0], y: center[1], sizePx: size, lastMs: now, origin: zone.area === 'seat' ? (seatPlayer.get(zone.seat) ?? null) : null, movingMs: null, stillFrames: 0 });
+    }
+  }
+  state.tracks = alive;
+  state.nextTrackId = nextId;
+}
+
+/** Tracked copies of `code` lying still on `pile` (or hidden where they were last seen on it) whose owner is known, first landed first. */
+function landedTracks(state: TrackerState, pile: { center: Point; cardSizePx: number }, code: CardCode, now: number, config: TrackerConfig, minStill = 1): CardTrack[] {
+  return (state.tracks ?? [])
+    .filter(
+      (t) =>
+        t.code === code &&
+        t.origin !== null &&
+        // Lying there still, or last seen there and then hidden (a hand, or a racing copy on top).
+        ((t.lastMs === now && t.stillFrames >= minStill) || t.lastMs < now) &&
+        Math.hypot(t.x - pile.center[0], t.y - pile.center[1]) <= config.pileRadiusCards * Math.max(t.sizePx, pile.cardSizePx),
+    )
+    .sort((a, b) => (a.movingMs ?? -Infinity) - (b.movingMs ?? -Infinity));
+}
+
 /**
  * The cards that take a pile from `top` to `reading` by legal single steps (several when frames
  * were missed); null when `reading` cannot follow `top` in suit.
@@ -625,7 +742,11 @@ function queuePlay(state: TrackerState, pile: TrackedPile, code: CardCode, newPi
     state.lastPlayMs = now;
     state.stallRaised = false;
   }
-  state.pending.push({ foundationId: pile.id, code, newPile, landMs: Math.min(landMs, now), decideAtMs: now + config.attributionDelayMs, candidates, legal });
+  // The copy that landed first on this pile, followed from its seat, names the owner.
+  const first = pile.center ? landedTracks(state, pile, code, now, config)[0] : undefined;
+  const trackOwner = first?.origin ?? undefined;
+  if (legal && pile.race && trackOwner) pile.race.landers = { [String(first!.id)]: { origin: trackOwner, landedMs: first!.movingMs ?? landMs } };
+  state.pending.push({ foundationId: pile.id, code, newPile, landMs: Math.min(landMs, now), decideAtMs: now + config.attributionDelayMs, candidates, legal, ...(trackOwner ? { trackOwner } : {}) });
   for (const seat of state.seats) if (seat.callPending && seat.callPending.lastCard === code) seat.callPending.landedMs ??= Math.min(landMs, now);
 }
 
@@ -647,7 +768,8 @@ function resolvePending(state: TrackerState, now: number, config: TrackerConfig,
     const fallback = state.seats
       .filter((seat) => fresh({ playerId: seat.playerId }))
       .sort((a, b) => (b.lastSeen[play.code] ?? -1) - (a.lastSeen[play.code] ?? -1))[0];
-    const player = ranked[0]?.playerId ?? fallback?.playerId ?? state.seats[0].playerId;
+    const tracked = play.trackOwner !== undefined && fresh({ playerId: play.trackOwner }) ? play.trackOwner : undefined;
+    const player = tracked ?? ranked[0]?.playerId ?? fallback?.playerId ?? state.seats[0].playerId;
     // One departure explains one arrival.
     const chosen = seatOf(player);
     if ((chosen.lastSeen[play.code] ?? Infinity) <= play.landMs) delete chosen.lastSeen[play.code];
@@ -655,7 +777,7 @@ function resolvePending(state: TrackerState, now: number, config: TrackerConfig,
     if (play.legal && pile) {
       const card = pile.cards.find((c) => c.code === play.code && c.player === '');
       if (card) card.player = player;
-      pile.rivals = stillAway.filter((c) => c.playerId !== player && ranked[0].seenMs - c.seenMs <= config.disputeWindowMs).map((c) => c.playerId);
+      pile.rivals = ranked[0] ? stillAway.filter((c) => c.playerId !== player && ranked[0].seenMs - c.seenMs <= config.disputeWindowMs).map((c) => c.playerId) : [];
     }
     emit({ type: 'card-played', player, card: play.code, foundationId: play.foundationId, newPile: play.newPile }, play.landMs);
     if (play.legal && pile?.completed && rankValue(play.code) === 13) emit({ type: 'foundation-completed', foundationId: pile.id }, play.landMs);
@@ -688,8 +810,30 @@ function watchRace(
     return;
   }
   const winner = pile.cards.find((card) => card.code === race.code)?.player ?? '';
-  // Two copies in two consecutive frames (one frame could be a misread of another card).
-  if (centreCards.filter((card) => card.code === race.code).length >= 2) {
+  // Every tracked copy seen lying still on the pile (two frames): the first one landed is the winner's.
+  race.landers ??= {};
+  for (const track of landedTracks(state, pile, race.code, now, config, 2)) race.landers[String(track.id)] ??= { origin: track.origin!, landedMs: track.movingMs ?? now };
+  if (winner !== '') {
+    const second = Object.values(race.landers)
+      .sort((a, b) => a.landedMs - b.landedMs)
+      .find((lander) => lander.origin !== winner);
+    if (second) {
+      pile.race = null;
+      pile.disputedTop = race.code;
+      state.disputes.push({ id: `d${state.nextDisputeNumber++}`, foundationId: pile.id, first: { player: winner, card: race.code }, second: { player: second.origin, card: race.code } });
+      emit({ type: 'card-played', player: second.origin, card: race.code, foundationId: pile.id, newPile: false }, Math.min(Math.max(second.landedMs, race.landMs + 1), race.landMs + config.disputeWindowMs));
+      return;
+    }
+  }
+  // Without tracks: two copies on this pile in two consecutive frames (one frame could be a misread of another card).
+  // A copy lying on another pile of the same suit (another deck's) is no racer.
+  const onOtherPile = (card: CardObservation) => {
+    const [x, y] = centreOf(card.corners);
+    return state.piles.some(
+      (other) => other !== pile && other.cards[other.cards.length - 1]?.code === race.code && Math.hypot(x - other.center[0], y - other.center[1]) <= config.pileRadiusCards * Math.max(other.cardSizePx, cardHeightPx(card.corners)),
+    );
+  };
+  if (centreCards.filter((card) => card.code === race.code && !onOtherPile(card)).length >= 2) {
     race.doubleFrames = (race.doubleFrames ?? 0) + 1;
     race.firstDoubleMs ??= now;
     if (race.doubleFrames >= 2) race.secondSeenMs ??= race.firstDoubleMs;
