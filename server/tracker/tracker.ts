@@ -178,6 +178,8 @@ export interface CardTrack {
   movingMs: number | null;
   /** Sightings in a row without moving. */
   stillFrames: number;
+  /** Where it last came to rest (pixels), and when it landed there (its last moving sighting), ms. */
+  rest?: { x: number; y: number; landedMs: number } | null;
 }
 
 /** A play seen landing whose owner is decided a little later (see attributionDelayMs). */
@@ -682,7 +684,10 @@ function updateTracks(state: TrackerState, cards: CardObservation[], now: number
       if (moved > config.stillCards * size) {
         track.movingMs = now;
         track.stillFrames = 0;
-      } else track.stillFrames += 1;
+      } else {
+        track.stillFrames += 1;
+        if (track.stillFrames === 1) track.rest = { x: center[0], y: center[1], landedMs: track.movingMs ?? track.lastMs };
+      }
       Object.assign(track, { x: center[0], y: center[1], sizePx: size, lastMs: now });
     }
     for (const card of observed) {
@@ -696,18 +701,21 @@ function updateTracks(state: TrackerState, cards: CardObservation[], now: number
   state.nextTrackId = nextId;
 }
 
-/** Tracked copies of `code` lying still on `pile` (or hidden where they were last seen on it) whose owner is known, first landed first. */
-function landedTracks(state: TrackerState, pile: { center: Point; cardSizePx: number }, code: CardCode, now: number, config: TrackerConfig, minStill = 1): CardTrack[] {
-  return (state.tracks ?? [])
-    .filter(
-      (t) =>
-        t.code === code &&
-        t.origin !== null &&
-        // Lying there still, or last seen there and then hidden (a hand, or a racing copy on top).
-        ((t.lastMs === now && t.stillFrames >= minStill) || t.lastMs < now) &&
-        Math.hypot(t.x - pile.center[0], t.y - pile.center[1]) <= config.pileRadiusCards * Math.max(t.sizePx, pile.cardSizePx),
-    )
-    .sort((a, b) => (a.movingMs ?? -Infinity) - (b.movingMs ?? -Infinity));
+/**
+ * Tracked copies of `code` that landed on `pile` since `sinceMs` and whose owner is known, first
+ * landed first: each came to rest there (even if carried away since, as a race's loser is), or was
+ * last seen there before a hand or a racing copy on top hid it.
+ */
+function landedTracks(state: TrackerState, pile: { center: Point; cardSizePx: number }, code: CardCode, sinceMs: number, now: number, config: TrackerConfig): Array<{ track: CardTrack; landedMs: number }> {
+  const near = (x: number, y: number, size: number) => Math.hypot(x - pile.center[0], y - pile.center[1]) <= config.pileRadiusCards * Math.max(size, pile.cardSizePx);
+  const landed: Array<{ track: CardTrack; landedMs: number }> = [];
+  for (const track of state.tracks ?? []) {
+    if (track.code !== code || track.origin === null) continue;
+    const rest = track.rest;
+    if (rest && rest.landedMs >= sinceMs && near(rest.x, rest.y, track.sizePx)) landed.push({ track, landedMs: rest.landedMs });
+    else if (track.lastMs < now && near(track.x, track.y, track.sizePx) && (track.movingMs ?? track.lastMs) >= sinceMs) landed.push({ track, landedMs: track.movingMs ?? track.lastMs });
+  }
+  return landed.sort((a, b) => a.landedMs - b.landedMs);
 }
 
 /**
@@ -743,9 +751,9 @@ function queuePlay(state: TrackerState, pile: TrackedPile, code: CardCode, newPi
     state.stallRaised = false;
   }
   // The copy that landed first on this pile, followed from its seat, names the owner.
-  const first = pile.center ? landedTracks(state, pile, code, now, config)[0] : undefined;
-  const trackOwner = first?.origin ?? undefined;
-  if (legal && pile.race && trackOwner) pile.race.landers = { [String(first!.id)]: { origin: trackOwner, landedMs: first!.movingMs ?? landMs } };
+  const landed = pile.center ? landedTracks(state, pile, code, Math.min(landMs, now) - config.flightGapMs, now, config) : [];
+  const trackOwner = landed[0]?.track.origin ?? undefined;
+  if (legal && pile.race) pile.race.landers = Object.fromEntries(landed.map(({ track, landedMs }) => [String(track.id), { origin: track.origin!, landedMs }]));
   state.pending.push({ foundationId: pile.id, code, newPile, landMs: Math.min(landMs, now), decideAtMs: now + config.attributionDelayMs, candidates, legal, ...(trackOwner ? { trackOwner } : {}) });
   for (const seat of state.seats) if (seat.callPending && seat.callPending.lastCard === code) seat.callPending.landedMs ??= Math.min(landMs, now);
 }
@@ -812,7 +820,7 @@ function watchRace(
   const winner = pile.cards.find((card) => card.code === race.code)?.player ?? '';
   // Every tracked copy seen lying still on the pile (two frames): the first one landed is the winner's.
   race.landers ??= {};
-  for (const track of landedTracks(state, pile, race.code, now, config, 2)) race.landers[String(track.id)] ??= { origin: track.origin!, landedMs: track.movingMs ?? now };
+  for (const { track, landedMs } of landedTracks(state, pile, race.code, race.landMs - config.flightGapMs, now, config)) race.landers[String(track.id)] ??= { origin: track.origin!, landedMs };
   if (winner !== '') {
     const second = Object.values(race.landers)
       .sort((a, b) => a.landedMs - b.landedMs)
