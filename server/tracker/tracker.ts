@@ -178,6 +178,8 @@ export interface CardTrack {
   movingMs: number | null;
   /** Sightings in a row without moving. */
   stillFrames: number;
+  /** First sighting, ms. */
+  bornMs?: number;
   /** Where it last came to rest (pixels), and when it landed there (its last moving sighting), ms. */
   rest?: { x: number; y: number; landedMs: number } | null;
 }
@@ -694,7 +696,7 @@ function updateTracks(state: TrackerState, cards: CardObservation[], now: number
       if (usedCards.has(card)) continue;
       const zone = parseZone(card.zone)!;
       const { center, size } = places.get(card)!;
-      alive.push({ id: nextId++, code: code as CardCode, x: center[0], y: center[1], sizePx: size, lastMs: now, origin: zone.area === 'seat' ? (seatPlayer.get(zone.seat) ?? null) : null, movingMs: null, stillFrames: 0 });
+      alive.push({ id: nextId++, code: code as CardCode, x: center[0], y: center[1], sizePx: size, lastMs: now, origin: zone.area === 'seat' ? (seatPlayer.get(zone.seat) ?? null) : null, movingMs: null, stillFrames: 0, bornMs: now });
     }
   }
   state.tracks = alive;
@@ -860,6 +862,10 @@ function watchRace(
     }
     const awaySince = race.away[seat.playerId];
     if (awaySince === undefined || race.secondSeenMs === null || now - awaySince < config.raceAwayMs || winner === '') continue;
+    // This seat's copy was followed lying in the seat while the second copy showed in the centre: not the racer.
+    const secondSeen = race.secondSeenMs;
+    const stayedHome = (state.tracks ?? []).some((t) => t.code === race.code && t.origin === seat.playerId && t.lastMs === now && (t.bornMs ?? Infinity) <= secondSeen && !(t.rest && Math.hypot(t.rest.x - pile.center[0], t.rest.y - pile.center[1]) <= config.pileRadiusCards * Math.max(t.sizePx, pile.cardSizePx)));
+    if (stayedHome) continue;
     // The copy flew to the centre and came back: the second lander of a race.
     pile.race = null;
     pile.disputedTop = race.code;

@@ -59,6 +59,14 @@ describe('tracker on simulated hands (ground-truth observations)', () => {
     expect(ruledRight.length).toBeGreaterThanOrEqual(truth.disputes.length - 1);
   });
 
+  it('30 fps, 3 players, seed 1: a copy followed lying in its seat during a race elsewhere is not the racer', async () => {
+    // Failed before: p2's 3S flying past p3's 3S pile to its own pile, and p1's 3S turned up from
+    // the stock, read as p1 racing p3 (a dispute that never happened).
+    const sim = await createSimTable({ players: 3, seed: 1, fps: 30, render: false, hands: 1 });
+    const [{ truth, view }] = await refereeFromTruth(sim, { drop: 0, misread: 0 }, 7919);
+    expect(view.disputes.map((d) => `${d.first.card} ${d.winner}/${d.second.player}`)).toEqual(truth.disputes.map((d) => `${d.code} ${d.winner?.player}/${d.loser.player}`));
+  });
+
   it('noisy observations (10% dropped, 3% misread), 3 players, seed 2: Nerts counts exact, centre within 3 per player', async () => {
     const { truth, view } = await refereeSimulatedHand(3, 2, { drop: 0.1, misread: 0.03 });
     for (const player of view.players) {
