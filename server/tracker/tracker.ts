@@ -153,6 +153,8 @@ export interface RaceWatch {
   away: Record<string, number>;
   /** Tracked copies of X seen lying still on the pile: track id → origin and landing time, ms. */
   landers?: Record<string, { origin: string; landedMs: number }>;
+  /** Players already reported as having lost this race (three copies can race for one slot). */
+  losers?: string[];
 }
 
 /**
@@ -301,7 +303,7 @@ function cloneState(s: TrackerState): TrackerState {
       votes: [...p.votes],
       cards: p.cards.map((c) => ({ ...c })),
       rivals: [...p.rivals],
-      race: p.race ? { ...p.race, away: { ...p.race.away }, landers: { ...(p.race.landers ?? {}) } } : p.race,
+      race: p.race ? { ...p.race, away: { ...p.race.away }, landers: { ...(p.race.landers ?? {}) }, losers: [...(p.race.losers ?? [])] } : p.race,
     })),
     candidates: s.candidates.map((c) => ({ ...c, center: [c.center[0], c.center[1]], votes: [...c.votes] })),
     seats: s.seats.map((seat) => ({
@@ -824,11 +826,13 @@ function watchRace(
   race.landers ??= {};
   for (const { track, landedMs } of landedTracks(state, pile, race.code, race.landMs - config.flightGapMs, now, config)) race.landers[String(track.id)] ??= { origin: track.origin!, landedMs };
   if (winner !== '') {
+    const losers = race.losers ?? (race.losers = []);
     const second = Object.values(race.landers)
       .sort((a, b) => a.landedMs - b.landedMs)
-      .find((lander) => lander.origin !== winner);
+      .find((lander) => lander.origin !== winner && !losers.includes(lander.origin));
     if (second) {
-      pile.race = null;
+      // The race stays watched: a third copy may still come.
+      losers.push(second.origin);
       pile.disputedTop = race.code;
       state.disputes.push({ id: `d${state.nextDisputeNumber++}`, foundationId: pile.id, first: { player: winner, card: race.code }, second: { player: second.origin, card: race.code } });
       emit({ type: 'card-played', player: second.origin, card: race.code, foundationId: pile.id, newPile: false }, Math.min(Math.max(second.landedMs, race.landMs + 1), race.landMs + config.disputeWindowMs));
@@ -853,7 +857,7 @@ function watchRace(
     race.firstDoubleMs = undefined;
   }
   for (const seat of state.seats) {
-    if (seat.playerId === winner) continue;
+    if (seat.playerId === winner || (race.losers ?? []).includes(seat.playerId)) continue;
     const visible = (seenInSeat.get(seat.seat) ?? []).some((card) => card.code === race.code);
     const lastSeen = seat.lastSeen[race.code];
     if (!visible) {
