@@ -685,7 +685,14 @@ function updateTracks(state: TrackerState, cards: CardObservation[], now: number
       const moved = Math.hypot(center[0] - track.x, center[1] - track.y);
       track.vx = (center[0] - track.x) / dt;
       track.vy = (center[1] - track.y) / dt;
-      if (moved > config.stillCards * size) {
+      if (dt > config.trackReachMs) {
+        // Hidden a while and found again where it vanished: it came to rest there meanwhile (a card
+        // last seen in the air lands a few pixels from where it was last seen).
+        track.vx = 0;
+        track.vy = 0;
+        track.stillFrames = 1;
+        track.rest = { x: center[0], y: center[1], landedMs: track.movingMs ?? track.lastMs };
+      } else if (moved > config.stillCards * size) {
         track.movingMs = now;
         track.stillFrames = 0;
       } else {
