@@ -683,6 +683,15 @@ function updateTracks(state: TrackerState, cards: CardObservation[], now: number
       const { center, size } = places.get(card)!;
       const dt = Math.max(1, now - track.lastMs);
       const moved = Math.hypot(center[0] - track.x, center[1] - track.y);
+      // When it touched down: a card slowing to a stop covers the rest of the way from its last
+      // moving sighting in about twice the time its speed there would take (two copies landing
+      // within one frame are ordered by it).
+      const speed = Math.hypot(track.vx ?? 0, track.vy ?? 0);
+      const touchdown = (): number => {
+        const last = track.movingMs ?? track.lastMs;
+        if (track.movingMs !== track.lastMs || speed <= 0) return last;
+        return last + Math.min(now - last, (2 * moved) / speed);
+      };
       track.vx = (center[0] - track.x) / dt;
       track.vy = (center[1] - track.y) / dt;
       if (dt > config.trackReachMs) {
@@ -691,13 +700,13 @@ function updateTracks(state: TrackerState, cards: CardObservation[], now: number
         track.vx = 0;
         track.vy = 0;
         track.stillFrames = 1;
-        track.rest = { x: center[0], y: center[1], landedMs: track.movingMs ?? track.lastMs };
+        track.rest = { x: center[0], y: center[1], landedMs: touchdown() };
       } else if (moved > config.stillCards * size) {
         track.movingMs = now;
         track.stillFrames = 0;
       } else {
         track.stillFrames += 1;
-        if (track.stillFrames === 1) track.rest = { x: center[0], y: center[1], landedMs: track.movingMs ?? track.lastMs };
+        if (track.stillFrames === 1) track.rest = { x: center[0], y: center[1], landedMs: touchdown() };
       }
       Object.assign(track, { x: center[0], y: center[1], sizePx: size, lastMs: now });
     }
