@@ -52,6 +52,12 @@ export interface TrackerConfig {
   raceAwayMs: number;
   /** After a Nerts pile is seen empty, the call is placed when its last card lands, or after this long, ms. */
   callWaitMs: number;
+  /**
+   * The call is decided this long after the last Nerts card landed, ms, and placed no earlier than
+   * the last landing seen meanwhile: the camera cannot hear the call, and the others play on until
+   * they hear it (a card landing after it would have been taken back, or counts within the grace).
+   */
+  callSettleMs: number;
   /** Nothing played for this long = stall prompt, ms. */
   stallMs: number;
   /** A centre card within this many card heights of a pile belongs to it. */
@@ -89,6 +95,7 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   emptyNertsMs: 600,
   emptyNertsFrames: 4,
   callWaitMs: 2500,
+  callSettleMs: 1800,
   raceWatchMs: 5000,
   callReactionMs: 800,
   flightGapMs: 2000,
@@ -255,6 +262,8 @@ export interface TrackerState {
   nextDisputeNumber: number;
   called: boolean;
   lastPlayMs: number | null;
+  /** Latest landing time of a play accepted onto a pile, ms. */
+  lastLandingMs?: number | null;
   stallRaised: boolean;
   lastFrameMs: number | null;
   frames: number;
@@ -483,10 +492,11 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
     if (pending && !state.called) {
       const movedToWork = (seenInSeat.get(seat.seat) ?? []).some((card) => card.code === pending.lastCard && /\/work/.test(card.zone ?? ''));
       if (movedToWork) pending.landedMs ??= now;
-      if ((pending.landedMs !== null && now >= pending.landedMs + config.callReactionMs) || now - pending.sinceMs >= config.callWaitMs) {
+      if ((pending.landedMs !== null && now >= pending.landedMs + config.callSettleMs) || now - pending.sinceMs >= config.callWaitMs) {
         state.called = true;
         seat.callPending = null;
-        emit({ type: 'call', player: seat.playerId, manual: false }, pending.landedMs !== null ? pending.landedMs + config.callReactionMs : now);
+        const heard = pending.landedMs !== null ? Math.max(pending.landedMs + config.callReactionMs, (state.lastLandingMs ?? -Infinity) + 1) : now;
+        emit({ type: 'call', player: seat.playerId, manual: false }, heard);
       }
     }
   }
@@ -768,6 +778,7 @@ function queuePlay(state: TrackerState, pile: TrackedPile, code: CardCode, newPi
     pile.race = { code, landMs: Math.min(landMs, now), untilMs: Math.min(landMs, now) + config.raceWatchMs, secondSeenMs: null, away: {} };
     pile.doubleFrames = 0;
     state.lastPlayMs = now;
+    state.lastLandingMs = Math.max(state.lastLandingMs ?? -Infinity, Math.min(landMs, now));
     state.stallRaised = false;
   }
   // The copy that landed first on this pile, followed from its seat, names the owner.

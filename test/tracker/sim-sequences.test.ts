@@ -76,6 +76,15 @@ describe('tracker on simulated hands (ground-truth observations)', () => {
     expect(view.disputes.map((d) => `${d.first.card} ${d.winner}/${d.second.player}`)).toEqual(truth.disputes.map((d) => `${d.code} ${d.winner?.player}/${d.loser.player}`));
   });
 
+  it('30 fps, 3 players, seed 1: a card landing just before the call counts (the call is placed after the last landing seen)', async () => {
+    // Failed before: p2's 3H landed 147 ms before p3's call; the call, placed 0.8 s after p3's
+    // last Nerts card, came before it, so the referee sent the 3H back.
+    const sim = await createSimTable({ players: 3, seed: 1, fps: 30, render: false, hands: 1 });
+    const [{ truth, view }] = await refereeFromTruth(sim, { drop: 0, misread: 0 }, 7919);
+    expect(view.players.find((p) => p.id === 'p2')!.centreCards).toBe(truth.centre.p2);
+    expect(view.calledBy).toBe(truth.caller);
+  });
+
   it('noisy observations (10% dropped, 3% misread), 3 players, seed 2: Nerts counts exact, centre within 3 per player', async () => {
     const { truth, view } = await refereeSimulatedHand(3, 2, { drop: 0.1, misread: 0.03 });
     for (const player of view.players) {
