@@ -189,6 +189,8 @@ export interface CardTrack {
   stillFrames: number;
   /** First sighting, ms. */
   bornMs?: number;
+  /** Zone of the latest sighting (a card that vanished in its Nerts zone is covered, not gone). */
+  zone?: string;
   /** Where it last came to rest (pixels), and when it landed there (its last moving sighting), ms. */
   rest?: { x: number; y: number; landedMs: number } | null;
 }
@@ -233,7 +235,7 @@ export interface TrackedSeat {
   /** Code → last raw sighting, confirmed or not, ms. */
   rawSeen?: Record<string, number>;
   /** Nerts pile seen empty: the call follows when its last card lands (`landedMs`) or after callWaitMs. */
-  callPending?: { sinceMs: number; lastCard: CardCode | null; landedMs: number | null } | null;
+  callPending?: { sinceMs: number; lastCard: CardCode | null; landedMs: number | null; leftBefore?: number } | null;
 }
 
 /** A dispute awaiting or past its automatic ruling. */
@@ -458,6 +460,14 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
   for (const seat of state.seats) {
     const seen = nertsObserved.get(seat.seat) ?? [];
     const face = seen.filter((c) => c.kind === 'face' && c.code).sort((a, b) => b.confidence - a.confidence)[0];
+    const back = seat.callPending;
+    if (back && !state.called && back.lastCard !== null && face?.code === back.lastCard) {
+      // The last Nerts card is back on the pile (it lost a race, or a hand had covered the pile):
+      // no call, and the count stands.
+      seat.callPending = null;
+      seat.nertsTop = back.lastCard;
+      seat.nertsLeft = back.leftBefore ?? 1;
+    }
     if (face?.code) {
       seat.nertsVotes.push({ code: face.code, weight: face.confidence, timeMs: now });
       seat.emptySinceMs = null;
@@ -479,14 +489,28 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
     }
     const emptyLongEnough =
       seat.emptySinceMs !== null && now - seat.emptySinceMs >= config.emptyNertsMs && seat.emptyFrames >= config.emptyNertsFrames;
-    // Only a pile already down to its last cards can be empty; otherwise a hand is covering it.
-    if (emptyLongEnough && seat.nertsLeft <= 2 && seat.nertsSeen.length > 0 && seat.nertsLeft > 0) {
+    // Only a pile already down to its last cards can be empty; otherwise a hand is covering it. Its
+    // top card followed to where it vanished, still in the Nerts zone, is covered too.
+    const topStillHome =
+      seat.nertsTop !== null &&
+      (state.tracks ?? []).some(
+        (t, _, tracks) =>
+          t.code === seat.nertsTop &&
+          t.origin === seat.playerId &&
+          t.lastMs < now &&
+          /\/nerts/.test(t.zone ?? '') &&
+          // unless it showed up elsewhere since (it was carried off hidden under the hand)
+          !tracks.some((other) => other !== t && other.code === t.code && (other.origin === null || other.origin === t.origin) && (other.bornMs ?? 0) > t.lastMs),
+      );
+    if (emptyLongEnough && !topStillHome && seat.nertsLeft <= 2 && seat.nertsSeen.length > 0 && seat.nertsLeft > 0) {
       const lastCard = seat.nertsTop;
+      const leftBefore = seat.nertsLeft;
       seat.nertsLeft = 0;
       seat.nertsTop = null;
-      emit({ type: 'nerts-count', player: seat.playerId, left: 0 }, seat.emptySinceMs ?? now);
-      // The player calls once their last Nerts card has landed: wait for it (or a while).
-      if (!state.called) seat.callPending = { sinceMs: seat.emptySinceMs ?? now, lastCard, landedMs: null };
+      // The player calls once their last Nerts card has landed: wait for it (or a while). The empty
+      // pile is reported with the call, since the card may still come back (a lost race).
+      if (!state.called) seat.callPending = { sinceMs: seat.emptySinceMs ?? now, lastCard, landedMs: null, leftBefore };
+      else emit({ type: 'nerts-count', player: seat.playerId, left: 0 }, seat.emptySinceMs ?? now);
     }
     const pending = seat.callPending;
     if (pending && !state.called) {
@@ -496,6 +520,7 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
         state.called = true;
         seat.callPending = null;
         const heard = pending.landedMs !== null ? Math.max(pending.landedMs + config.callReactionMs, (state.lastLandingMs ?? -Infinity) + 1) : now;
+        emit({ type: 'nerts-count', player: seat.playerId, left: 0 }, pending.sinceMs);
         emit({ type: 'call', player: seat.playerId, manual: false }, heard);
       }
     }
@@ -718,13 +743,13 @@ function updateTracks(state: TrackerState, cards: CardObservation[], now: number
         track.stillFrames += 1;
         if (track.stillFrames === 1) track.rest = { x: center[0], y: center[1], landedMs: touchdown() };
       }
-      Object.assign(track, { x: center[0], y: center[1], sizePx: size, lastMs: now });
+      Object.assign(track, { x: center[0], y: center[1], sizePx: size, lastMs: now, zone: card.zone });
     }
     for (const card of observed) {
       if (usedCards.has(card)) continue;
       const zone = parseZone(card.zone)!;
       const { center, size } = places.get(card)!;
-      alive.push({ id: nextId++, code: code as CardCode, x: center[0], y: center[1], sizePx: size, lastMs: now, origin: zone.area === 'seat' ? (seatPlayer.get(zone.seat) ?? null) : null, movingMs: null, stillFrames: 0, bornMs: now });
+      alive.push({ id: nextId++, code: code as CardCode, x: center[0], y: center[1], sizePx: size, lastMs: now, origin: zone.area === 'seat' ? (seatPlayer.get(zone.seat) ?? null) : null, movingMs: null, stillFrames: 0, bornMs: now, zone: card.zone });
     }
   }
   state.tracks = alive;
@@ -829,6 +854,12 @@ export function flushPending(previous: TrackerState, config: TrackerConfig): { s
   const events: TimedEvent[] = [];
   const now = state.lastFrameMs ?? 0;
   resolvePending(state, now, config, (event, atMs = now) => events.push({ timeMs: Math.min(atMs, now), event }), true);
+  // A Nerts pile seen empty whose call was still being settled: the count stands at 0.
+  for (const seat of state.seats) {
+    if (!seat.callPending) continue;
+    events.push({ timeMs: Math.min(seat.callPending.sinceMs, now), event: { type: 'nerts-count', player: seat.playerId, left: 0 } });
+    seat.callPending = null;
+  }
   return { state, events };
 }
 

@@ -85,6 +85,16 @@ describe('tracker on simulated hands (ground-truth observations)', () => {
     expect(view.calledBy).toBe(truth.caller);
   });
 
+  it('30 fps, 6 players, seed 1: a last Nerts card that loses a race and comes back is no call', async () => {
+    // Failed before: p5's last Nerts card (9H) left the pile, lost the race to p1's and went back;
+    // the empty pile was taken for p5's call, 3 s before p1's real call.
+    const sim = await createSimTable({ players: 6, seed: 1, fps: 30, render: false, hands: 1 });
+    const [{ truth, view }] = await refereeFromTruth(sim, { drop: 0, misread: 0 }, 7919);
+    expect(view.calledBy).toBe(truth.caller);
+    for (const player of view.players) expect(player.nertsLeft, `${player.id} Nerts left`).toBe(truth.nertsLeft[player.id]);
+    expect(view.players.find((p) => p.id === 'p1')!.centreCards).toBe(truth.centre.p1);
+  });
+
   it('noisy observations (10% dropped, 3% misread), 3 players, seed 2: Nerts counts exact, centre within 3 per player', async () => {
     const { truth, view } = await refereeSimulatedHand(3, 2, { drop: 0.1, misread: 0.03 });
     for (const player of view.players) {
