@@ -3,6 +3,7 @@
  * with a homography and bilinear sampling. Pure JS on raw RGB: a 64x96 crop is ~6k samples,
  * cheaper than a round trip through OpenCV Mats.
  */
+import { homographyFromPoints, type Homography } from '../geometry';
 import type { Quad } from './types';
 
 /** A raw RGB image, 3 bytes per pixel, row-major. Units: pixels. */
@@ -12,40 +13,7 @@ export interface RgbImage {
   height: number;
 }
 
-/** 3x3 homography, row-major, mapping (x, y, 1) → (u, v, w). */
-export type Homography = [number, number, number, number, number, number, number, number, number];
-
-/** Solves the homography taking the four `from` points onto the four `to` points. */
-export function homographyFromPoints(from: Quad, to: Quad): Homography {
-  // 8 equations in h0..h7 (h8 = 1), Gaussian elimination with partial pivoting.
-  const a: number[][] = [];
-  for (let i = 0; i < 4; i++) {
-    const [x, y] = from[i];
-    const [u, v] = to[i];
-    a.push([x, y, 1, 0, 0, 0, -u * x, -u * y, u]);
-    a.push([0, 0, 0, x, y, 1, -v * x, -v * y, v]);
-  }
-  for (let col = 0; col < 8; col++) {
-    let pivot = col;
-    for (let r = col + 1; r < 8; r++) if (Math.abs(a[r][col]) > Math.abs(a[pivot][col])) pivot = r;
-    if (Math.abs(a[pivot][col]) < 1e-12) throw new Error('degenerate quad: cannot solve homography');
-    [a[col], a[pivot]] = [a[pivot], a[col]];
-    for (let r = 0; r < 8; r++) {
-      if (r === col) continue;
-      const f = a[r][col] / a[col][col];
-      if (f === 0) continue;
-      for (let c = col; c < 9; c++) a[r][c] -= f * a[col][c];
-    }
-  }
-  const h = a.map((row, i) => row[8] / row[i]);
-  return [h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7], 1];
-}
-
-/** Applies a homography to a point. */
-export function applyHomography(h: Homography, x: number, y: number): [number, number] {
-  const w = h[6] * x + h[7] * y + h[8];
-  return [(h[0] * x + h[1] * y + h[2]) / w, (h[3] * x + h[4] * y + h[5]) / w];
-}
+export { applyHomography, homographyFromPoints, type Homography } from '../geometry';
 
 /** The corners of an outW x outH crop as a quad (pixel edges, TL TR BR BL). */
 export function rectQuad(outW: number, outH: number): Quad {

@@ -3,7 +3,7 @@
  * pixels at a point (so the localiser knows how big a card is), and zone lookup.
  */
 import { CARD_WIDTH_MM } from '../sim/scene';
-import { applyHomography, homographyFromPoints, type Homography } from './crop';
+import { applyHomography, homographyFromPoints, pointInPolygon, type Homography } from '../geometry';
 import type { CalibrationZone, Point, Quad, TableCalibration } from './types';
 
 /** Precomputed mappings for one calibration and one frame size. */
@@ -44,24 +44,14 @@ export function tablePlane(calibration: TableCalibration, width: number, height:
   return { imageToTable, tableToImage, cardWidthPx: widths[4], calibration };
 }
 
+const ZONE_PRIORITY: Record<CalibrationZone['kind'], number> = { nerts: 0, work: 0, waste: 0, stock: 0, centre: 1, seat: 2 };
+
 /**
+ * The most specific calibration zone containing image point `p`, or undefined.
  * Zone polygons are in table millimetres; the calibration's table rectangle spans
  * 0..tableWidthMm. Scene coordinates put the origin at the table centre, so zone polygons may
  * use either convention: we accept both by testing the point in both frames.
  */
-function pointInPolygon(polygon: Array<[number, number]>, x: number, y: number): boolean {
-  let inside = false;
-  for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
-    const [xi, yi] = polygon[i];
-    const [xj, yj] = polygon[j];
-    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
-  }
-  return inside;
-}
-
-const ZONE_PRIORITY: Record<CalibrationZone['kind'], number> = { nerts: 0, work: 0, waste: 0, stock: 0, centre: 1, seat: 2 };
-
-/** The most specific calibration zone containing image point `p`, or undefined. */
 export function zoneAt(plane: TablePlane, p: Point): string | undefined {
   const [x, y] = applyHomography(plane.imageToTable, p[0], p[1]);
   const { tableWidthMm, tableHeightMm } = plane.calibration;

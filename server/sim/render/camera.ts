@@ -128,38 +128,8 @@ export function invert3(m: Mat3): Mat3 {
   ];
 }
 
-/** Applies a homography to a point. */
-export function applyHomography(m: Mat3, x: number, y: number): Point {
-  const w = m[6] * x + m[7] * y + m[8];
-  return [(m[0] * x + m[1] * y + m[2]) / w, (m[3] * x + m[4] * y + m[5]) / w];
-}
-
-/**
- * Homography mapping four source points onto four destination points (DLT, Gaussian
- * elimination). Used to rectify crops from ground-truth quads.
- */
-export function homographyFromPoints(src: Quad, dst: Quad): Mat3 {
-  const rows: number[][] = [];
-  for (let k = 0; k < 4; k++) {
-    const [x, y] = src[k];
-    const [u, v] = dst[k];
-    rows.push([x, y, 1, 0, 0, 0, -u * x, -u * y, u]);
-    rows.push([0, 0, 0, x, y, 1, -v * x, -v * y, v]);
-  }
-  for (let col = 0; col < 8; col++) {
-    let pivot = col;
-    for (let r = col + 1; r < 8; r++) if (Math.abs(rows[r][col]) > Math.abs(rows[pivot][col])) pivot = r;
-    if (Math.abs(rows[pivot][col]) < 1e-12) throw new Error('homographyFromPoints: degenerate quad');
-    [rows[col], rows[pivot]] = [rows[pivot], rows[col]];
-    for (let r = 0; r < 8; r++) {
-      if (r === col) continue;
-      const factor = rows[r][col] / rows[col][col];
-      for (let c = col; c < 9; c++) rows[r][c] -= factor * rows[col][c];
-    }
-  }
-  const h = rows.map((row, r) => row[8] / row[r]);
-  return [h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7], 1];
-}
+// Four-point homographies and their application are shared with the recogniser.
+export { applyHomography, homographyFromPoints } from '../../geometry';
 
 /** Focal length giving a horizontal field of view `hfovRad` at `width` pixels. */
 export function focalForFov(width: number, hfovRad: number): number {

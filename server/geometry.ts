@@ -1,0 +1,66 @@
+/**
+ * Plane geometry shared by the renderer, the recogniser, the tracker and the web app:
+ * four-point homographies and point-in-polygon tests. Pure numbers (no DOM, no OpenCV), so the
+ * client bundle can import it too. Units are whatever the caller's points are in (pixels or
+ * table millimetres).
+ */
+
+/** A point [x, y]. */
+export type Point = [number, number];
+
+/** Four points, in order (for cards and tables: top-left, top-right, bottom-right, bottom-left). */
+export type Quad = [Point, Point, Point, Point];
+
+/** A 3x3 homography, row-major, h[8] = 1: maps (x, y) to ((h0 x + h1 y + h2) / w, (h3 x + h4 y + h5) / w). */
+export type Homography = [number, number, number, number, number, number, number, number, number];
+
+/** The homography taking each `from[i]` onto `to[i]`, or null when the quads are degenerate (three points in a line). */
+export function tryHomographyFromPoints(from: Quad, to: Quad): Homography | null {
+  // Eight equations in h0..h7 (h8 = 1), solved by Gaussian elimination with partial pivoting.
+  const rows: number[][] = [];
+  for (let i = 0; i < 4; i++) {
+    const [x, y] = from[i];
+    const [u, v] = to[i];
+    rows.push([x, y, 1, 0, 0, 0, -u * x, -u * y, u]);
+    rows.push([0, 0, 0, x, y, 1, -v * x, -v * y, v]);
+  }
+  for (let col = 0; col < 8; col++) {
+    let pivot = col;
+    for (let r = col + 1; r < 8; r++) if (Math.abs(rows[r][col]) > Math.abs(rows[pivot][col])) pivot = r;
+    if (Math.abs(rows[pivot][col]) < 1e-12) return null;
+    [rows[col], rows[pivot]] = [rows[pivot], rows[col]];
+    for (let r = 0; r < 8; r++) {
+      if (r === col) continue;
+      const factor = rows[r][col] / rows[col][col];
+      if (factor === 0) continue;
+      for (let c = col; c < 9; c++) rows[r][c] -= factor * rows[col][c];
+    }
+  }
+  const h = rows.map((row, i) => row[8] / row[i]);
+  if (h.some((value) => !Number.isFinite(value))) return null;
+  return [h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7], 1];
+}
+
+/** The homography taking each `from[i]` onto `to[i]`; throws on degenerate quads (a programmer or calibration error). */
+export function homographyFromPoints(from: Quad, to: Quad): Homography {
+  const h = tryHomographyFromPoints(from, to);
+  if (!h) throw new Error('degenerate quad: cannot solve homography');
+  return h;
+}
+
+/** Applies a homography to the point (x, y). */
+export function applyHomography(h: Homography, x: number, y: number): Point {
+  const w = h[6] * x + h[7] * y + h[8];
+  return [(h[0] * x + h[1] * y + h[2]) / w, (h[3] * x + h[4] * y + h[5]) / w];
+}
+
+/** Even-odd test: is (x, y) inside the polygon (any winding, not necessarily convex)? */
+export function pointInPolygon(polygon: ReadonlyArray<readonly [number, number]>, x: number, y: number): boolean {
+  let inside = false;
+  for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
+    const [xi, yi] = polygon[i];
+    const [xj, yj] = polygon[j];
+    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
