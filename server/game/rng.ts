@@ -13,14 +13,31 @@ export function seedRng(seed: number): RngState {
   return (Math.floor(Math.abs(seed)) ^ 0x9e3779b9) >>> 0;
 }
 
+/** mulberry32's output for an already advanced state: a float in [0, 1). */
+function mulberry32Output(state: number): number {
+  let t = state;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+
 /** One draw: a float in [0, 1) and the next state. Pure. */
 export function nextRandom(state: RngState): { value: number; state: RngState } {
   const next = (state + 0x6d2b79f5) >>> 0;
-  let t = next;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  const value = ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  return { value, state: next };
+  return { value: mulberry32Output(next), state: next };
+}
+
+/**
+ * The same generator as a mutable closure, for hot loops outside the rules (renderer, datasets,
+ * bots, noise injection) where allocating a result per draw would cost. `state` is used as given
+ * (low 32 bits), so each caller keeps its own seed mixing and its sequences.
+ */
+export function createRandom(state: number): () => number {
+  let current = state >>> 0;
+  return () => {
+    current = (current + 0x6d2b79f5) >>> 0;
+    return mulberry32Output(current);
+  };
 }
 
 /** An integer in [0, bound) and the next state. */

@@ -2,6 +2,7 @@
  * Seeded pseudo-random numbers for the renderer: every visual choice (surface, light, deck
  * style, noise) comes from here so a seed reproduces a frame exactly.
  */
+import { createRandom } from '../../game/rng';
 
 /** A seeded generator: `next()` returns a float in [0, 1). */
 export interface Rng {
@@ -20,14 +21,7 @@ export interface Rng {
 
 /** mulberry32: tiny, fast and good enough for visuals; state is one 32-bit integer. */
 export function createRng(seed: number): Rng {
-  let state = (Math.floor(seed) ^ 0x9e3779b9) >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = createRandom((Math.floor(seed) ^ 0x9e3779b9) >>> 0);
   return {
     next,
     range: (min, max) => min + (max - min) * next(),

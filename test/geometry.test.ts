@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { applyHomography, homographyFromPoints, pointInPolygon, type Quad, tryHomographyFromPoints } from '../server/geometry';
+
+describe('plane geometry', () => {
+  const square: Quad = [[0, 0], [100, 0], [100, 100], [0, 100]];
+  const seen: Quad = [[210, 95], [420, 120], [400, 330], [190, 300]]; // a table seen at an angle
+
+  it('a four-point homography maps each corner onto its partner, and its inverse maps back', () => {
+    const h = homographyFromPoints(square, seen);
+    const back = homographyFromPoints(seen, square);
+    square.forEach(([x, y], i) => {
+      const [u, v] = applyHomography(h, x, y);
+      expect(u).toBeCloseTo(seen[i][0], 6);
+      expect(v).toBeCloseTo(seen[i][1], 6);
+    });
+    const [cx, cy] = applyHomography(h, 50, 50);
+    const [x, y] = applyHomography(back, cx, cy);
+    expect(x).toBeCloseTo(50, 6);
+    expect(y).toBeCloseTo(50, 6);
+  });
+
+  it('degenerate quads (three points in a line) have no homography', () => {
+    const line: Quad = [[0, 0], [50, 0], [100, 0], [0, 100]];
+    expect(tryHomographyFromPoints(line, seen)).toBeNull();
+    expect(() => homographyFromPoints(line, seen)).toThrow(/degenerate/);
+  });
+
+  it('point in polygon handles concave shapes', () => {
+    const ell: Array<[number, number]> = [[0, 0], [100, 0], [100, 40], [40, 40], [40, 100], [0, 100]];
+    expect(pointInPolygon(ell, 20, 80)).toBe(true);
+    expect(pointInPolygon(ell, 80, 20)).toBe(true);
+    expect(pointInPolygon(ell, 80, 80)).toBe(false);
+    expect(pointInPolygon(ell, -1, 50)).toBe(false);
+  });
+});
