@@ -237,7 +237,8 @@ async function main(): Promise<void> {
     return {
       handsScored: results.length,
       handsExact: results.length ? Math.round((results.filter((r) => r.exact).length / results.length) * 1000) / 1000 : 0,
-      // The simulator lets cards in the air at the call land and count; the variant may send them back.
+      // Centre counts against the truth recounted under the variant's call grace: equal to handsExact's
+      // centre part now that the simulator stops plays at the call (kept as a consistency check).
       handsCentreExactUnderRules: results.length ? Math.round((results.filter((r) => r.centreExactUnderRules).length / results.length) * 1000) / 1000 : 0,
       truthPlaysAfterCall: results.reduce((sum, r) => sum + r.playsAfterCall, 0),
       centreErrorPerPlayer: { mean: mean(centre), max: centre.length ? Math.max(...centre) : 0 },

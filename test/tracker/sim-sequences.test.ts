@@ -31,7 +31,6 @@ describe('tracker on simulated hands (ground-truth observations)', () => {
       if (truth.endReason === 'call') expect(view.calledBy, label).toBe(truth.caller);
       const centreTruth = Object.values(truth.centre).reduce((a, b) => a + b, 0);
       const centreSeen = view.players.reduce((sum, p) => sum + p.centreCards, 0);
-      // The simulator lets cards in the air at the call land and count; the nertz preset sends them back.
       expect(Math.abs(centreSeen - centreTruth), `${label}: centre total`).toBeLessThanOrEqual(2);
     });
   }
