@@ -140,6 +140,8 @@ export interface TrackedPile {
   missingSinceMs?: number | null;
   /** Watching for a race on the latest card: a second copy flying in and going back. */
   race?: RaceWatch | null;
+  /** On a queen pile: the first tracked king seen landing on it (it may be set aside before it is voted in). */
+  kingLander?: { origin: string; landedMs: number } | null;
 }
 
 /**
@@ -612,8 +614,19 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
     if (pileHits.has(pile.id)) pile.missingSinceMs = null;
     else if (centreCards.length > 0) pile.missingSinceMs ??= now;
     const top = pile.cards[pile.cards.length - 1];
-    if (top && rankValue(top.code) === 12 && pile.missingSinceMs != null && now - pile.missingSinceMs >= config.setAsideMs) {
-      queuePlay(state, pile, cardsBetween(top.code, `K${suitOf(top.code)}` as CardCode)![0], false, pile.missingSinceMs, now, config, true);
+    if (!top || rankValue(top.code) !== 12) continue;
+    const king = `K${suitOf(top.code)}` as CardCode;
+    // The king's track is remembered while it lies there: the pile may be set aside (and the track
+    // gone) before the king is voted in.
+    if (!pile.kingLander) {
+      const first = landedTracks(state, pile, king, -Infinity, now, config)[0];
+      if (first) pile.kingLander = { origin: first.track.origin!, landedMs: first.landedMs };
+    }
+    if (pile.missingSinceMs != null && now - pile.missingSinceMs >= config.setAsideMs) {
+      const lander = pile.kingLander;
+      queuePlay(state, pile, king, false, lander?.landedMs ?? pile.missingSinceMs, now, config, true);
+      const play = state.pending[state.pending.length - 1];
+      if (lander && play.trackOwner === undefined) play.trackOwner = lander.origin;
       pile.completed = true;
     }
   }

@@ -94,6 +94,14 @@ describe('tracker on simulated hands (ground-truth observations)', () => {
     expect(view.players.find((p) => p.id === 'p1')!.centreCards).toBe(truth.centre.p1);
   });
 
+  it('30 fps, 3 players, seed 2: a king set aside before it was voted in goes to the player whose card landed', async () => {
+    // Failed before: p1's KD was pushed aside while still settling; the pile's vanishing inferred
+    // the king 3 s later, when its track was gone, and gave it to p2.
+    const sim = await createSimTable({ players: 3, seed: 2, fps: 30, render: false, hands: 1 });
+    const [{ truth, view }] = await refereeFromTruth(sim, { drop: 0, misread: 0 }, 2 * 7919);
+    for (const player of view.players) expect(player.centreCards, `${player.id} centre`).toBe(truth.centre[player.id]);
+  });
+
   it('noisy observations (10% dropped, 3% misread), 3 players, seed 2: Nerts counts exact, centre within 3 per player', async () => {
     const { truth, view } = await refereeSimulatedHand(3, 2, { drop: 0.1, misread: 0.03 });
     for (const player of view.players) {
