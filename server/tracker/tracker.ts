@@ -619,8 +619,7 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
     // The king's track is remembered while it lies there: the pile may be set aside (and the track
     // gone) before the king is voted in.
     if (!pile.kingLander) {
-      // Seen lying on the pile, not merely vanishing near it (a racing king carried back is no lander).
-      const first = landedTracks(state, pile, king, -Infinity, now, config).find(({ track }) => track.lastMs === now && track.stillFrames >= 1);
+      const first = landedTracks(state, pile, king, -Infinity, now, config)[0];
       if (first) pile.kingLander = { origin: first.track.origin!, landedMs: first.landedMs };
     }
     if (pile.missingSinceMs != null && now - pile.missingSinceMs >= config.setAsideMs) {
