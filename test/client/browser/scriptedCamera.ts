@@ -73,24 +73,30 @@ export function seenCard(code: CardCode, x: number, y: number, zone: string, con
 }
 
 /**
- * A race for one slot, as the tracker's own dispute test stages it: Ann and Bob each hold a 2♠,
- * both land on the A♠ pile together. The first lander stays; the second is a rival play.
+ * A race for one slot, staged as the tracker's own dispute test does (frames 100 ms apart): Ann
+ * and Bob each hold a 2♠; Ann's flies in and lands on the A♠ pile first; Bob's flies in, lies on
+ * it, and goes back to his seat. The first lander stays; the second is a rival play.
  */
 export function raceFrames(): CardObservation[][] {
   const pile: [number, number] = [640, 360];
-  const ann: [number, number] = [640, 640];
-  const bob: [number, number] = [640, 80];
-  const repeat = (count: number, cards: () => CardObservation[]) => Array.from({ length: count }, cards);
+  const ann: [number, number] = [300, 620];
+  const bob: [number, number] = [980, 200];
+  const repeat = (count: number, cards: (i: number) => CardObservation[]) => Array.from({ length: count }, (_, i) => cards(i));
   const ace = () => seenCard('AS', ...pile, 'centre');
+  const annHome = () => seenCard('2S', ...ann, 'seat-0/work');
+  const bobHome = () => seenCard('2S', ...bob, 'seat-1/work');
   return [
     ...repeat(4, () => [ace()]),
     // both players hold a 2♠ in their work piles
-    ...repeat(4, () => [ace(), seenCard('2S', ...ann, 'seat-0/work'), seenCard('2S', ...bob, 'seat-1/work')]),
-    // Ann's leaves first, then Bob's; both lie on the ace, slightly offset
-    [ace(), seenCard('2S', ...bob, 'seat-1/work')],
-    ...repeat(6, () => [seenCard('2S', ...pile, 'centre', 0.9), seenCard('2S', pile[0] + 12, pile[1] + 8, 'centre', 0.8)]),
+    ...repeat(3, () => [ace(), annHome(), bobHome()]),
+    // Ann's 2♠ is carried across the centre and lands; Bob's is still at home
+    ...repeat(2, (i) => [ace(), seenCard('2S', 500 + i * 60, 500, 'centre'), bobHome()]),
+    ...repeat(4, () => [seenCard('2S', ...pile, 'centre'), bobHome()]),
+    // Bob's copy flies in (two 2♠ in the centre) and lies on the pile
+    ...repeat(3, (i) => [seenCard('2S', ...pile, 'centre'), seenCard('2S', 900 - i * 100, 300 + i * 20, 'centre')]),
+    ...repeat(6, () => [seenCard('2S', pile[0] + 10, pile[1] + 5, 'centre')]),
     // the second lander's card goes back where it came from
-    ...repeat(SETTLE_FRAMES, () => [seenCard('2S', ...pile, 'centre', 0.9), seenCard('2S', ...bob, 'seat-1/work')]),
+    ...repeat(SETTLE_FRAMES, () => [seenCard('2S', ...pile, 'centre'), bobHome()]),
   ];
 }
 
