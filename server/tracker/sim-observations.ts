@@ -6,6 +6,8 @@
  * For tracker tests and the tracker-only benchmark (`bench:referee -- --observations truth`):
  * it measures the tracker and rules apart from the recogniser; it is never a recogniser.
  */
+import { createRandom } from '../game/rng';
+import { pointInPolygon } from '../geometry';
 import { ALL_CARD_CODES, type CardCode } from '../game/cards';
 import type { Calibration } from '../protocol';
 import { cardCorners } from '../sim/layout';
@@ -21,24 +23,7 @@ export interface Noise {
 
 /** A small seeded generator (mulberry32) so failing seeds can be replayed. */
 export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function inPolygon(polygon: Array<[number, number]>, x: number, y: number): boolean {
-  let inside = false;
-  for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
-    const [xi, yi] = polygon[i];
-    const [xj, yj] = polygon[j];
-    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
-  }
-  return inside;
+  return createRandom(seed);
 }
 
 const PRIORITY: Record<string, number> = { nerts: 0, work: 0, waste: 0, stock: 0, centre: 1, seat: 2 };
@@ -46,7 +31,7 @@ const PRIORITY: Record<string, number> = { nerts: 0, work: 0, waste: 0, stock: 0
 /** The calibration zone at a table point (centred mm), most specific first. */
 export function zoneOf(calibration: Calibration, xMm: number, yMm: number): string | undefined {
   return calibration.zones
-    .filter((zone) => inPolygon(zone.polygonMm, xMm, yMm))
+    .filter((zone) => pointInPolygon(zone.polygonMm, xMm, yMm))
     .sort((a, b) => PRIORITY[a.kind] - PRIORITY[b.kind])[0]?.id;
 }
 

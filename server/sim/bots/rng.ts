@@ -3,6 +3,7 @@
  * for the simulation loop, plus stateless hashing so a card's messy offset can be recomputed
  * from its identity and place alone (the timeline can then draw any instant without replaying).
  */
+import { nextRandom } from '../../game/rng';
 
 /** A seeded pseudo-random source; every draw advances its state. */
 export class SimRng {
@@ -15,11 +16,9 @@ export class SimRng {
 
   /** A float in [0, 1) (mulberry32). */
   next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    const draw = nextRandom(this.state);
+    this.state = draw.state;
+    return draw.value;
   }
 
   /** A float in [min, max). */
