@@ -100,24 +100,37 @@ export function raceFrames(): CardObservation[][] {
   ];
 }
 
-/** Sends frames (100 ms apart in capture time) into a table's camera socket, each taken by the pipeline before the next. */
-export async function sendFrames(app: FastifyInstance, tableId: string, cameraToken: string, frames: CardObservation[][]): Promise<void> {
+/**
+ * A scripted camera on a table's camera socket: each `show` sends one frame (capture times 100 ms
+ * apart) and waits until the pipeline has taken it, so none is dropped as stale.
+ */
+async function openScriptedCamera(app: FastifyInstance, tableId: string, cameraToken: string) {
   const table = app.tables.get(tableId);
   if (!table) throw new Error(`no table ${tableId}`);
   const camera = await app.injectWS(`/api/tables/${encodeURIComponent(tableId)}/camera?token=${encodeURIComponent(cameraToken)}`);
   let captureMs = Date.now();
-  try {
-    for (const cards of frames) {
-      const taken = table.stats().framesProcessed + table.stats().framesDropped;
+  const taken = () => table.stats().framesProcessed + table.stats().framesDropped;
+  return {
+    async show(cards: CardObservation[]): Promise<void> {
+      const before = taken();
       const header = Buffer.alloc(8);
       header.writeDoubleLE(captureMs, 0);
       camera.send(Buffer.concat([header, encodeFakeFrame(cards)]));
       captureMs += 100;
       const deadline = Date.now() + 5000;
-      while (table.stats().framesProcessed + table.stats().framesDropped <= taken && Date.now() < deadline) await sleep(5);
-    }
+      while (taken() <= before && Date.now() < deadline) await sleep(5);
+    },
+    close: () => camera.terminate(),
+  };
+}
+
+/** Sends frames (100 ms apart in capture time) into a table's camera socket, each taken by the pipeline before the next. */
+export async function sendFrames(app: FastifyInstance, tableId: string, cameraToken: string, frames: CardObservation[][]): Promise<void> {
+  const camera = await openScriptedCamera(app, tableId, cameraToken);
+  try {
+    for (const cards of frames) await camera.show(cards);
   } finally {
-    camera.terminate();
+    camera.close();
   }
 }
 
@@ -134,38 +147,20 @@ export async function playScript(
 ): Promise<void> {
   const script = options.script ?? OPENING;
   const framesPerStep = options.framesPerStep ?? 6;
-  const table = app.tables.get(tableId);
-  if (!table) throw new Error(`no table ${tableId}`);
-  const camera = await app.injectWS(`/api/tables/${encodeURIComponent(tableId)}/camera?token=${encodeURIComponent(cameraToken)}`);
-  let captureMs = Date.now();
+  const camera = await openScriptedCamera(app, tableId, cameraToken);
   try {
     for (let step = 0; step <= script.plays.length; step += 1) {
       const cards = sceneAfter(script, step);
       for (let i = 0; i < framesPerStep; i += 1) {
-        const before = table.stats();
-        const taken = before.framesProcessed + before.framesDropped;
-        const header = Buffer.alloc(8);
-        header.writeDoubleLE(captureMs, 0);
-        camera.send(Buffer.concat([header, encodeFakeFrame(cards)]));
-        captureMs += 100;
-        const deadline = Date.now() + 5000;
-        while (table.stats().framesProcessed + table.stats().framesDropped <= taken && Date.now() < deadline) await sleep(5);
+        await camera.show(cards);
         if (options.wallMsPerFrame) await sleep(options.wallMsPerFrame);
       }
       await options.onStep?.(step);
     }
     // Hold the last scene a while: the tracker decides who played a card a second after it lands.
     const finalCards = sceneAfter(script, script.plays.length);
-    for (let i = 0; i < SETTLE_FRAMES; i += 1) {
-      const taken = table.stats().framesProcessed + table.stats().framesDropped;
-      const header = Buffer.alloc(8);
-      header.writeDoubleLE(captureMs, 0);
-      camera.send(Buffer.concat([header, encodeFakeFrame(finalCards)]));
-      captureMs += 100;
-      const deadline = Date.now() + 5000;
-      while (table.stats().framesProcessed + table.stats().framesDropped <= taken && Date.now() < deadline) await sleep(5);
-    }
+    for (let i = 0; i < SETTLE_FRAMES; i += 1) await camera.show(finalCards);
   } finally {
-    camera.terminate();
+    camera.close();
   }
 }
