@@ -75,6 +75,32 @@ export const CreateTableSchema = Type.Object({
 });
 export type CreateTable = Static<typeof CreateTableSchema>;
 
+/**
+ * Body of PUT /api/tables/:id/setup: the editable part of a table (everything of CreateTable
+ * but the frame source), replacing the current setup whole. Allowed only between hands.
+ */
+export const UpdateSetupSchema = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 80 }),
+  seats: Type.Array(SeatSetupSchema, { minItems: 2, maxItems: 6 }),
+  /** Variant preset name (default `nertz`). */
+  variant: Type.Optional(Type.String({ maxLength: 40 })),
+  /** Knob overrides on top of the preset, as in CreateTable. */
+  knobs: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  /** Match target score (default: the variant's). */
+  target: Type.Optional(Type.Integer({ minimum: 1, maximum: 10000 })),
+});
+export type UpdateSetup = Static<typeof UpdateSetupSchema>;
+
+/** A table's setup with defaults filled in, as stored and as logged in `setup-changed`. */
+export const TableSetupSchema = Type.Object({
+  name: Type.String(),
+  seats: Type.Array(SeatSetupSchema),
+  variant: Type.String(),
+  knobs: Type.Record(Type.String(), Type.Unknown()),
+  target: Type.Integer(),
+});
+export type TableSetup = Static<typeof TableSetupSchema>;
+
 /** A table as anyone may see it (no tokens). */
 export const TableInfoSchema = Type.Object({
   id: Type.String(),
@@ -178,6 +204,8 @@ export const TableEventSchema = Type.Union([
   Type.Object({ type: Type.Literal('stall'), sinceMs: Type.Number() }),
   Type.Object({ type: Type.Literal('stuck-rotation') }),
   Type.Object({ type: Type.Literal('hand-ended') }),
+  /** The referee edited seats, players, variant or target between hands; applies from the next hand. */
+  Type.Object({ type: Type.Literal('setup-changed'), by: RoleSchema, previous: TableSetupSchema, setup: TableSetupSchema }),
   Type.Object({
     type: Type.Literal('correction'),
     player: PlayerRef,

@@ -14,11 +14,12 @@ import {
   TableInfoSchema,
   TableTokensSchema,
   TableViewSchema,
+  UpdateSetupSchema,
   errorResponses,
   type CreatedTable,
 } from '../protocol';
 import { ApiError } from '../plugins/errors';
-import { SetupError } from '../tables/registry';
+import { SetupError, resolveSetup } from '../tables/registry';
 import type { LiveTable } from '../tables/live-table';
 import { cropQuad } from '../tables/crop';
 
@@ -112,6 +113,33 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { table } = app.authorize(request, request.params.id, 'referee');
       table.setSource(request.body.source);
+      return table.info();
+    },
+  );
+
+  app.put(
+    '/api/tables/:id/setup',
+    {
+      schema: {
+        tags: ['tables'],
+        summary: 'Edit seats, players, teams, handicaps, variant and target between hands (applies from the next hand; logged)',
+        security,
+        params: TableParams,
+        querystring: TokenQuery,
+        body: UpdateSetupSchema,
+        response: { 200: TableInfoSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const { table, role } = app.authorize(request, request.params.id, 'referee');
+      let setup;
+      try {
+        setup = resolveSetup(request.body);
+      } catch (error) {
+        if (error instanceof SetupError) throw new ApiError(400, 'table/bad-setup', error.message);
+        throw error;
+      }
+      if (!table.updateSetup(setup, role)) throw new ApiError(409, 'hand/in-progress', 'a hand is in progress: end and score it before changing the setup');
       return table.info();
     },
   );

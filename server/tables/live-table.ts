@@ -56,11 +56,31 @@ export function variantOf(setup: StoredTable['setup']): VariantRules {
   return resolved.ok ? resolved.rules : resolveVariant('nertz');
 }
 
+/** The rules context and tracker configuration a setup gives (seats, handicaps, variant). */
+export function configsFor(tableId: string, setup: StoredTable['setup']): { context: RulesContext; trackerConfig: TrackerConfig } {
+  const variant = variantOf(setup);
+  const players: RulesPlayer[] = setup.seats.map((seat, index) => ({
+    id: seat.playerId,
+    name: seat.name,
+    seat: index,
+    ...(seat.team ? { team: seat.team } : {}),
+    deckId: seat.deckId ?? `deck-${seat.playerId}`,
+    nertsPileSize: seat.nertsPileSize ?? variant.nertsPileSize,
+  }));
+  const context: RulesContext = { tableId, players, variant: variantInput(setup.variant, setup.knobs, setup.target) };
+  const trackerConfig: TrackerConfig = {
+    ...DEFAULT_TRACKER_TUNING,
+    disputeWindowMs: Math.min(DEFAULT_TRACKER_TUNING.disputeWindowMs, variant.disputeWindowMs),
+    players: players.map((p) => ({ seat: p.seat, playerId: p.id, nertsPileSize: p.nertsPileSize })),
+  };
+  return { context, trackerConfig };
+}
+
 /** One table being refereed. */
 export class LiveTable {
   readonly id: string;
-  private readonly context: RulesContext;
-  private readonly trackerConfig: TrackerConfig;
+  private context: RulesContext;
+  private trackerConfig: TrackerConfig;
   private tracker: TrackerState;
   private rules: RulesState;
   private seq: number;
@@ -83,25 +103,18 @@ export class LiveTable {
     private readonly pool: RecognitionPool,
   ) {
     this.id = stored.id;
-    const players: RulesPlayer[] = stored.setup.seats.map((seat, index) => ({
-      id: seat.playerId,
-      name: seat.name,
-      seat: index,
-      ...(seat.team ? { team: seat.team } : {}),
-      deckId: seat.deckId ?? `deck-${seat.playerId}`,
-      nertsPileSize: seat.nertsPileSize ?? variantOf(stored.setup).nertsPileSize,
-    }));
-    const variant = variantOf(stored.setup);
-    this.context = { tableId: stored.id, players, variant: variantInput(stored.setup.variant, stored.setup.knobs, stored.setup.target) };
-    this.trackerConfig = {
-      ...DEFAULT_TRACKER_TUNING,
-      disputeWindowMs: Math.min(DEFAULT_TRACKER_TUNING.disputeWindowMs, variant.disputeWindowMs),
-      players: players.map((p) => ({ seat: p.seat, playerId: p.id, nertsPileSize: p.nertsPileSize })),
-    };
     // Resume: replay the log through the reducer; the tracker continues from its last snapshot.
-    this.rules = initialRulesState();
+    // Setup edits are in the log, so old hands replay with the seats and rules they were played with.
     const log = store.events(stored.id);
-    for (const entry of log) this.rules = applyRules(this.rules, entry.event, entry.timeMs, entry.seq, this.context).state;
+    const firstChange = log.find((entry) => entry.event.type === 'setup-changed')?.event;
+    ({ context: this.context, trackerConfig: this.trackerConfig } = configsFor(stored.id, firstChange?.type === 'setup-changed' ? firstChange.previous : stored.setup));
+    this.rules = initialRulesState();
+    for (const entry of log) {
+      if (entry.event.type === 'setup-changed') ({ context: this.context, trackerConfig: this.trackerConfig } = configsFor(stored.id, entry.event.setup));
+      this.rules = applyRules(this.rules, entry.event, entry.timeMs, entry.seq, this.context).state;
+    }
+    // The stored setup is the truth for what comes next (also for logs from before setup edits existed).
+    ({ context: this.context, trackerConfig: this.trackerConfig } = configsFor(stored.id, stored.setup));
     this.seq = log.length > 0 ? log[log.length - 1].seq + 1 : 0;
     this.recentEvents.push(...log.slice(-50));
     this.tracker = (stored.trackerSnapshot as TrackerState | null) ?? initialTrackerState(this.trackerConfig);
@@ -310,6 +323,29 @@ export class LiveTable {
   }
 
   // ------------------------------------------------------------------ setup changes
+
+  /** Whether a hand is being played or waits to be scored (setup edits must wait). */
+  get handInProgress(): boolean {
+    const phase = this.rules.referee.hand?.phase;
+    return phase === 'playing' || phase === 'ended';
+  }
+
+  /**
+   * Replaces the setup (already checked by resolveSetup) between hands: persisted, logged with
+   * who changed it, and used from the next hand on (tracker seats, decks, handicaps, variant).
+   * Returns false, changing nothing, while a hand is in progress.
+   */
+  updateSetup(setup: StoredTable['setup'], by: Role, timeMs = Date.now()): boolean {
+    if (this.handInProgress) return false;
+    const previous = this.stored.setup;
+    this.stored = { ...this.stored, setup };
+    this.store.updateTable(this.id, { setup });
+    ({ context: this.context, trackerConfig: this.trackerConfig } = configsFor(this.id, setup));
+    this.tracker = initialTrackerState(this.trackerConfig);
+    this.record([{ timeMs, event: { type: 'setup-changed', by, previous, setup } }]);
+    this.broadcast({ type: 'table', table: this.info() });
+    return true;
+  }
 
   /** Stores and applies a calibration. */
   setCalibration(calibration: Calibration | null): void {

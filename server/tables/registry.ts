@@ -4,7 +4,7 @@
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { tryResolveVariant } from '../game/variants';
-import type { CreateTable, Role } from '../protocol';
+import type { CreateTable, Role, UpdateSetup } from '../protocol';
 import { LiveTable } from './live-table';
 import { variantInput } from './rules';
 import type { StoredTable, TableStore } from './store';
@@ -22,6 +22,25 @@ function sameToken(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);
   return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/**
+ * Checks a setup (creation body or setup edit) beyond what the schema can: a known preset, valid
+ * knobs, unique player ids and decks. Returns it with defaults filled in; throws SetupError.
+ */
+export function resolveSetup(body: UpdateSetup): StoredTable['setup'] {
+  const variant = body.variant ?? 'nertz';
+  const preset = tryResolveVariant({ ...(body.knobs ?? {}), preset: variant });
+  if (!preset.ok) throw new SetupError(preset.error);
+  const target = body.target ?? preset.rules.scoring.target;
+  const resolved = tryResolveVariant(variantInput(variant, body.knobs ?? {}, target));
+  if (!resolved.ok) throw new SetupError(resolved.error);
+  const players = body.seats.map((s) => s.playerId);
+  if (new Set(players).size !== players.length) throw new SetupError('player ids must be unique');
+  // Every seat plays its own deck (partners keep separate tableaux and pool their score).
+  const decks = body.seats.map((s) => s.deckId ?? `deck-${s.playerId}`);
+  if (new Set(decks).size !== decks.length) throw new SetupError('every seat needs its own deck (its own back design)');
+  return { name: body.name, seats: body.seats, variant, target, knobs: body.knobs ?? {} };
 }
 
 /** Live tables of this server. */
@@ -42,22 +61,12 @@ export class TableRegistry {
 
   /** Creates a table from a validated body; throws SetupError on inconsistent setup. */
   create(body: CreateTable, id?: string): LiveTable {
-    const variant = body.variant ?? 'nertz';
-    const preset = tryResolveVariant({ ...(body.knobs ?? {}), preset: variant });
-    if (!preset.ok) throw new SetupError(preset.error);
-    const target = body.target ?? preset.rules.scoring.target;
-    const resolved = tryResolveVariant(variantInput(variant, body.knobs ?? {}, target));
-    if (!resolved.ok) throw new SetupError(resolved.error);
-    const players = body.seats.map((s) => s.playerId);
-    if (new Set(players).size !== players.length) throw new SetupError('player ids must be unique');
-    // Every seat plays its own deck (partners keep separate tableaux and pool their score).
-    const decks = body.seats.map((s) => s.deckId ?? `deck-${s.playerId}`);
-    if (new Set(decks).size !== decks.length) throw new SetupError('every seat needs its own deck (its own back design)');
+    const setup = resolveSetup(body);
     const tableId = id ?? `t-${randomBytes(5).toString('hex')}`;
     if (this.tables.has(tableId)) throw new SetupError(`table ${tableId} exists`);
     const stored: StoredTable = {
       id: tableId,
-      setup: { name: body.name, seats: body.seats, variant, target, knobs: body.knobs ?? {} },
+      setup,
       tokens: { camera: newToken(), referee: newToken(), view: newToken() },
       source: body.source ?? 'camera',
       calibration: null,

@@ -109,6 +109,8 @@ function toRefereeEvents(state: RulesState, event: TableEvent, timeMs: number, s
     case 'foundation-completed':
     case 'dispute-opened':
     case 'stall':
+    // Setup changes reach the reducer through the next hand-started's players and variant.
+    case 'setup-changed':
       return [];
   }
 }

@@ -89,7 +89,8 @@ export class TableStore {
   }
 
   /** Updates the mutable setup columns. */
-  updateTable(id: string, patch: { source?: FrameSource; calibration?: Calibration | null; enrolledDecks?: string[] }): void {
+  updateTable(id: string, patch: { setup?: StoredTable['setup']; source?: FrameSource; calibration?: Calibration | null; enrolledDecks?: string[] }): void {
+    if (patch.setup !== undefined) this.db.prepare('UPDATE tables SET setup = ? WHERE id = ?').run(JSON.stringify(patch.setup), id);
     if (patch.source !== undefined) this.db.prepare('UPDATE tables SET source = ? WHERE id = ?').run(patch.source, id);
     if (patch.calibration !== undefined) this.db.prepare('UPDATE tables SET calibration = ? WHERE id = ?').run(patch.calibration ? JSON.stringify(patch.calibration) : null, id);
     if (patch.enrolledDecks !== undefined) this.db.prepare('UPDATE tables SET enrolled = ? WHERE id = ?').run(JSON.stringify(patch.enrolledDecks), id);

@@ -97,6 +97,9 @@ export function describeEntry(entry: LoggedEvent, names: Map<string, string>): F
       lines.push({ ...base, kind: 'correction', text: `Correction for ${name(event.player)}: ${parts.join(', ') || 'no change'} (${event.reason})` });
       break;
     }
+    case 'setup-changed':
+      lines.push({ ...base, kind: 'info', text: `Setup changed by the ${event.by}: ${event.setup.seats.map((seat) => seat.name).join(', ')} · ${event.setup.variant} to ${event.setup.target}` });
+      break;
     default: {
       const unknown = event as { type?: unknown };
       lines.push({ ...base, kind: 'info', text: `Event ${String(unknown.type)}` });
