@@ -13,6 +13,7 @@ import type {
   TableInfo,
   TableTokens,
   TableView,
+  UpdateSetup,
 } from '../../../server/protocol';
 
 /** A failed API call: HTTP status (0 = network), the server's machine code and its message. */
@@ -83,6 +84,9 @@ export const api = {
     request<TableInfo>('PUT', `${tablePath(tableId)}/source`, { token: refereeToken, body: { source } }),
   getCalibration: (tableId: string, token: string | null) =>
     request<Calibration>('GET', `${tablePath(tableId)}/calibration`, { token }),
+  /** Replaces the table's seats and rules between hands (PUT .../setup). */
+  updateSetup: (tableId: string, refereeToken: string | null, setup: UpdateSetup) =>
+    request<TableInfo>('PUT', `${tablePath(tableId)}/setup`, { token: refereeToken, body: setup }),
   putCalibration: (tableId: string, refereeToken: string | null, calibration: Calibration) =>
     request<unknown>('PUT', `${tablePath(tableId)}/calibration`, { token: refereeToken, body: calibration }),
   enrollDeck: (tableId: string, refereeToken: string | null, deckId: string) =>

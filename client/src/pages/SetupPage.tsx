@@ -3,14 +3,15 @@
  * deck back enrolled from the camera; and calibration by clicking the table corners and the
  * centre on the live image, with the recognised cards drawn over it to confirm.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import type { Calibration } from '../../../server/protocol';
 import { DetectionLayer, type MarkedPoint } from '../components/DetectionLayer';
-import { PlayerChip } from '../components/PlayerChip';
+import { SetupFields } from '../components/SetupFields';
 import { RefereeTokenForm } from '../components/RefereeTokenForm';
 import { Card } from '../components/Card';
 import { api, ApiError, tableResourceUrl } from '../lib/api';
 import { buildCalibration, zonesInImage } from '../lib/calibration';
+import { draftFromTable, draftToUpdateSetup, type SetupDraft } from '../lib/setupForm';
 import { seatColour } from '../lib/format';
 import type { Pt } from '../lib/homography';
 import { routePath } from '../lib/routes';
@@ -43,26 +44,7 @@ export function SetupPage() {
       <div className="grid grid--2">
         <section className="panel" aria-labelledby="seats-heading">
           <h2 id="seats-heading">Seats and rules</h2>
-          <table className="data">
-            <thead>
-              <tr><th scope="col">Seat</th><th scope="col">Player</th><th scope="col">Deck</th><th scope="col" className="num">Pile</th></tr>
-            </thead>
-            <tbody>
-              {table.seats.map((seat) => (
-                <tr key={seat.playerId}>
-                  <td>{seat.seat + 1}</td>
-                  <td><PlayerChip name={seat.name} seat={seat.seat} team={seat.team} /></td>
-                  <td><code>{seat.deckId}</code></td>
-                  <td className="num">{seat.nertsPileSize ?? '–'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <p className="small">
-            Variant <strong>{table.variant}</strong>
-            {Object.keys(table.knobs).length > 0 && <> with {Object.entries(table.knobs).map(([knob, value]) => `${knob} = ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`).join(', ')}</>}
-            {' '}· target <strong>{table.target}</strong>
-          </p>
+          <SetupEditForm />
           <div className="row">
             <span>Frames from: <strong data-testid="source">{table.source === 'sim' ? 'the simulated table' : 'a camera'}</strong></span>
             {refereeToken && (
@@ -80,6 +62,67 @@ export function SetupPage() {
       </div>
       <CalibrationPanel />
     </main>
+  );
+}
+
+/**
+ * The table's seats and rules as the create form's fields: editable and saved between hands by
+ * a referee, read-only (disabled) for anyone else. Live table updates refill it unless edited.
+ */
+function SetupEditForm() {
+  const { tableId, live, tokens } = useTable();
+  const table = live.table!;
+  const refereeToken = tokenFor(tokens, 'referee');
+  const { busy, error, run } = useRefereeAction();
+  const [draft, setDraft] = useState<SetupDraft>(() => draftFromTable(table));
+  const [edited, setEdited] = useState(false);
+  const [problems, setProblems] = useState<string[]>([]);
+  const [saved, setSaved] = useState(false);
+  useEffect(() => {
+    if (!edited) setDraft(draftFromTable(table));
+  }, [table, edited]);
+  const phase = live.view?.phase;
+  const handInProgress = phase === 'playing' || phase === 'called';
+  const readOnly = !refereeToken;
+
+  const change = (next: (current: SetupDraft) => SetupDraft): void => {
+    setDraft(next);
+    setEdited(true);
+    setSaved(false);
+  };
+  const save = async (event: FormEvent): Promise<void> => {
+    event.preventDefault();
+    const { body, errors } = draftToUpdateSetup(draft);
+    setProblems(errors);
+    if (!body || !refereeToken) return;
+    const answer = await run(() => api.updateSetup(tableId, refereeToken, body));
+    if (answer) {
+      setEdited(false);
+      setSaved(true);
+    }
+  };
+
+  return (
+    <form className="stack" onSubmit={save} aria-label="Seats and rules" noValidate data-testid="setup-form">
+      {readOnly && <p className="small muted" style={{ margin: 0 }}>View only: open the referee link to change the setup.</p>}
+      {!readOnly && handInProgress && <p className="small" role="status" style={{ margin: 0 }}>A hand is in progress: changes can be saved once it is scored, and apply from the next hand.</p>}
+      <fieldset disabled={readOnly} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }} className="stack">
+        <SetupFields draft={draft} onChange={change} />
+      </fieldset>
+      {(problems.length > 0 || error) && (
+        <ul className="error" role="alert" data-testid="setup-errors">
+          {problems.map((problem) => <li key={problem}>{problem}</li>)}
+          {error && <li>{error}</li>}
+        </ul>
+      )}
+      {!readOnly && (
+        <div className="row">
+          <button type="submit" className="primary" disabled={busy || !edited}>{busy ? 'Saving…' : 'Save setup'}</button>
+          {edited && <button type="button" onClick={() => { setEdited(false); setProblems([]); }}>Discard changes</button>}
+          {saved && <span className="small" role="status">Saved: applies from the next hand.</span>}
+        </div>
+      )}
+    </form>
   );
 }
 

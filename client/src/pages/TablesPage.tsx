@@ -3,11 +3,11 @@
  * variant preset and knobs, target, frame source), and the links with their tokens.
  */
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { PRESETS, PRESET_NAMES } from '../../../server/game/variants';
 import type { TableInfo } from '../../../server/protocol';
 import { api, ApiError } from '../lib/api';
 import { Link } from '../lib/router';
-import { defaultDraft, draftToCreateTable, MAX_SEATS, MIN_SEATS, type SetupDraft } from '../lib/setupForm';
+import { defaultDraft, draftToCreateTable, type SetupDraft } from '../lib/setupForm';
+import { SetupFields } from '../components/SetupFields';
 import { loadTokens, saveTokens } from '../lib/tokens';
 import { tableLinks, type TableLinks } from '../lib/links';
 import { seatColour } from '../lib/format';
@@ -145,18 +145,7 @@ function CreateTableForm({ onCreated }: { onCreated: (table: TableInfo, links: T
   const [draft, setDraft] = useState<SetupDraft>(() => defaultDraft(4));
   const [errors, setErrors] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
-  const preset = PRESETS[draft.variant as keyof typeof PRESETS];
-
   const update = (patch: Partial<SetupDraft>): void => setDraft((current) => ({ ...current, ...patch }));
-  const updateSeat = (index: number, patch: Partial<SetupDraft['seats'][number]>): void =>
-    setDraft((current) => ({ ...current, seats: current.seats.map((seat, i) => (i === index ? { ...seat, ...patch } : seat)) }));
-  const setSeatCount = (count: number): void =>
-    setDraft((current) => {
-      const fresh = defaultDraft(MAX_SEATS).seats;
-      const seats = Array.from({ length: count }, (_, i) => current.seats[i] ?? fresh[i]);
-      return { ...current, seats };
-    });
-
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
     const { body, errors: problems } = draftToCreateTable(draft);
@@ -177,79 +166,7 @@ function CreateTableForm({ onCreated }: { onCreated: (table: TableInfo, links: T
   return (
     <form className="panel stack" onSubmit={submit} aria-labelledby="create-heading" noValidate>
       <h2 id="create-heading">Create a table</h2>
-      <div className="form-grid">
-        <div className="field">
-          <label htmlFor="table-name">Table name</label>
-          <input id="table-name" value={draft.name} onChange={(e) => update({ name: e.target.value })} required maxLength={80} />
-        </div>
-        <div className="field">
-          <label htmlFor="seat-count">Players</label>
-          <select id="seat-count" value={draft.seats.length} onChange={(e) => setSeatCount(Number(e.target.value))}>
-            {Array.from({ length: MAX_SEATS - MIN_SEATS + 1 }, (_, i) => MIN_SEATS + i).map((n) => (
-              <option key={n} value={n}>{n}</option>
-            ))}
-          </select>
-        </div>
-      </div>
-      <fieldset>
-        <legend>Seats</legend>
-        <p className="small muted" style={{ marginTop: 0 }}>Clockwise from the camera’s bottom edge. Partners share a team name.</p>
-        <div className="stack">
-          {draft.seats.map((seat, index) => (
-            <div key={index} className="form-grid" style={{ gridTemplateColumns: 'minmax(120px,2fr) minmax(90px,1fr) minmax(90px,1fr)' }}>
-              <div className="field">
-                <label htmlFor={`seat-${index}-name`}>
-                  <span className="player__swatch" style={{ background: seatColour(index), marginRight: 4 }} aria-hidden="true" />
-                  Seat {index + 1} player
-                </label>
-                <input id={`seat-${index}-name`} value={seat.name} onChange={(e) => updateSeat(index, { name: e.target.value })} maxLength={60} />
-              </div>
-              <div className="field">
-                <label htmlFor={`seat-${index}-team`}>Team <span className="hint">optional</span></label>
-                <input id={`seat-${index}-team`} value={seat.team} onChange={(e) => updateSeat(index, { team: e.target.value })} maxLength={40} />
-              </div>
-              <div className="field">
-                <label htmlFor={`seat-${index}-pile`}>Pile size <span className="hint">handicap</span></label>
-                <input id={`seat-${index}-pile`} inputMode="numeric" value={seat.nertsPileSize} placeholder={String(preset?.nertsPileSize ?? 13)}
-                  onChange={(e) => updateSeat(index, { nertsPileSize: e.target.value })} />
-              </div>
-            </div>
-          ))}
-        </div>
-      </fieldset>
-      <fieldset>
-        <legend>Rules</legend>
-        <div className="form-grid">
-          <div className="field">
-            <label htmlFor="variant">Variant preset</label>
-            <select id="variant" value={draft.variant} onChange={(e) => update({ variant: e.target.value })}>
-              {PRESET_NAMES.map((name) => (
-                <option key={name} value={name}>{name}</option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor="target">Target score</label>
-            <input id="target" inputMode="numeric" value={draft.target} placeholder={String(preset?.scoring.target ?? 100)} onChange={(e) => update({ target: e.target.value })} />
-          </div>
-          <div className="field">
-            <label htmlFor="knob-penalty">Penalty per Nerts card</label>
-            <input id="knob-penalty" inputMode="numeric" value={draft.nertsPenalty} placeholder={String(preset?.scoring.nertsPenalty ?? 2)} onChange={(e) => update({ nertsPenalty: e.target.value })} />
-          </div>
-          <div className="field">
-            <label htmlFor="knob-bonus">Call bonus</label>
-            <input id="knob-bonus" inputMode="numeric" value={draft.callBonus} placeholder={String(preset?.scoring.callBonus ?? 0)} onChange={(e) => update({ callBonus: e.target.value })} />
-          </div>
-          <div className="field">
-            <label htmlFor="knob-pile">Nerts pile size</label>
-            <input id="knob-pile" inputMode="numeric" value={draft.nertsPileSize} placeholder={String(preset?.nertsPileSize ?? 13)} onChange={(e) => update({ nertsPileSize: e.target.value })} />
-          </div>
-          <div className="field">
-            <label htmlFor="knob-cap">Hand cap</label>
-            <input id="knob-cap" inputMode="numeric" value={draft.handCap} placeholder={preset?.scoring.handCap == null ? 'none' : String(preset.scoring.handCap)} onChange={(e) => update({ handCap: e.target.value })} />
-          </div>
-        </div>
-      </fieldset>
+      <SetupFields draft={draft} onChange={setDraft} />
       <fieldset>
         <legend>Frames come from</legend>
         <div className="row">

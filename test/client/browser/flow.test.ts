@@ -222,6 +222,21 @@ describe.skipIf(skipReason !== null)('web app in Chromium', () => {
     await screenshot(page, '08b-calibrated');
   });
 
+  it('edits a player name on the setup page between hands and the dashboard shows it', async () => {
+    const { page } = browser;
+    await page.goto(`${server.origin}${dashboardPath.replace('?', '/setup?')}`);
+    await page.getByTestId('setup-form').waitFor();
+    const seat3 = page.getByLabel('Seat 3 player');
+    expect(await seat3.inputValue()).toBe('Cyrus');
+    await seat3.fill('Cyril');
+    await page.getByRole('button', { name: 'Save setup' }).click();
+    await page.getByText('Saved: applies from the next hand.').waitFor();
+    expect(server.app.tables.get(tableId)!.info().seats[2]).toMatchObject({ playerId: 'cyrus', name: 'Cyril' });
+    await page.goto(`${server.origin}${dashboardPath}`);
+    await page.getByTestId('dashboard').waitFor();
+    await expect.poll(() => page.locator('[data-player="cyrus"]').first().textContent()).toContain('Cyril');
+  });
+
   it('reviews a dispute: both cards, the evidence frames, the ruling, and an overrule', async () => {
     const { page } = browser;
     const response = await server.app.inject({
