@@ -153,6 +153,8 @@ describe('live pipeline: camera socket → worker → tracker → rules → view
     expect(corrected.statusCode).toBe(200);
     const bob = corrected.json().scores.find((row: { player: string }) => row.player === 'bob');
     expect(bob.nertsLeft).toBe(5);
+    // A correction after scoring re-scores the hand (nertz: -2 per Nerts card) and the totals.
+    expect(bob).toMatchObject({ handScore: -10, total: -10 });
     const events = await app.inject({ url: `/api/tables/${table.id}/events?token=${tokens.view}` });
     expect(events.json().map((e: { event: { type: string } }) => e.event.type), events.body).toEqual(['hand-started', 'stuck-rotation', 'call', 'call', 'hand-ended', 'correction']);
     // The refused second call stays in the log, with its violation.
@@ -161,6 +163,7 @@ describe('live pipeline: camera socket → worker → tracker → rules → view
     expect(csv.body.trim().split('\n')).toHaveLength(3);
     const json = await app.inject({ url: `/api/tables/${table.id}/history.json?token=${tokens.view}` });
     expect(json.json().hands[0].scores).toHaveLength(2);
+    expect(json.json().hands[0].scores.find((row: { player: string }) => row.player === 'bob')).toMatchObject({ nertsLeft: 5, handScore: -10 });
   });
 });
 

@@ -180,7 +180,7 @@ function CorrectionForm({ view, names }: { view: TableView; names: Map<string, s
     <form className="panel stack" onSubmit={submit} aria-labelledby="correct-heading" noValidate data-testid="correction-form">
       <h2 id="correct-heading">Correct a count</h2>
       <p className="small muted" style={{ margin: 0 }}>
-        {view.phase === 'scored' ? 'This hand is already scored: corrections are best made before pressing “End hand and score”.' : 'Sort the centre cards by back, count them, then fix any count the camera got wrong before scoring.'}
+        {view.phase === 'scored' ? 'This hand is scored: a correction re-scores it and updates the match totals.' : 'Sort the centre cards by back, count them, then fix any count the camera got wrong before scoring.'}
       </p>
       <div className="form-grid">
         <div className="field">
