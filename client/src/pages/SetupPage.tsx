@@ -78,9 +78,13 @@ function SetupEditForm() {
   const [edited, setEdited] = useState(false);
   const [problems, setProblems] = useState<string[]>([]);
   const [saved, setSaved] = useState(false);
-  useEffect(() => {
-    if (!edited) setDraft(draftFromTable(table));
-  }, [table, edited]);
+  // Refill from live table updates while unedited. This is done while rendering, not in an
+  // effect: an effect scheduled before the first keystroke would run after it and overwrite it.
+  const [draftSource, setDraftSource] = useState(table);
+  if (!edited && draftSource !== table) {
+    setDraftSource(table);
+    setDraft(draftFromTable(table));
+  }
   const phase = live.view?.phase;
   const handInProgress = phase === 'playing' || phase === 'called';
   const readOnly = !refereeToken;
@@ -118,7 +122,7 @@ function SetupEditForm() {
       {!readOnly && (
         <div className="row">
           <button type="submit" className="primary" disabled={busy || !edited}>{busy ? 'Saving…' : 'Save setup'}</button>
-          {edited && <button type="button" onClick={() => { setEdited(false); setProblems([]); }}>Discard changes</button>}
+          {edited && <button type="button" onClick={() => { setEdited(false); setProblems([]); setDraft(draftFromTable(table)); setDraftSource(table); }}>Discard changes</button>}
           {saved && <span className="small" role="status">Saved: applies from the next hand.</span>}
         </div>
       )}
