@@ -1,25 +1,25 @@
 /**
- * `npm run train -- [--epochs 14] [--steps 100] [--batch 64] [--lr 0.002] [--fresh]`
- * Trains the card identity CNN on wasm from cached sources (cards53 train, card-art decks but the
- * held-out one, art + generated backs, reject textures) with heavy augmentation. Checkpoints every
- * epoch to .cache/vision/checkpoint and resumes from there unless --fresh; writes the best model
- * (by cards53 valid top-1) to models/card-identity and the history to models/training-history.json.
+ * `npm run train -- [--model identity|index] [--epochs 14] [--steps 100] [--batch 64] [--lr 0.002] [--fresh]`
+ * Trains a recogniser CNN on wasm from cached sources (cards53 train, card-art decks but the
+ * held-out one, art + generated backs, reject textures, rendered scenes) with heavy augmentation:
+ * the whole-card identity model (default) or the index-corner model. Checkpoints every epoch
+ * (.cache/vision/checkpoint[-index]) and resumes from there unless --fresh; writes the best model
+ * (by cards53 valid) to models/card-identity or models/card-index, with its history and curves.
  */
 import { promises as fs, existsSync } from 'node:fs';
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import cliProgress from 'cli-progress';
 import { initBackend } from '../../server/vision/backend';
-import { CROP_HEIGHT, CROP_WIDTH, classNames } from '../../server/vision/classes';
 import { loadLayersModelFromDir, readModelMetadata, saveLayersModelToDir } from '../../server/vision/model-io';
-import { buildIdentityModel } from '../lib/identity-model';
-import { classIndexOf, labelBatch, makeBatch, trainingBackDesigns, trainingPool } from '../lib/batches';
 import { curvesSvg, writeSvgAsPng } from '../lib/plots';
 import { makeRng, shuffle } from '../lib/rng';
-import { loadSources, type SourceSet } from '../lib/sources';
-import { cacheDir, REPO_ROOT } from '../lib/shared-data';
+import { loadSources } from '../lib/sources';
+import { REPO_ROOT } from '../lib/shared-data';
+import { identityTask, indexTask, type TrainTask } from '../lib/train-tasks';
 
 interface TrainArgs {
+  model: TrainTask['name'];
   epochs: number;
   steps: number;
   batch: number;
@@ -27,7 +27,7 @@ interface TrainArgs {
   fresh: boolean;
   plotOnly: boolean;
   seed: number;
-  out: string;
+  out?: string;
 }
 
 /** One epoch's metrics, as written to the history file. */
@@ -42,7 +42,7 @@ export interface EpochRecord {
 }
 
 function parseArgs(argv: string[]): TrainArgs {
-  const args: TrainArgs = { epochs: 14, steps: 100, batch: 64, lr: 0.002, fresh: false, plotOnly: false, seed: 7, out: path.join(REPO_ROOT, 'models', 'card-identity') };
+  const args: TrainArgs = { model: 'identity', epochs: 14, steps: 100, batch: 64, lr: 0.002, fresh: false, plotOnly: false, seed: 7 };
   for (let i = 0; i < argv.length; i++) {
     const key = argv[i];
     const value = argv[i + 1];
@@ -58,42 +58,25 @@ function parseArgs(argv: string[]): TrainArgs {
     else if (key === '--lr') args.lr = num();
     else if (key === '--seed') args.seed = num();
     else if (key === '--fresh') args.fresh = true;
+    else if (key === '--model') {
+      if (value !== 'identity' && value !== 'index') throw new Error(`--model is identity or index, got ${value}`);
+      args.model = value;
+      i++;
+    }
     else if (key === '--plot-only') args.plotOnly = true;
     else if (key === '--out') {
       args.out = path.resolve(value);
       i++;
     } else if (key === '--help') {
-      console.log('npm run train -- [--epochs 14] [--steps 100 per epoch] [--batch 64] [--lr 0.002] [--seed 7] [--fresh] [--out models/card-identity] [--plot-only]');
+      console.log('npm run train -- [--model identity|index] [--epochs 14] [--steps 100 per epoch] [--batch 64] [--lr 0.002] [--seed 7] [--fresh] [--out models/card-identity] [--plot-only]');
       process.exit(0);
     } else throw new Error(`unknown argument ${key} (try --help)`);
   }
   return args;
 }
 
-/** Top-1 accuracy of `model` on entries `indices` (plain crops, or lightly augmented). */
-async function accuracy(model: tf.LayersModel, set: SourceSet, indices: number[], names: string[], strength: number, seed: number): Promise<number> {
-  if (indices.length === 0) return NaN;
-  const rng = makeRng(seed);
-  let right = 0;
-  for (let start = 0; start < indices.length; start += 64) {
-    const chunk = indices.slice(start, start + 64);
-    const x = makeBatch(set, chunk, rng, strength);
-    const predicted = tf.tidy(() => {
-      const input = tf.tensor4d(x, [chunk.length, CROP_HEIGHT, CROP_WIDTH, 3]);
-      const [probs] = model.predict(input) as tf.Tensor[];
-      return probs.argMax(-1);
-    });
-    const classes = await predicted.data();
-    predicted.dispose();
-    chunk.forEach((index, k) => {
-      if (classes[k] === classIndexOf(set.entries[index].label, names)) right++;
-    });
-  }
-  return right / indices.length;
-}
-
 /** Redraws models/training-curves.png from the history file. */
-async function plotHistory(history: EpochRecord[]): Promise<void> {
+async function plotHistory(history: EpochRecord[], title: string, file: string): Promise<void> {
   const svg = curvesSvg(
     {
       'train loss': history.map((h) => h.loss),
@@ -101,47 +84,47 @@ async function plotHistory(history: EpochRecord[]): Promise<void> {
       'cards53 valid top-1': history.map((h) => h.validAcc),
       'held-out deck top-1': history.map((h) => h.heldoutDeckAcc),
     },
-    'card identity CNN: training curves',
+    title,
   );
-  await writeSvgAsPng(svg, path.join(REPO_ROOT, 'models', 'training-curves.png'));
+  await writeSvgAsPng(svg, file);
 }
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
+  const title = (task: Pick<TrainTask, 'name'>) => `card ${task.name} CNN: training curves`;
   if (args.plotOnly) {
-    const history = JSON.parse(await fs.readFile(path.join(REPO_ROOT, 'models', 'training-history.json'), 'utf8')) as EpochRecord[];
-    await plotHistory(history);
+    // Plotting needs no data: only the task's file names.
+    const files = args.model === 'index' ? { name: 'index' as const, history: 'card-index-history.json', curves: 'card-index-curves.png' } : { name: 'identity' as const, history: 'training-history.json', curves: 'training-curves.png' };
+    const models = path.join(REPO_ROOT, 'models');
+    const history = JSON.parse(await fs.readFile(path.join(models, files.history), 'utf8')) as EpochRecord[];
+    await plotHistory(history, title(files), path.join(models, files.curves));
     console.log(JSON.stringify({ plotted: history.length }));
     return;
   }
   const backend = await initBackend();
   if (backend === 'cpu') console.error('[train] warning: cpu backend is ~140x slower than wasm');
   const set = await loadSources();
-  const backs = trainingBackDesigns(set);
-  const names = classNames(backs);
-  const pool = trainingPool(set);
-  const validIdx = set.entries.flatMap((e, i) => (e.group === 'cards53' && e.split === 'valid' ? [i] : []));
-  const heldoutIdx = set.entries.flatMap((e, i) => (e.group.startsWith('art:') && e.split === 'heldout' ? [i] : []));
-  console.error(`[train] ${pool.length} pooled training samples, ${names.length} classes, valid ${validIdx.length}, held-out deck ${heldoutIdx.length}`);
+  const task = args.model === 'index' ? indexTask(set) : identityTask(set);
+  const outDir = args.out ?? task.outDir;
+  console.error(`[train] ${task.name} model: ${task.pool.length} pooled training samples`);
 
-  const ckptDir = path.join(cacheDir(), 'checkpoint');
-  const statePath = path.join(ckptDir, 'state.json');
+  const statePath = path.join(task.checkpointDir, 'state.json');
   let model: tf.LayersModel;
   let history: EpochRecord[] = [];
   let bestValid = -1;
   if (!args.fresh && existsSync(statePath)) {
     const state = JSON.parse(await fs.readFile(statePath, 'utf8')) as { history: EpochRecord[]; bestValid: number; names: string[] };
-    if (JSON.stringify(state.names) !== JSON.stringify(names)) throw new Error('checkpoint classes differ from the data; rerun with --fresh');
-    model = await loadLayersModelFromDir(path.join(ckptDir, 'model'));
+    if (JSON.stringify(state.names) !== JSON.stringify(task.signature)) throw new Error('checkpoint classes differ from the data; rerun with --fresh');
+    model = await loadLayersModelFromDir(path.join(task.checkpointDir, 'model'));
     history = state.history;
     bestValid = state.bestValid;
     console.error(`[train] resuming after epoch ${history.length} (best valid ${bestValid.toFixed(4)}); optimizer moments restart`);
   } else {
-    model = buildIdentityModel(names.length);
+    model = task.build();
   }
-  const trainModel = tf.model({ inputs: model.inputs, outputs: model.outputs[0] });
+  const trainModel = task.trainable(model);
   const optimizer = tf.train.adam(args.lr);
-  trainModel.compile({ optimizer, loss: 'categoricalCrossentropy', metrics: ['accuracy'] });
+  trainModel.compile({ optimizer, loss: task.loss, metrics: ['accuracy'] });
 
   const rng = makeRng(args.seed * 1000 + history.length);
   for (let epoch = history.length + 1; epoch <= args.epochs; epoch++) {
@@ -158,23 +141,21 @@ async function main(): Promise<void> {
     bar.start(args.steps, 0, { loss: '-', acc: '-' });
     let lossSum = 0;
     let accSum = 0;
-    const order = shuffle(rng, pool.slice()).slice(0, args.steps * args.batch);
+    const order = shuffle(rng, task.pool.slice()).slice(0, args.steps * args.batch);
     for (let step = 0; step < args.steps; step++) {
       const indices = order.slice(step * args.batch, (step + 1) * args.batch);
-      const x = makeBatch(set, indices, rng, 1);
-      const classes = indices.map((i) => classIndexOf(set.entries[i].label, names));
-      const xs = tf.tensor4d(x, [indices.length, CROP_HEIGHT, CROP_WIDTH, 3]);
-      const ys = labelBatch(classes, names.length, 0.05);
-      const [loss, acc] = (await trainModel.trainOnBatch(xs, ys)) as number[];
-      xs.dispose();
-      ys.dispose();
+      const { xs, ys } = task.batch(indices, rng);
+      const metrics = (await trainModel.trainOnBatch(xs, ys)) as number[];
+      tf.dispose([xs, ys]);
+      // [loss, acc] for one output; [loss, loss per output..., acc per output...] for several.
+      const loss = metrics[0];
+      const accs = metrics.slice(Math.floor(metrics.length / 2) + 1);
       lossSum += loss;
-      accSum += acc;
+      accSum += accs.length ? accs.reduce((a, b) => a + b, 0) / accs.length : metrics[1];
       bar.update(step + 1, { loss: (lossSum / (step + 1)).toFixed(3), acc: (accSum / (step + 1)).toFixed(3) });
     }
     bar.stop();
-    const validAcc = await accuracy(model, set, validIdx, names, 0, 1);
-    const heldoutDeckAcc = await accuracy(model, set, heldoutIdx.flatMap((i) => [i, i, i, i]), names, 0.5, 2);
+    const { validAcc, heldoutDeckAcc } = await task.evaluate(model);
     const record: EpochRecord = {
       epoch,
       loss: lossSum / args.steps,
@@ -186,30 +167,19 @@ async function main(): Promise<void> {
     };
     history.push(record);
     console.error(`[train] epoch ${epoch}: ${JSON.stringify(record)}`);
-    const metadata = {
-      format: 'nerts-card-identity/1',
-      classNames: names,
-      cropWidth: CROP_WIDTH,
-      cropHeight: CROP_HEIGHT,
-      input: 'RGB float 0..1, upright card crop, [N, cropHeight, cropWidth, 3]',
-      outputs: ['probs', 'embedding'],
-      epoch,
-      validAcc,
-      heldoutDeckAcc,
-      backend,
-    };
-    await saveLayersModelToDir(model, path.join(ckptDir, 'model'), metadata);
+    const metadata = { ...task.metadata, epoch, validAcc, heldoutDeckAcc, backend };
+    await saveLayersModelToDir(model, path.join(task.checkpointDir, 'model'), metadata);
     if (validAcc > bestValid) {
       bestValid = validAcc;
-      await saveLayersModelToDir(model, args.out, metadata);
-      console.error(`[train] new best cards53 valid ${validAcc.toFixed(4)} → ${args.out}`);
+      await saveLayersModelToDir(model, outDir, metadata);
+      console.error(`[train] new best cards53 valid ${validAcc.toFixed(4)} → ${outDir}`);
     }
-    await fs.writeFile(statePath, JSON.stringify({ history, bestValid, names }));
-    await fs.writeFile(path.join(REPO_ROOT, 'models', 'training-history.json'), JSON.stringify(history, null, 1));
-    await plotHistory(history);
+    await fs.writeFile(statePath, JSON.stringify({ history, bestValid, names: task.signature }));
+    await fs.writeFile(task.historyFile, JSON.stringify(history, null, 1));
+    await plotHistory(history, title(task), task.curvesFile);
   }
-  const meta = existsSync(path.join(args.out, 'model.json')) ? await readModelMetadata(args.out) : {};
-  console.log(JSON.stringify({ epochs: history.length, bestValid, best: meta.epoch ?? null }));
+  const meta = existsSync(path.join(outDir, 'model.json')) ? await readModelMetadata(outDir) : {};
+  console.log(JSON.stringify({ model: task.name, epochs: history.length, bestValid, best: meta.epoch ?? null }));
 }
 
 main().catch((error: unknown) => {

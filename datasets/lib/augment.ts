@@ -1,20 +1,34 @@
 /**
- * Training augmentation in plain JS on one source image → one CROP_WIDTH x CROP_HEIGHT float
- * crop: the conditions real webcam crops show (perspective and corner error of the localiser,
+ * Training augmentation in plain JS on one source image → one float crop (by default the whole
+ * card at CROP_WIDTH x CROP_HEIGHT; or a region of it, such as the index corner, at any size):
+ * the conditions real webcam crops show (perspective and corner error of the localiser,
  * rotation ±8°, upside-down cards, low resolution and blur, noise, white balance and exposure,
  * glare, partial occlusion by hands or other cards).
  */
 import { CROP_HEIGHT, CROP_WIDTH } from '../../server/vision/classes';
-import { homographyFromPoints, rectQuad, warpInto, type RgbImage } from '../../server/vision/crop';
+import type { CardRegion } from '../../server/vision/classes';
+import { homographyFromPoints, rectQuad, subQuad, warpInto, type RgbImage } from '../../server/vision/crop';
 import type { Quad } from '../../server/vision/types';
 import { normal, randInt, uniform, type Rng } from './rng';
 
 /** How strong the augmentation is: 0 = none (evaluation), 1 = training default. */
 export interface AugmentOptions {
   strength: number;
+  /** Output size, pixels (default the identity crop, CROP_WIDTH x CROP_HEIGHT). */
+  width?: number;
+  height?: number;
+  /** Part of the (jittered) card to crop, card units (default the whole card). */
+  region?: CardRegion;
+  /** Chance of covering part of one side (default 0.3 at strength 1). */
+  occlusion?: number;
 }
 
-const CROP_PIXELS = CROP_WIDTH * CROP_HEIGHT;
+/** Output pixel grid of one crop. */
+interface Grid {
+  w: number;
+  h: number;
+}
+
 const GAMMA_LUT_SIZE = 1024;
 
 /** Writes one augmented crop of `src` into `out` at `offset` (float RGB 0..1). */
@@ -37,23 +51,26 @@ export function augmentInto(src: RgbImage, rng: Rng, out: Float32Array, offset: 
   }) as Quad;
   // Cards lie either way up; the crop must read both.
   const upsideDown = s > 0 && rng() < 0.5;
-  const target: Quad = upsideDown ? [quad[2], quad[3], quad[0], quad[1]] : quad;
+  const turned: Quad = upsideDown ? [quad[2], quad[3], quad[0], quad[1]] : quad;
+  const target = options.region ? subQuad(turned, options.region) : turned;
   const fill: [number, number, number] = [rng(), rng(), rng()];
-  const outToSrc = homographyFromPoints(rectQuad(CROP_WIDTH, CROP_HEIGHT), target);
-  warpInto(src, outToSrc, CROP_WIDTH, CROP_HEIGHT, out, offset, fill);
+  const grid: Grid = { w: options.width ?? CROP_WIDTH, h: options.height ?? CROP_HEIGHT };
+  const pixels = grid.w * grid.h;
+  const outToSrc = homographyFromPoints(rectQuad(grid.w, grid.h), target);
+  warpInto(src, outToSrc, grid.w, grid.h, out, offset, fill);
   if (s === 0) return;
-  const view = out.subarray(offset, offset + CROP_PIXELS * 3);
+  const view = out.subarray(offset, offset + pixels * 3);
 
   // Low resolution (webcam cards far away): average down by k, then blow back up (blocky blur).
   const lowRes = rng();
-  if (lowRes < 0.35 * s) downUp(view, lowRes < 0.12 * s ? 3 : 2);
-  else if (rng() < 0.3 * s) boxBlur(view);
+  if (lowRes < 0.35 * s) downUp(view, grid, lowRes < 0.12 * s ? 3 : 2);
+  else if (rng() < 0.3 * s) boxBlur(view, grid);
 
   // Partial occlusion: a hand or another card over one side, keeping at least one index corner.
-  if (rng() < 0.3 * s) occlude(view, rng);
+  if (rng() < (options.occlusion ?? 0.3) * s) occlude(view, grid, rng);
 
   // Glare: a bright soft blob.
-  if (rng() < 0.15 * s) glare(view, rng);
+  if (rng() < 0.15 * s) glare(view, grid, rng);
 
   // Exposure, contrast, white balance, gamma, noise.
   const gain = [uniform(rng, 0.75, 1.2), uniform(rng, 0.75, 1.2), uniform(rng, 0.75, 1.2)];
@@ -65,7 +82,7 @@ export function augmentInto(src: RgbImage, rng: Rng, out: Float32Array, offset: 
   // Gamma through a lookup table: Math.pow per channel per pixel was the costliest step.
   const gammaLut = new Float32Array(GAMMA_LUT_SIZE + 1);
   for (let k = 0; k <= GAMMA_LUT_SIZE; k++) gammaLut[k] = Math.pow(k / GAMMA_LUT_SIZE, gamma);
-  for (let p = 0; p < CROP_PIXELS; p++) {
+  for (let p = 0; p < pixels; p++) {
     const i = p * 3;
     let r = view[i];
     let g = view[i + 1];
@@ -83,9 +100,7 @@ export function augmentInto(src: RgbImage, rng: Rng, out: Float32Array, offset: 
   }
 }
 
-function downUp(view: Float32Array, k: number): void {
-  const w = CROP_WIDTH;
-  const h = CROP_HEIGHT;
+function downUp(view: Float32Array, { w, h }: Grid, k: number): void {
   for (let by = 0; by < h; by += k) {
     for (let bx = 0; bx < w; bx += k) {
       const sum = [0, 0, 0];
@@ -107,12 +122,10 @@ function downUp(view: Float32Array, k: number): void {
         }
     }
   }
-  boxBlur(view);
+  boxBlur(view, { w, h });
 }
 
-function boxBlur(view: Float32Array): void {
-  const w = CROP_WIDTH;
-  const h = CROP_HEIGHT;
+function boxBlur(view: Float32Array, { w, h }: Grid): void {
   const copy = view.slice();
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
@@ -135,9 +148,7 @@ function boxBlur(view: Float32Array): void {
   }
 }
 
-function occlude(view: Float32Array, rng: Rng): void {
-  const w = CROP_WIDTH;
-  const h = CROP_HEIGHT;
+function occlude(view: Float32Array, { w, h }: Grid, rng: Rng): void {
   // Cover part of one edge, up to ~45% deep: the opposite index corner stays readable.
   const side = randInt(rng, 4);
   const depth = uniform(rng, 0.15, 0.45);
@@ -165,12 +176,10 @@ function occlude(view: Float32Array, rng: Rng): void {
   }
 }
 
-function glare(view: Float32Array, rng: Rng): void {
-  const w = CROP_WIDTH;
-  const h = CROP_HEIGHT;
+function glare(view: Float32Array, { w, h }: Grid, rng: Rng): void {
   const gx = uniform(rng, 0, w);
   const gy = uniform(rng, 0, h);
-  const radius = uniform(rng, 8, 30);
+  const radius = uniform(rng, 8, 30) * (w / CROP_WIDTH);
   const strength = uniform(rng, 0.3, 0.8);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {

@@ -29,3 +29,31 @@ export function classMeaning(index: number, names: readonly string[]): ClassMean
   const name = names[index] ?? `back:${index}`;
   return { kind: 'back', design: name.replace(/^back:/, '') };
 }
+
+// ------------------------------------------------------------------ the index-corner reader
+
+/** Index-corner crop fed to the index model, pixels (portrait). */
+export const INDEX_WIDTH = 32;
+export const INDEX_HEIGHT = 48;
+
+/** A rectangle in card units (0..1 across, 0..1 down the upright card). */
+export interface CardRegion {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/**
+ * Where the rank and suit index sits on an upright card: its top-left corner (the same index,
+ * turned, sits at the bottom right). Generous enough for jumbo indices and localiser error.
+ */
+export const INDEX_REGION: CardRegion = { x0: 0, y0: 0, x1: 0.26, y1: 0.3 };
+
+/** Index model rank classes: the 13 ranks, then "no index here". */
+export const INDEX_RANK_CLASSES = 14;
+/** Index model suit classes: the 4 suits, then "no index here". */
+export const INDEX_SUIT_CLASSES = 5;
+/** The "no index" class of both heads. */
+export const NO_RANK = 13;
+export const NO_SUIT = 4;

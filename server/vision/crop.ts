@@ -3,7 +3,8 @@
  * with a homography and bilinear sampling. Pure JS on raw RGB: a 64x96 crop is ~6k samples,
  * cheaper than a round trip through OpenCV Mats.
  */
-import { homographyFromPoints, type Homography } from '../geometry';
+import { applyHomography, homographyFromPoints, type Homography } from '../geometry';
+import { INDEX_REGION, type CardRegion } from './classes';
 import type { Quad } from './types';
 
 /** A raw RGB image, 3 bytes per pixel, row-major. Units: pixels. */
@@ -23,6 +24,23 @@ export function rectQuad(outW: number, outH: number): Quad {
     [outW, outH],
     [0, outH],
   ];
+}
+
+/** The part `region` (card units, upright) of the card whose corners are `quad`, as a quad. */
+export function subQuad(quad: Quad, region: CardRegion): Quad {
+  const cardToImage = homographyFromPoints(rectQuad(1, 1), quad);
+  const { x0, y0, x1, y1 } = region;
+  return [applyHomography(cardToImage, x0, y0), applyHomography(cardToImage, x1, y0), applyHomography(cardToImage, x1, y1), applyHomography(cardToImage, x0, y1)];
+}
+
+/**
+ * The card's two index corners as upright quads: top-left, and bottom-right turned 180 degrees
+ * (printed the other way up on every standard deck). A card lying either way up shows its index
+ * in both, and a card covered at one end (a cascade) still shows it in one.
+ */
+export function indexCornerQuads(quad: Quad): [Quad, Quad] {
+  const turned: Quad = [quad[2], quad[3], quad[0], quad[1]];
+  return [subQuad(quad, INDEX_REGION), subQuad(turned, INDEX_REGION)];
 }
 
 /**

@@ -4,8 +4,20 @@
  * Tensor shapes: input [N, CROP_HEIGHT, CROP_WIDTH, 3] float 0..1 → probs [N, C], embedding [N, E].
  */
 import * as tf from '@tensorflow/tfjs';
-import type { CardCode } from '../game/cards';
-import { CROP_HEIGHT, CROP_WIDTH, FIRST_BACK_CLASS, OTHER_CLASS, classMeaning } from './classes';
+import { ALL_CARD_CODES, parseCard, RANKS, SUITS, type CardCode } from '../game/cards';
+import {
+  CROP_HEIGHT,
+  CROP_WIDTH,
+  FIRST_BACK_CLASS,
+  INDEX_HEIGHT,
+  INDEX_RANK_CLASSES,
+  INDEX_SUIT_CLASSES,
+  INDEX_WIDTH,
+  NO_RANK,
+  NO_SUIT,
+  OTHER_CLASS,
+  classMeaning,
+} from './classes';
 
 /** Raw model outputs for a batch, as plain arrays (no tensors escape this stage). */
 export interface IdentityOutputs {
@@ -51,17 +63,51 @@ export type Identity =
   | { kind: 'back'; confidence: number; design: string }
   | { kind: 'other'; confidence: number };
 
+/** Rank and suit class of each face class index, for combining with the index reading. */
+const FACE_RANK = ALL_CARD_CODES.map((code) => RANKS.indexOf(parseCard(code).rank));
+const FACE_SUIT = ALL_CARD_CODES.map((code) => SUITS.indexOf(parseCard(code).suit));
+
 /**
  * Decides between the 52 faces, "a back" (all back-design classes summed) and reject.
  * `faceBoost` adds enrolled-face evidence per class index (0 when nothing is enrolled).
+ * With an `index` reading (the corner model), each face's score becomes
+ * p(face)^wholeCardWeight x p(rank) x p(suit), renormalised over the faces' total; a clearly
+ * visible index makes the card a face even when the whole crop (a covered card) looks otherwise.
  */
-export function decideIdentity(probs: Float32Array, offset: number, numClasses: number, names: readonly string[], faceBoost?: Float32Array): Identity {
-  let bestFace = 0;
-  let bestFaceScore = -1;
+export function decideIdentity(
+  probs: Float32Array,
+  offset: number,
+  numClasses: number,
+  names: readonly string[],
+  faceBoost?: Float32Array,
+  index?: IndexReading,
+  fusion: IndexFusion = DEFAULT_INDEX_FUSION,
+): Identity {
+  let faceMass = 0;
+  const faceScores = new Float64Array(OTHER_CLASS);
   for (let c = 0; c < OTHER_CLASS; c++) {
-    const score = probs[offset + c] + (faceBoost ? faceBoost[c] : 0);
-    if (score > bestFaceScore) {
-      bestFaceScore = score;
+    faceScores[c] = probs[offset + c] + (faceBoost ? faceBoost[c] : 0);
+    faceMass += faceScores[c];
+  }
+  let bestFaceScore = -1;
+  if (index) {
+    let sum = 0;
+    for (let c = 0; c < OTHER_CLASS; c++) {
+      // A corner that hardly shows an index says little: blend its reading towards uniform.
+      const rank = 1 / NO_RANK + index.indexness * (index.rank[FACE_RANK[c]] - 1 / NO_RANK);
+      const suit = 1 / NO_SUIT + index.indexness * (index.suit[FACE_SUIT[c]] - 1 / NO_SUIT);
+      faceScores[c] = Math.pow(faceScores[c] / (faceMass || 1) + 1e-4, fusion.wholeCardWeight) * (rank + 1e-4) * (suit + 1e-4);
+      sum += faceScores[c];
+    }
+    // Scores become shares of the face evidence: the whole crop's face mass, or the corner's
+    // certainty when it clearly shows an index.
+    const faceEvidence = index.indexness >= fusion.faceOverride ? Math.max(faceMass, index.indexness) : faceMass;
+    for (let c = 0; c < OTHER_CLASS; c++) faceScores[c] = (faceScores[c] / sum) * faceEvidence;
+  }
+  let bestFace = 0;
+  for (let c = 0; c < OTHER_CLASS; c++) {
+    if (faceScores[c] > bestFaceScore) {
+      bestFaceScore = faceScores[c];
       bestFace = c;
     }
   }
@@ -72,8 +118,9 @@ export function decideIdentity(probs: Float32Array, offset: number, numClasses: 
     if (probs[offset + c] > probs[offset + bestBack]) bestBack = c;
   }
   const other = probs[offset + OTHER_CLASS];
-  if (other >= bestFaceScore && other >= backSum) return { kind: 'other', confidence: other };
-  if (backSum > bestFaceScore) {
+  const faceOverride = index !== undefined && index.indexness >= fusion.faceOverride;
+  if (!faceOverride && other >= bestFaceScore && other >= backSum) return { kind: 'other', confidence: other };
+  if (!faceOverride && backSum > bestFaceScore) {
     const meaning = classMeaning(bestBack, names);
     return { kind: 'back', confidence: Math.min(1, backSum), design: meaning.kind === 'back' ? meaning.design : 'unknown' };
   }
@@ -81,3 +128,74 @@ export function decideIdentity(probs: Float32Array, offset: number, numClasses: 
   if (meaning.kind !== 'face') throw new Error('face class index out of range');
   return { kind: 'face', code: meaning.code, confidence: Math.min(1, bestFaceScore) };
 }
+
+// ------------------------------------------------------------------ the index-corner reader
+
+/** Index model outputs for a batch of cards: two corners per card (top-left, bottom-right turned). */
+export interface IndexOutputs {
+  count: number;
+  /** [count * 2, INDEX_RANK_CLASSES] probabilities, corner-major per card. */
+  rank: Float32Array;
+  /** [count * 2, INDEX_SUIT_CLASSES] probabilities. */
+  suit: Float32Array;
+}
+
+/** Runs the index model on `count` cards' corner pairs packed in `corners`. Frees every tensor it makes. */
+export async function runIndexModel(model: tf.LayersModel, corners: Float32Array, count: number): Promise<IndexOutputs> {
+  if (count === 0) return { count, rank: new Float32Array(0), suit: new Float32Array(0) };
+  const size = INDEX_WIDTH * INDEX_HEIGHT * 3;
+  if (corners.length < count * 2 * size) throw new Error('corner buffer too small for the batch');
+  const [rankT, suitT] = tf.tidy(() => model.predict(tf.tensor4d(corners.subarray(0, count * 2 * size), [count * 2, INDEX_HEIGHT, INDEX_WIDTH, 3])) as tf.Tensor[]);
+  try {
+    const [rank, suit] = await Promise.all([rankT.data() as Promise<Float32Array>, suitT.data() as Promise<Float32Array>]);
+    return { count, rank, suit };
+  } finally {
+    rankT.dispose();
+    suitT.dispose();
+  }
+}
+
+/** What the two corners of one card say: rank and suit distributions and whether an index shows at all. */
+export interface IndexReading {
+  /** Probability of each rank (RANKS order), given an index shows. */
+  rank: Float64Array;
+  /** Probability of each suit (SUITS order), given an index shows. */
+  suit: Float64Array;
+  /** How sure the better corner is that it shows an index (0..1). */
+  indexness: number;
+}
+
+/**
+ * Merges card `card`'s two corner readings, each weighted by how much it looks like an index: a
+ * corner covered by another card or a hand says "no index" and drops out.
+ */
+export function readIndex(outputs: IndexOutputs, card: number): IndexReading {
+  const rank = new Float64Array(NO_RANK);
+  const suit = new Float64Array(NO_SUIT);
+  let indexness = 0;
+  let total = 0;
+  for (let corner = 0; corner < 2; corner++) {
+    const r = (card * 2 + corner) * INDEX_RANK_CLASSES;
+    const s = (card * 2 + corner) * INDEX_SUIT_CLASSES;
+    const weight = (1 - outputs.rank[r + NO_RANK]) * (1 - outputs.suit[s + NO_SUIT]);
+    indexness = Math.max(indexness, weight);
+    total += weight;
+    for (let k = 0; k < NO_RANK; k++) rank[k] += weight * outputs.rank[r + k];
+    for (let k = 0; k < NO_SUIT; k++) suit[k] += weight * outputs.suit[s + k];
+  }
+  const rankSum = rank.reduce((a, b) => a + b, 0) || 1;
+  const suitSum = suit.reduce((a, b) => a + b, 0) || 1;
+  for (let k = 0; k < NO_RANK; k++) rank[k] /= rankSum;
+  for (let k = 0; k < NO_SUIT; k++) suit[k] /= suitSum;
+  return { rank, suit, indexness: total > 0 ? indexness : 0 };
+}
+
+/** How the whole-card and index readings are combined (see decideIdentity). */
+export interface IndexFusion {
+  /** Exponent on the whole-card face probability: lower trusts the corner more (default 0.5). */
+  wholeCardWeight: number;
+  /** A card whose corner is at least this sure it shows an index is a face, whatever the whole crop says (default 0.85). */
+  faceOverride: number;
+}
+
+export const DEFAULT_INDEX_FUSION: IndexFusion = { wholeCardWeight: 0.5, faceOverride: 0.85 };

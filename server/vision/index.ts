@@ -4,17 +4,27 @@
  * → locate cards → per-card crops → identity CNN (only for cards that moved or changed) →
  * enrolment (back design / face boosts) → observations. Every tensor is freed inside a call.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as tf from '@tensorflow/tfjs';
 import type { CardCode } from '../game/cards';
 import { initBackend, type VisionBackend } from './backend';
-import { CROP_HEIGHT, CROP_WIDTH } from './classes';
+import { CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_WIDTH } from './classes';
 import { changedRegion, cropRegion, greyThumb, type GreyThumb } from './change';
-import { cropCard, rectQuad, type RgbImage } from './crop';
+import { cropCard, indexCornerQuads, rectQuad, type RgbImage } from './crop';
 import { decodeFrame } from './decode';
 import { EnrollmentStore } from './enrollment';
-import { decideIdentity, runIdentityModel, type Identity } from './identify';
+import {
+  DEFAULT_INDEX_FUSION,
+  decideIdentity,
+  readIndex,
+  runIdentityModel,
+  runIndexModel,
+  type Identity,
+  type IndexFusion,
+  type IndexOutputs,
+} from './identify';
 import { detectionScale, locateCards, suppressNested, type LocatedCard } from './locate';
 import { loadLayersModelFromDir, readModelMetadata } from './model-io';
 import { loadOpenCv, type OpenCv } from './opencv';
@@ -22,13 +32,21 @@ import { tablePlane, zoneAt, type TablePlane } from './rectify';
 import { cardThumbnail, findUnchanged, type Track } from './tracking';
 import type { CardObservation, FrameInput, FrameObservations, Quad, Recognizer, TableCalibration } from './types';
 
-/** Default model folder: models/card-identity at the repo root. */
+/** Default model folders: models/card-identity and models/card-index at the repo root. */
 export const DEFAULT_MODEL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'models', 'card-identity');
+export const DEFAULT_INDEX_MODEL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'models', 'card-index');
 
 /** Options for createRecognizer. */
 export interface RecognizerConfig {
   /** Folder holding model.json + weights.bin (default models/card-identity). */
   modelDir?: string;
+  /**
+   * The index-corner model's folder (default models/card-index, used when present); null reads
+   * the whole-card crop only.
+   */
+  indexModelDir?: string | null;
+  /** How the whole-card and index-corner readings combine (default DEFAULT_INDEX_FUSION). */
+  indexFusion?: Partial<IndexFusion>;
   /** Force a backend (default: best that loads, tfjs-node → wasm → cpu). */
   backend?: VisionBackend;
   /** Reuse identities of cards that neither moved nor changed since the last frame (default true). */
@@ -49,16 +67,24 @@ export interface CardRecognizer extends Recognizer {
 }
 
 const CROP_SIZE = CROP_WIDTH * CROP_HEIGHT * 3;
+const CORNER_SIZE = INDEX_WIDTH * INDEX_HEIGHT * 3;
 
 /** Loads the model and OpenCV, and returns a ready recogniser. */
 export async function createRecognizer(config: RecognizerConfig = {}): Promise<CardRecognizer> {
   const log = config.log ?? ((m: string) => console.error(m));
   const backend = await initBackend({ prefer: config.backend, log });
   const modelDir = config.modelDir ?? DEFAULT_MODEL_DIR;
-  const [model, metadata, { cv }] = await Promise.all([loadLayersModelFromDir(modelDir), readModelMetadata(modelDir), loadOpenCv()]);
+  const indexDir = config.indexModelDir === undefined ? (existsSync(path.join(DEFAULT_INDEX_MODEL_DIR, 'model.json')) ? DEFAULT_INDEX_MODEL_DIR : null) : config.indexModelDir;
+  const [model, metadata, { cv }, indexModel] = await Promise.all([
+    loadLayersModelFromDir(modelDir),
+    readModelMetadata(modelDir),
+    loadOpenCv(),
+    indexDir ? loadLayersModelFromDir(indexDir) : Promise.resolve(null),
+  ]);
   const names = metadata.classNames;
   if (!Array.isArray(names) || names.length !== (model.outputs[0].shape[1] ?? -1)) throw new Error(`model at ${modelDir} lacks classNames metadata matching its output`);
-  return new TfjsRecognizer(model, names as string[], cv, backend, config);
+  log(`[vision] models: ${path.basename(modelDir)}${indexModel ? ` + ${path.basename(indexDir!)} (index corners)` : ' (no index-corner model)'}`);
+  return new TfjsRecognizer(model, indexModel, names as string[], cv, backend, config);
 }
 
 interface TrackedIdentity {
@@ -75,9 +101,11 @@ class TfjsRecognizer implements CardRecognizer {
   private readonly tracking: boolean;
   private readonly minConfidence: number;
   private readonly bothWays: boolean;
+  private readonly fusion: IndexFusion;
 
   constructor(
     private readonly model: tf.LayersModel,
+    private readonly indexModel: tf.LayersModel | null,
     private readonly names: string[],
     private readonly cv: OpenCv,
     readonly backend: VisionBackend,
@@ -86,6 +114,7 @@ class TfjsRecognizer implements CardRecognizer {
     this.tracking = config.tracking ?? true;
     this.minConfidence = config.minConfidence ?? 0.3;
     this.bothWays = config.bothWays ?? true;
+    this.fusion = { ...DEFAULT_INDEX_FUSION, ...config.indexFusion };
   }
 
   setCalibration(calibration: TableCalibration | null): void {
@@ -123,13 +152,14 @@ class TfjsRecognizer implements CardRecognizer {
     const todo = located.map((_, i) => i).filter((i) => !reused[i]);
     const crops = new Float32Array(todo.length * CROP_SIZE);
     todo.forEach((cardIndex, k) => cropCard(image, located[cardIndex].corners, CROP_WIDTH, CROP_HEIGHT, crops, k * CROP_SIZE));
+    const corners = this.indexModel ? this.cornerCrops(image, todo.map((i) => located[i].corners)) : null;
     lap('crop');
     const outputs = await runIdentityModel(this.model, crops, todo.length, this.bothWays);
+    const indexOutputs = corners && this.indexModel ? await runIndexModel(this.indexModel, corners, todo.length) : null;
     const identities: TrackedIdentity[] = located.map((_, i) => reused[i] as TrackedIdentity);
     todo.forEach((cardIndex, k) => {
       const embedding = outputs.embeddings.slice(k * outputs.embeddingSize, (k + 1) * outputs.embeddingSize);
-      const boost = this.enrolled.faceBoost(embedding, 0, outputs.embeddingSize);
-      identities[cardIndex] = { identity: decideIdentity(outputs.probs, k * outputs.numClasses, outputs.numClasses, this.names, boost), embedding };
+      identities[cardIndex] = { identity: this.decide(outputs, k, embedding, indexOutputs), embedding };
     });
     lap('identify');
 
@@ -208,17 +238,37 @@ class TfjsRecognizer implements CardRecognizer {
     return { kind: 'face', code: identity.kind === 'face' ? identity.code : undefined, confidence: identity.confidence, corners: card.corners, zone };
   }
 
-  /** Crops for whole-card views: each view is a card filling its image. */
-  private async viewCrops(views: FrameInput[]): Promise<Float32Array> {
+  /** Both index corners of each card quad, packed for the index model. */
+  private cornerCrops(image: RgbImage, quads: Quad[]): Float32Array {
+    const corners = new Float32Array(quads.length * 2 * CORNER_SIZE);
+    quads.forEach((quad, k) => {
+      const [topLeft, bottomRight] = indexCornerQuads(quad);
+      cropCard(image, topLeft, INDEX_WIDTH, INDEX_HEIGHT, corners, (k * 2) * CORNER_SIZE);
+      cropCard(image, bottomRight, INDEX_WIDTH, INDEX_HEIGHT, corners, (k * 2 + 1) * CORNER_SIZE);
+    });
+    return corners;
+  }
+
+  /** Crop k's identity from both models' outputs and the enrolled faces. */
+  private decide(outputs: Awaited<ReturnType<typeof runIdentityModel>>, k: number, embedding: Float32Array, indexOutputs: IndexOutputs | null): Identity {
+    const boost = this.enrolled.faceBoost(embedding, 0, outputs.embeddingSize);
+    const index = indexOutputs ? readIndex(indexOutputs, k) : undefined;
+    return decideIdentity(outputs.probs, k * outputs.numClasses, outputs.numClasses, this.names, boost, index, this.fusion);
+  }
+
+  /** Crops for whole-card views (each view is a card filling its image), and their index corners. */
+  private async viewCrops(views: FrameInput[], withCorners: boolean): Promise<{ crops: Float32Array; corners: Float32Array | null }> {
     const crops = new Float32Array(views.length * CROP_SIZE);
+    const corners = withCorners && this.indexModel ? new Float32Array(views.length * 2 * CORNER_SIZE) : null;
     for (let i = 0; i < views.length; i++) {
       const image = await decodeFrame(views[i]);
       // Landscape views are cards lying sideways: turn them upright.
       const quad = rectQuad(image.width, image.height);
       const upright = image.width > image.height * 1.15 ? ([quad[3], quad[0], quad[1], quad[2]] as typeof quad) : quad;
       cropCard(image, upright, CROP_WIDTH, CROP_HEIGHT, crops, i * CROP_SIZE);
+      if (corners) corners.set(this.cornerCrops(image, [upright]), i * 2 * CORNER_SIZE);
     }
-    return crops;
+    return { crops, corners };
   }
 
   async identifyCrops(views: FrameInput[]): Promise<Array<Identity & { backId?: string }>> {
@@ -226,11 +276,13 @@ class TfjsRecognizer implements CardRecognizer {
     const results: Array<Identity & { backId?: string }> = [];
     for (let start = 0; start < views.length; start += 32) {
       const chunk = views.slice(start, start + 32);
-      const outputs = await runIdentityModel(this.model, await this.viewCrops(chunk), chunk.length, this.bothWays);
+      const { crops, corners } = await this.viewCrops(chunk, true);
+      const outputs = await runIdentityModel(this.model, crops, chunk.length, this.bothWays);
+      const indexOutputs = corners && this.indexModel ? await runIndexModel(this.indexModel, corners, chunk.length) : null;
       for (let k = 0; k < chunk.length; k++) {
-        const boost = this.enrolled.faceBoost(outputs.embeddings, k * outputs.embeddingSize, outputs.embeddingSize);
-        const identity = decideIdentity(outputs.probs, k * outputs.numClasses, outputs.numClasses, this.names, boost);
-        const backId = identity.kind === 'back' ? this.enrolled.nearestBack(outputs.embeddings, k * outputs.embeddingSize, outputs.embeddingSize)?.backId : undefined;
+        const embedding = outputs.embeddings.subarray(k * outputs.embeddingSize, (k + 1) * outputs.embeddingSize);
+        const identity = this.decide(outputs, k, embedding, indexOutputs);
+        const backId = identity.kind === 'back' ? this.enrolled.nearestBack(embedding, 0, outputs.embeddingSize)?.backId : undefined;
         results.push({ ...identity, backId });
       }
     }
@@ -239,7 +291,7 @@ class TfjsRecognizer implements CardRecognizer {
 
   private async embed(views: FrameInput[]): Promise<Float32Array[]> {
     if (views.length === 0) throw new Error('enrolment needs at least one view');
-    const outputs = await runIdentityModel(this.model, await this.viewCrops(views), views.length, this.bothWays);
+    const outputs = await runIdentityModel(this.model, (await this.viewCrops(views, false)).crops, views.length, this.bothWays);
     return views.map((_, k) => outputs.embeddings.slice(k * outputs.embeddingSize, (k + 1) * outputs.embeddingSize));
   }
 
@@ -260,6 +312,7 @@ class TfjsRecognizer implements CardRecognizer {
     if (this.disposed) return;
     this.disposed = true;
     this.model.dispose();
+    this.indexModel?.dispose();
     this.tracks = [];
   }
 

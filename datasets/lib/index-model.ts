@@ -1,0 +1,35 @@
+/**
+ * The index-corner CNN: reads the rank and suit printed in a card's corner from a higher
+ * resolution crop of just that corner (INDEX_WIDTH x INDEX_HEIGHT of the card's INDEX_REGION).
+ * Factorised heads, rank (13 + "no index") and suit (4 + "no index"), so every rank learns from
+ * all four suits and every suit from all thirteen ranks. Corners look alike across deck designs,
+ * and a corner is all that shows of a card covered in a cascade.
+ */
+import * as tf from '@tensorflow/tfjs';
+import { INDEX_HEIGHT, INDEX_RANK_CLASSES, INDEX_SUIT_CLASSES, INDEX_WIDTH } from '../../server/vision/classes';
+
+function convBlock(x: tf.SymbolicTensor, filters: number, strides: number, name: string): tf.SymbolicTensor {
+  let y = tf.layers
+    .conv2d({ filters, kernelSize: 3, strides, padding: 'same', useBias: false, name: `${name}_conv`, kernelInitializer: 'heNormal' })
+    .apply(x) as tf.SymbolicTensor;
+  y = tf.layers.batchNormalization({ name: `${name}_bn` }).apply(y) as tf.SymbolicTensor;
+  return tf.layers.reLU({ name: `${name}_relu` }).apply(y) as tf.SymbolicTensor;
+}
+
+/** Builds the untrained index model. Input [N, 48, 32, 3] in 0..1; outputs [rank, suit] probabilities. */
+export function buildIndexModel(): tf.LayersModel {
+  const input = tf.input({ shape: [INDEX_HEIGHT, INDEX_WIDTH, 3], name: 'corner' });
+  let x = convBlock(input, 32, 1, 'c1'); // 48x32: glyph strokes are 2-3 px wide
+  x = convBlock(x, 48, 2, 'c2'); // 24x16
+  x = convBlock(x, 64, 1, 'c3');
+  x = convBlock(x, 96, 2, 'c4'); // 12x8
+  x = convBlock(x, 128, 2, 'c5'); // 6x4
+  // Flatten, not global pooling: where a mark sits in the corner (rank above suit) matters.
+  const flat = tf.layers.flatten({ name: 'flat' }).apply(x) as tf.SymbolicTensor;
+  let h = tf.layers.dense({ units: 128, name: 'features' }).apply(flat) as tf.SymbolicTensor;
+  h = tf.layers.reLU({ name: 'features_relu' }).apply(h) as tf.SymbolicTensor;
+  h = tf.layers.dropout({ rate: 0.3, name: 'drop' }).apply(h) as tf.SymbolicTensor;
+  const rank = tf.layers.dense({ units: INDEX_RANK_CLASSES, activation: 'softmax', name: 'rank' }).apply(h) as tf.SymbolicTensor;
+  const suit = tf.layers.dense({ units: INDEX_SUIT_CLASSES, activation: 'softmax', name: 'suit' }).apply(h) as tf.SymbolicTensor;
+  return tf.model({ inputs: input, outputs: [rank, suit], name: 'card_index' });
+}

@@ -1,0 +1,161 @@
+/**
+ * What `npm run train` can train: the whole-card identity model and the index-corner model.
+ * A task owns its model, data pool, batches, loss and validation numbers; the training loop in
+ * datasets/cli/train.ts (schedule, checkpoints, history, plots) is shared.
+ */
+import path from 'node:path';
+import * as tf from '@tensorflow/tfjs';
+import { CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_RANK_CLASSES, INDEX_SUIT_CLASSES, INDEX_WIDTH, INDEX_REGION, classNames } from '../../server/vision/classes';
+import { buildIdentityModel } from './identity-model';
+import { buildIndexModel } from './index-model';
+import { classIndexOf, labelBatch, makeBatch, trainingBackDesigns, trainingPool } from './batches';
+import { indexLabels, indexTrainingPool, makeIndexBatch, NO_INDEX_GROUPS } from './index-batches';
+import { makeRng, type Rng } from './rng';
+import { type SourceSet } from './sources';
+import { cacheDir, REPO_ROOT } from './shared-data';
+
+/** The two numbers every task reports per epoch (the first picks the model kept). */
+export interface TaskScores {
+  /** cards53 valid: the card named right (code), plain crops. */
+  validAcc: number;
+  /** The held-out art deck under training-style augmentation. */
+  heldoutDeckAcc: number;
+}
+
+export interface TrainTask {
+  name: 'identity' | 'index';
+  /** Where the best model goes, and the epoch checkpoint / history / curves files. */
+  outDir: string;
+  checkpointDir: string;
+  historyFile: string;
+  curvesFile: string;
+  /** Must match between a checkpoint and the data to resume. */
+  signature: string[];
+  pool: number[];
+  build(): tf.LayersModel;
+  /** The model whose outputs the loss sees (the identity model's embedding output is not trained directly). */
+  trainable(model: tf.LayersModel): tf.LayersModel;
+  loss: string | string[];
+  batch(indices: readonly number[], rng: Rng): { xs: tf.Tensor; ys: tf.Tensor | tf.Tensor[] };
+  evaluate(model: tf.LayersModel): Promise<TaskScores>;
+  metadata: Record<string, unknown>;
+}
+
+function validAndHeldout(set: SourceSet): { validIdx: number[]; heldoutIdx: number[] } {
+  return {
+    validIdx: set.entries.flatMap((e, i) => (e.group === 'cards53' && e.split === 'valid' ? [i] : [])),
+    heldoutIdx: set.entries.flatMap((e, i) => (e.group.startsWith('art:') && e.split === 'heldout' ? [i] : [])),
+  };
+}
+
+/** Runs `predict` over `indices` in chunks of 64 and counts the entries it calls right. */
+async function countRight(indices: number[], predict: (chunk: number[]) => Promise<boolean[]>): Promise<number> {
+  if (indices.length === 0) return NaN;
+  let right = 0;
+  for (let start = 0; start < indices.length; start += 64) {
+    for (const ok of await predict(indices.slice(start, start + 64))) if (ok) right++;
+  }
+  return right / indices.length;
+}
+
+/** The whole-card identity model: 52 faces, reject, and one class per training back design. */
+export function identityTask(set: SourceSet): TrainTask {
+  const names = classNames(trainingBackDesigns(set));
+  const { validIdx, heldoutIdx } = validAndHeldout(set);
+  const accuracy = (model: tf.LayersModel, indices: number[], strength: number, seed: number): Promise<number> => {
+    const rng = makeRng(seed);
+    return countRight(indices, async (chunk) => {
+      const x = makeBatch(set, chunk, rng, strength);
+      const predicted = tf.tidy(() => {
+        const [probs] = model.predict(tf.tensor4d(x, [chunk.length, CROP_HEIGHT, CROP_WIDTH, 3])) as tf.Tensor[];
+        return probs.argMax(-1);
+      });
+      const classes = await predicted.data();
+      predicted.dispose();
+      return chunk.map((index, k) => classes[k] === classIndexOf(set.entries[index].label, names));
+    });
+  };
+  return {
+    name: 'identity',
+    outDir: path.join(REPO_ROOT, 'models', 'card-identity'),
+    checkpointDir: path.join(cacheDir(), 'checkpoint'),
+    historyFile: path.join(REPO_ROOT, 'models', 'training-history.json'),
+    curvesFile: path.join(REPO_ROOT, 'models', 'training-curves.png'),
+    signature: names,
+    pool: trainingPool(set),
+    build: () => buildIdentityModel(names.length),
+    trainable: (model) => tf.model({ inputs: model.inputs, outputs: model.outputs[0] }),
+    loss: 'categoricalCrossentropy',
+    batch(indices, rng) {
+      const x = makeBatch(set, indices, rng, 1);
+      const classes = indices.map((i) => classIndexOf(set.entries[i].label, names));
+      return { xs: tf.tensor4d(x, [indices.length, CROP_HEIGHT, CROP_WIDTH, 3]), ys: labelBatch(classes, names.length, 0.05) };
+    },
+    async evaluate(model) {
+      return { validAcc: await accuracy(model, validIdx, 0, 1), heldoutDeckAcc: await accuracy(model, heldoutIdx.flatMap((i) => [i, i, i, i]), 0.5, 2) };
+    },
+    metadata: {
+      format: 'nerts-card-identity/1',
+      classNames: names,
+      cropWidth: CROP_WIDTH,
+      cropHeight: CROP_HEIGHT,
+      input: 'RGB float 0..1, upright card crop, [N, cropHeight, cropWidth, 3]',
+      outputs: ['probs', 'embedding'],
+    },
+  };
+}
+
+/** The index-corner model: rank and suit heads over the card's corner. */
+export function indexTask(set: SourceSet): TrainTask {
+  const { validIdx, heldoutIdx } = validAndHeldout(set);
+  const faces = (indices: number[]) => indices.filter((i) => !NO_INDEX_GROUPS.includes(set.entries[i].group));
+  const accuracy = (model: tf.LayersModel, indices: number[], strength: number, seed: number): Promise<number> => {
+    const rng = makeRng(seed);
+    return countRight(indices, async (chunk) => {
+      const { x } = makeIndexBatch(set, chunk, rng, strength, 0);
+      const [rankT, suitT] = tf.tidy(() => {
+        const [rank, suit] = model.predict(tf.tensor4d(x, [chunk.length, INDEX_HEIGHT, INDEX_WIDTH, 3])) as tf.Tensor[];
+        return [rank.argMax(-1), suit.argMax(-1)];
+      });
+      const [ranks, suits] = await Promise.all([rankT.data(), suitT.data()]);
+      rankT.dispose();
+      suitT.dispose();
+      return chunk.map((index, k) => {
+        const truth = indexLabels(set.entries[index].label);
+        return ranks[k] === truth.rank && suits[k] === truth.suit;
+      });
+    });
+  };
+  return {
+    name: 'index',
+    outDir: path.join(REPO_ROOT, 'models', 'card-index'),
+    checkpointDir: path.join(cacheDir(), 'checkpoint-index'),
+    historyFile: path.join(REPO_ROOT, 'models', 'card-index-history.json'),
+    curvesFile: path.join(REPO_ROOT, 'models', 'card-index-curves.png'),
+    signature: [`rank:${INDEX_RANK_CLASSES}`, `suit:${INDEX_SUIT_CLASSES}`, `${INDEX_WIDTH}x${INDEX_HEIGHT}`],
+    pool: indexTrainingPool(set),
+    build: buildIndexModel,
+    trainable: (model) => model,
+    loss: ['categoricalCrossentropy', 'categoricalCrossentropy'],
+    batch(indices, rng) {
+      const { x, ranks, suits } = makeIndexBatch(set, indices, rng, 1);
+      return {
+        xs: tf.tensor4d(x, [indices.length, INDEX_HEIGHT, INDEX_WIDTH, 3]),
+        ys: [labelBatch(ranks, INDEX_RANK_CLASSES, 0.05), labelBatch(suits, INDEX_SUIT_CLASSES, 0.05)],
+      };
+    },
+    async evaluate(model) {
+      return { validAcc: await accuracy(model, faces(validIdx), 0, 1), heldoutDeckAcc: await accuracy(model, faces(heldoutIdx).flatMap((i) => [i, i, i, i]), 0.5, 2) };
+    },
+    metadata: {
+      format: 'nerts-card-index/1',
+      rankClasses: ['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K', 'none'],
+      suitClasses: ['S', 'H', 'D', 'C', 'none'],
+      cropWidth: INDEX_WIDTH,
+      cropHeight: INDEX_HEIGHT,
+      region: INDEX_REGION,
+      input: 'RGB float 0..1, the upright card corner INDEX_REGION, [N, cropHeight, cropWidth, 3]',
+      outputs: ['rank', 'suit'],
+    },
+  };
+}

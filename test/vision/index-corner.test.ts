@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { ALL_CARD_CODES, RANKS, SUITS } from '../../server/game/cards';
+import { classNames, INDEX_RANK_CLASSES, INDEX_REGION, INDEX_SUIT_CLASSES, NO_RANK, NO_SUIT } from '../../server/vision/classes';
+import { indexCornerQuads, subQuad } from '../../server/vision/crop';
+import { decideIdentity, readIndex, type IndexOutputs } from '../../server/vision/identify';
+import type { Quad } from '../../server/vision/types';
+
+const names = classNames(['gen-1']);
+
+/** Index outputs for one card from per-corner (rank, suit, sureness) readings. */
+function corners(...readings: Array<{ rank: number; suit: number; sure: number }>): IndexOutputs {
+  const rank = new Float32Array(2 * INDEX_RANK_CLASSES);
+  const suit = new Float32Array(2 * INDEX_SUIT_CLASSES);
+  readings.forEach(({ rank: r, suit: s, sure }, corner) => {
+    rank[corner * INDEX_RANK_CLASSES + r] = sure;
+    rank[corner * INDEX_RANK_CLASSES + NO_RANK] += 1 - sure;
+    suit[corner * INDEX_SUIT_CLASSES + s] = sure;
+    suit[corner * INDEX_SUIT_CLASSES + NO_SUIT] += 1 - sure;
+  });
+  return { count: 1, rank, suit };
+}
+
+const faceProbs = (values: Record<string, number>) => {
+  const p = new Float32Array(names.length);
+  for (const [code, v] of Object.entries(values)) p[code === 'other' ? 52 : ALL_CARD_CODES.indexOf(code as (typeof ALL_CARD_CODES)[number])] = v;
+  return p;
+};
+
+describe('index corner quads', () => {
+  const quad: Quad = [[100, 100], [163, 100], [163, 188], [100, 188]]; // 63 x 88 px, upright
+  it('maps the index region of a card onto the image', () => {
+    const [tl, tr, br] = subQuad(quad, INDEX_REGION);
+    expect(tl[0]).toBeCloseTo(100);
+    expect(tr[0]).toBeCloseTo(100 + 63 * INDEX_REGION.x1);
+    expect(br[1]).toBeCloseTo(100 + 88 * INDEX_REGION.y1);
+  });
+  it('reads the top-left corner and the bottom-right one turned upright', () => {
+    const [topLeft, bottomRight] = indexCornerQuads(quad);
+    expect(topLeft[0]).toEqual([100, 100]);
+    // The turned corner's first point is the card's bottom-right corner, its third inside the card.
+    expect(bottomRight[0][0]).toBeCloseTo(163);
+    expect(bottomRight[0][1]).toBeCloseTo(188);
+    expect(bottomRight[2][0]).toBeCloseTo(163 - 63 * INDEX_REGION.x1);
+    expect(bottomRight[2][1]).toBeCloseTo(188 - 88 * INDEX_REGION.y1);
+  });
+});
+
+describe('readIndex', () => {
+  it('trusts the corner that shows an index over a covered one', () => {
+    const reading = readIndex(corners({ rank: RANKS.indexOf('7'), suit: SUITS.indexOf('C'), sure: 0.95 }, { rank: RANKS.indexOf('K'), suit: SUITS.indexOf('H'), sure: 0.05 }), 0);
+    expect(reading.indexness).toBeCloseTo(0.95 * 0.95);
+    expect(reading.rank[RANKS.indexOf('7')]).toBeGreaterThan(0.99);
+    expect(reading.suit[SUITS.indexOf('C')]).toBeGreaterThan(0.99);
+  });
+  it('says no index when neither corner shows one', () => {
+    expect(readIndex(corners({ rank: 0, suit: 0, sure: 0 }, { rank: 0, suit: 0, sure: 0 }), 0).indexness).toBe(0);
+  });
+});
+
+describe('decideIdentity with the index corner', () => {
+  it('fixes a suit the whole card got wrong (clubs read as spades)', () => {
+    const probs = faceProbs({ '7S': 0.6, '7C': 0.35 });
+    expect(decideIdentity(probs, 0, names.length, names)).toMatchObject({ code: '7S' });
+    const index = readIndex(corners({ rank: RANKS.indexOf('7'), suit: SUITS.indexOf('C'), sure: 0.95 }, { rank: RANKS.indexOf('7'), suit: SUITS.indexOf('C'), sure: 0.9 }), 0);
+    expect(decideIdentity(probs, 0, names.length, names, undefined, index)).toMatchObject({ kind: 'face', code: '7C' });
+  });
+  it('calls a covered card with a clear index a face even when the whole crop says other', () => {
+    const probs = faceProbs({ other: 0.7, '3D': 0.1 });
+    const index = readIndex(corners({ rank: RANKS.indexOf('9'), suit: SUITS.indexOf('H'), sure: 0.97 }, { rank: 0, suit: 0, sure: 0 }), 0);
+    expect(decideIdentity(probs, 0, names.length, names)).toMatchObject({ kind: 'other' });
+    expect(decideIdentity(probs, 0, names.length, names, undefined, index)).toMatchObject({ kind: 'face', code: '9H' });
+  });
+  it('ignores a corner that shows no index (a deck without indices)', () => {
+    const probs = faceProbs({ QH: 0.8, KH: 0.1 });
+    const index = readIndex(corners({ rank: RANKS.indexOf('2'), suit: 0, sure: 0.02 }, { rank: RANKS.indexOf('2'), suit: 0, sure: 0.02 }), 0);
+    expect(decideIdentity(probs, 0, names.length, names, undefined, index)).toMatchObject({ kind: 'face', code: 'QH' });
+  });
+  it('keeps a confident reject when the corner is unsure', () => {
+    const probs = faceProbs({ other: 0.9, '5S': 0.05 });
+    const index = readIndex(corners({ rank: RANKS.indexOf('5'), suit: 0, sure: 0.5 }, { rank: 0, suit: 0, sure: 0 }), 0);
+    expect(decideIdentity(probs, 0, names.length, names, undefined, index)).toMatchObject({ kind: 'other' });
+  });
+});
