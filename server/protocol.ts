@@ -111,6 +111,11 @@ export const TableInfoSchema = Type.Object({
   target: Type.Integer(),
   source: FrameSourceSchema,
   calibrated: Type.Boolean(),
+  /**
+   * Zones the tracker uses: `calibrated` (the saved calibration) or `default` (no calibration
+   * yet: the whole frame is the table, a centre zone in the middle, seat zones round the edges).
+   */
+  zoneLayout: Type.Optional(Type.Union([Type.Literal('calibrated'), Type.Literal('default')])),
   /** Deck ids whose back has been enrolled. */
   enrolledDecks: Type.Array(Type.String()),
   createdAtMs: Type.Number(),
@@ -300,6 +305,26 @@ export const TableViewSchema = Type.Object({
   matchTotals: Type.Array(Type.Object({ id: Type.String(), total: Type.Integer() })),
   target: Type.Integer(),
   matchWinner: Type.Union([Type.String(), Type.Null()]),
+  /**
+   * The camera's check of the score sort (absent until the camera has seen a back after the
+   * call): per player, the backs of their deck counted in the centre over the last few frames
+   * against the centre cards credited. Frozen once the hand is scored; cleared by the next hand.
+   */
+  backCheck: Type.Optional(
+    Type.Object({
+      /** Frames the counts come from (the recent window). */
+      frames: Type.Integer({ minimum: 0 }),
+      players: Type.Array(
+        Type.Object({
+          player: PlayerRef,
+          deckId: Type.String(),
+          backsSeen: Type.Integer({ minimum: 0 }),
+          centreCards: Type.Integer(),
+          agrees: Type.Boolean(),
+        }),
+      ),
+    }),
+  ),
 });
 export type TableView = Static<typeof TableViewSchema>;
 

@@ -25,6 +25,9 @@ import { applyRules, initialRulesState, toView, variantInput, type RulesContext,
 import type { StoredTable, TableStore } from './store';
 import { PipelineCounters } from './stats';
 import type { FrameHeader } from '../workers/frame-format';
+import { addBackFrame, backCheck, initialBackCountState, type BackCheck, type BackCountState } from './back-count';
+import { defaultCalibration, withZones, zoneLocator } from './zone-layout';
+import type { Point } from '../geometry';
 
 /** The part of a ws WebSocket a table uses (ws ships no types here). */
 export interface TableSocket {
@@ -96,6 +99,12 @@ export class LiveTable {
   latestObservations: FrameObservations | null = null;
   /** Listeners for processed frames (the benchmark and tests read them). */
   readonly frameListeners = new Set<(observations: FrameObservationsMessage) => void>();
+  /** Backs the camera counts during the score sort (this hand's; not persisted: the camera can count again). */
+  private backCount: BackCountState = initialBackCountState();
+  /** The back check last pushed to viewers, as JSON (a new view goes out only when it changes). */
+  private lastBackCheckSent = 'null';
+  /** Zone lookup of the default layout for the current frame size and seat count (uncalibrated tables). */
+  private defaultZones: { key: string; locate: (point: Point) => string | undefined } | null = null;
 
   constructor(
     private stored: StoredTable,
@@ -134,6 +143,7 @@ export class LiveTable {
       target: setup.target,
       source: this.stored.source,
       calibrated: this.stored.calibration !== null,
+      zoneLayout: this.stored.calibration !== null ? 'calibrated' : 'default',
       enrolledDecks: this.stored.enrolledDecks,
       createdAtMs: this.stored.createdAtMs,
     };
@@ -154,9 +164,15 @@ export class LiveTable {
     return this.stored.source;
   }
 
-  /** The live view (rules state shaped for viewers). */
+  /** The live view (rules state shaped for viewers), with the camera's back check during and after the score sort. */
   view(): TableView {
-    return toView(this.rules, this.context);
+    const view = toView(this.rules, this.context);
+    const check = this.backCheckFor(view);
+    return check ? { ...view, backCheck: check } : view;
+  }
+
+  private backCheckFor(view: TableView): BackCheck | null {
+    return backCheck(this.backCount, view.players.map((player) => ({ id: player.id, deckId: player.deckId, centreCards: player.centreCards })));
   }
 
   /** Pipeline counters now. */
@@ -192,8 +208,9 @@ export class LiveTable {
   }
 
   private readonly sink: TableSink = {
-    onObservations: (frame: PendingFrame, observations: FrameObservations, latencyMs: number) => {
+    onObservations: (frame: PendingFrame, recognised: FrameObservations, latencyMs: number) => {
       this.counters.processed(latencyMs);
+      const observations = this.stored.calibration === null ? this.withDefaultZones(recognised) : recognised;
       this.latestObservations = observations;
       this.onObservations(frame, observations, latencyMs);
     },
@@ -207,6 +224,20 @@ export class LiveTable {
       }
     },
   };
+
+  /**
+   * An uncalibrated table still referees: cards the recogniser left without a zone get one from
+   * the default layout (the whole frame as the table). The recogniser itself stays uncalibrated,
+   * so it does not assume a card size from a guessed table.
+   */
+  private withDefaultZones(observations: FrameObservations): FrameObservations {
+    const seatCount = this.context.players.length;
+    const key = `${observations.width}x${observations.height}/${seatCount}`;
+    if (this.defaultZones?.key !== key) {
+      this.defaultZones = { key, locate: zoneLocator(defaultCalibration(observations.width, observations.height, seatCount), observations.width, observations.height) };
+    }
+    return { ...observations, cards: withZones(observations.cards, this.defaultZones.locate) };
+  }
 
   private onObservations(frame: PendingFrame, observations: FrameObservations, latencyMs: number): void {
     const message: FrameObservationsMessage = {
@@ -224,6 +255,16 @@ export class LiveTable {
       this.tracker = result.state;
       if (result.events.length > 0) {
         this.record(result.events, frame.seq);
+      }
+    }
+    // The score sort: after the call and before scoring, the camera counts the sorted backs.
+    if (this.rules.referee.hand?.phase === 'ended') {
+      this.backCount = addBackFrame(this.backCount, frame.captureTimeMs, observations.cards);
+      const view = this.view();
+      const check = JSON.stringify(view.backCheck ?? null);
+      if (check !== this.lastBackCheckSent) {
+        this.lastBackCheckSent = check;
+        this.broadcast({ type: 'view', view });
       }
     }
     const now = Date.now();
@@ -271,12 +312,18 @@ export class LiveTable {
     return entries;
   }
 
+  private resetBackCount(): void {
+    this.backCount = initialBackCountState();
+    this.lastBackCheckSent = 'null';
+  }
+
   // ------------------------------------------------------------------ referee actions
 
   /** Starts the next hand (the tracker starts afresh). */
   startHand(timeMs = Date.now()): TableView {
     const hand = this.rules.referee.handsStarted + 1;
     this.tracker = initialTrackerState(this.trackerConfig);
+    this.resetBackCount();
     this.record([{ timeMs, event: { type: 'hand-started', hand } }]);
     this.store.startHand(this.id, this.rules.referee.match?.number ?? 1, hand, Date.now());
     return this.view();
@@ -342,6 +389,7 @@ export class LiveTable {
     this.store.updateTable(this.id, { setup });
     ({ context: this.context, trackerConfig: this.trackerConfig } = configsFor(this.id, setup));
     this.tracker = initialTrackerState(this.trackerConfig);
+    this.resetBackCount();
     this.record([{ timeMs, event: { type: 'setup-changed', by, previous, setup } }]);
     this.broadcast({ type: 'table', table: this.info() });
     return true;

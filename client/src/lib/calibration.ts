@@ -6,10 +6,11 @@
  * starting at the camera's bottom edge.
  */
 import type { Calibration } from '../../../server/protocol';
+import { DEFAULT_CENTRE_HALF_MM, layoutZones } from '../../../server/tables/zone-layout';
 import { applyHomography, homographyFrom, type Pt } from './homography';
 
-/** Half the side of the centre zone, table millimetres (room for six to eight foundations). */
-export const DEFAULT_CENTRE_HALF_MM = 230;
+// The zone layout is shared with the server's default layout for uncalibrated tables.
+export { DEFAULT_CENTRE_HALF_MM, defaultCalibration, seatAngle } from '../../../server/tables/zone-layout';
 
 /** Inputs from the setup page. */
 export interface CalibrationInput {
@@ -32,19 +33,6 @@ export function imageToTable(input: Pick<CalibrationInput, 'corners' | 'tableWid
   return homographyFrom(input.corners, [[-w, -h], [w, -h], [w, h], [-w, h]]);
 }
 
-/** Where the ray from the origin at `angle` leaves the rectangle of half-size w × h. */
-function rectangleEdgePoint(angle: number, w: number, h: number): Pt {
-  const dx = Math.cos(angle);
-  const dy = Math.sin(angle);
-  const scale = Math.min(Math.abs(dx) > 1e-9 ? w / Math.abs(dx) : Infinity, Math.abs(dy) > 1e-9 ? h / Math.abs(dy) : Infinity);
-  return [dx * scale, dy * scale];
-}
-
-/** Table-mm direction of seat `seat` of `count`: seat 0 at the bottom edge (+y), then clockwise as seen from above. */
-export function seatAngle(seat: number, count: number): number {
-  return Math.PI / 2 + (seat * 2 * Math.PI) / count;
-}
-
 /** The full calibration, or an error message saying what to fix. */
 export function buildCalibration(input: CalibrationInput): { calibration: Calibration } | { error: string } {
   if (input.tableWidthMm <= 0 || input.tableHeightMm <= 0) return { error: 'Table size must be positive' };
@@ -57,20 +45,7 @@ export function buildCalibration(input: CalibrationInput): { calibration: Calibr
   if (!centreMm || Math.abs(centreMm[0]) > w || Math.abs(centreMm[1]) > h) return { error: 'The centre must be inside the table corners' };
   const half = Math.min(input.centreHalfMm ?? DEFAULT_CENTRE_HALF_MM, w * 0.8, h * 0.8);
   const round = (p: Pt): [number, number] => [Math.round(p[0]), Math.round(p[1])];
-  const [cx, cy] = centreMm;
-  const zones: Calibration['zones'] = [
-    { id: 'centre', kind: 'centre', polygonMm: [round([cx - half, cy - half]), round([cx + half, cy - half]), round([cx + half, cy + half]), round([cx - half, cy + half])] },
-  ];
-  const steps = 6;
-  for (let seat = 0; seat < input.seatCount; seat++) {
-    const middle = seatAngle(seat, input.seatCount);
-    const spread = Math.PI / input.seatCount;
-    const polygon: [number, number][] = [round([0, 0])];
-    for (let step = 0; step <= steps; step++) {
-      polygon.push(round(rectangleEdgePoint(middle - spread + (2 * spread * step) / steps, w, h)));
-    }
-    zones.push({ id: `seat-${seat}`, kind: 'seat', seat, polygonMm: polygon });
-  }
+  const zones = layoutZones({ tableWidthMm: input.tableWidthMm, tableHeightMm: input.tableHeightMm, centreMm, centreHalfMm: half, seatCount: input.seatCount });
   return {
     calibration: {
       imageWidth: Math.round(input.imageWidth),

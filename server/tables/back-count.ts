@@ -1,0 +1,109 @@
+/**
+ * The camera's check of the score sort. After the call, players turn the centre cards over and
+ * sort them by back design (every deck has its own back). This counts, per back design, the
+ * backs the camera sees outside the players' own areas, robustly over a short window of frames,
+ * and compares each player's count with the centre cards the tracker credited them. Pure: the
+ * live table feeds it frames and shows the result; nothing here changes a score.
+ *
+ * Why a window: a hand sorting the cards hides some for a frame or two, and a recogniser can
+ * misread one back in a single frame. So a deck's count is the highest count that at least
+ * `minAgreeingFrames` frames of the last `windowMs` reached: an occluding hand lowers a count only
+ * briefly, a one-frame misreading never raises it.
+ */
+import type { CardObservation } from '../vision/types';
+import { parseZone } from '../tracker/tracker';
+
+/** Tuning of the back count (times are table time of the frames, ms). */
+export interface BackCountTuning {
+  /** Frames older than this (behind the newest) no longer count, ms. */
+  windowMs: number;
+  /** At most this many frames are kept, whatever their times. */
+  maxFrames: number;
+  /** Backs seen with less confidence (0..1) are not counted. */
+  minConfidence: number;
+  /** A count must be reached in this many frames of the window to be reported. */
+  minAgreeingFrames: number;
+}
+
+/** Defaults: two seconds of frames, a count reached twice, the tracker's confidence floor. */
+export const DEFAULT_BACK_COUNT_TUNING: BackCountTuning = { windowMs: 2000, maxFrames: 40, minConfidence: 0.35, minAgreeingFrames: 2 };
+
+/** Backs per back design (deck id) in one frame. */
+export type BackTally = Record<string, number>;
+
+/** The counter's state: the recent frames' tallies, oldest first. Plain JSON. */
+export interface BackCountState {
+  frames: Array<{ timeMs: number; tally: BackTally }>;
+  /** Whether any back has been counted since the counter started (the sort has begun). */
+  anyBackSeen: boolean;
+}
+
+/** A counter before the first frame. */
+export function initialBackCountState(): BackCountState {
+  return { frames: [], anyBackSeen: false };
+}
+
+/**
+ * Whether a card in `zone` lies where the centre cards are sorted: the centre, or anywhere
+ * outside a seat's area. A seat's area holds that player's own stock and Nerts pile, backs that
+ * are not centre cards.
+ */
+export function isSortArea(zone: string | undefined): boolean {
+  const parsed = parseZone(zone);
+  return parsed === null || parsed.area === 'centre';
+}
+
+/**
+ * Backs per back design in one frame's cards: confident backs with a known design in the sort
+ * area. A face-down stack counts as the one back the camera sees on top; spread cards each count.
+ */
+export function tallyBacks(cards: CardObservation[], minConfidence: number): BackTally {
+  const tally: BackTally = {};
+  for (const card of cards) {
+    if (card.kind !== 'back' || !card.backId || card.confidence < minConfidence || !isSortArea(card.zone)) continue;
+    tally[card.backId] = (tally[card.backId] ?? 0) + 1;
+  }
+  return tally;
+}
+
+/** Adds one frame (its table time in ms and its cards); frames out of the window are dropped. A clock that jumps back restarts the window. */
+export function addBackFrame(state: BackCountState, timeMs: number, cards: CardObservation[], tuning: BackCountTuning = DEFAULT_BACK_COUNT_TUNING): BackCountState {
+  const tally = tallyBacks(cards, tuning.minConfidence);
+  const newest = state.frames[state.frames.length - 1];
+  const kept = newest && timeMs < newest.timeMs ? [] : state.frames.filter((frame) => frame.timeMs > timeMs - tuning.windowMs);
+  const frames = [...kept, { timeMs, tally }].slice(-tuning.maxFrames);
+  return { frames, anyBackSeen: state.anyBackSeen || Object.keys(tally).length > 0 };
+}
+
+/** The robust count of `backId` now: the highest count that `minAgreeingFrames` frames of the window reached (fewer frames: the lowest of them). */
+export function backCountOf(state: BackCountState, backId: string, tuning: BackCountTuning = DEFAULT_BACK_COUNT_TUNING): number {
+  if (state.frames.length === 0) return 0;
+  const counts = state.frames.map((frame) => frame.tally[backId] ?? 0).sort((a, b) => b - a);
+  return counts[Math.min(tuning.minAgreeingFrames, counts.length) - 1];
+}
+
+/** A player as the check needs them: id, deck (back design) and the centre cards the tracker credited. */
+export interface BackCheckPlayer {
+  id: string;
+  deckId: string;
+  centreCards: number;
+}
+
+/** Per player: the backs the camera counted against the centre cards credited (protocol TableView.backCheck). */
+export interface BackCheck {
+  /** Frames in the window the counts come from. */
+  frames: number;
+  players: Array<{ player: string; deckId: string; backsSeen: number; centreCards: number; agrees: boolean }>;
+}
+
+/** The check for these players, or null before the sort has shown any back (nothing to compare yet). */
+export function backCheck(state: BackCountState, players: BackCheckPlayer[], tuning: BackCountTuning = DEFAULT_BACK_COUNT_TUNING): BackCheck | null {
+  if (!state.anyBackSeen || state.frames.length === 0) return null;
+  return {
+    frames: state.frames.length,
+    players: players.map((player) => {
+      const backsSeen = backCountOf(state, player.deckId, tuning);
+      return { player: player.id, deckId: player.deckId, backsSeen, centreCards: player.centreCards, agrees: backsSeen === player.centreCards };
+    }),
+  };
+}

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { addBackFrame, backCheck, backCountOf, initialBackCountState, isSortArea, tallyBacks, type BackCountState } from '../../server/tables/back-count';
+import type { CardObservation, Quad } from '../../server/vision/types';
+
+/** A back of deck `backId` centred at (x, y) pixels in `zone`. */
+function back(backId: string | undefined, x: number, zone: string | undefined = 'centre', confidence = 0.9): CardObservation {
+  const corners: Quad = [[x - 30, 300], [x + 30, 300], [x + 30, 384], [x - 30, 384]];
+  return { kind: 'back', ...(backId ? { backId } : {}), confidence, corners, ...(zone ? { zone } : {}) };
+}
+
+/** `count` backs of `backId` spread along the centre. */
+function spread(backId: string, count: number, from = 0): CardObservation[] {
+  return Array.from({ length: count }, (_, i) => back(backId, 100 + (from + i) * 70));
+}
+
+/** A counter fed these per-frame cards, frames 100 ms apart. */
+function fed(framesCards: CardObservation[][], startMs = 10_000): BackCountState {
+  return framesCards.reduce((state, cards, i) => addBackFrame(state, startMs + i * 100, cards), initialBackCountState());
+}
+
+describe('score-sort back count', () => {
+  it('counts confident backs with a known design in the centre or outside the seats, not in a seat’s own piles', () => {
+    expect(isSortArea('centre')).toBe(true);
+    expect(isSortArea(undefined)).toBe(true);
+    expect(isSortArea('seat-0/stock')).toBe(false);
+    expect(isSortArea('seat-1')).toBe(false);
+    const tally = tallyBacks(
+      [
+        back('deck-ann', 100),
+        back('deck-ann', 170, undefined),
+        back('deck-ann', 240, 'seat-0/stock'), // Ann's own stock: not a centre card
+        back('deck-bob', 310),
+        back('deck-bob', 380, 'centre', 0.1), // too unsure
+        back(undefined, 450), // a back the recogniser could not match to a deck
+        { kind: 'face', code: 'AS', confidence: 0.9, corners: [[0, 0], [60, 0], [60, 84], [0, 84]], zone: 'centre' },
+      ],
+      0.35,
+    );
+    expect(tally).toEqual({ 'deck-ann': 2, 'deck-bob': 1 });
+  });
+
+  it('a hand hiding cards for a frame does not lower the count; one misread frame does not raise it', () => {
+    const ann = (count: number) => spread('deck-ann', count);
+    const state = fed([ann(7), ann(7), ann(3), ann(7), ann(9), ann(7)]);
+    expect(backCountOf(state, 'deck-ann')).toBe(7);
+    expect(backCountOf(state, 'deck-bob')).toBe(0);
+  });
+
+  it('follows a real change once two frames agree, and forgets frames older than the window', () => {
+    let state = fed([spread('deck-ann', 5), spread('deck-ann', 5)]);
+    expect(backCountOf(state, 'deck-ann')).toBe(5);
+    // A sixth card joins the pile: one frame is not enough, two are.
+    state = addBackFrame(state, 10_200, spread('deck-ann', 6));
+    expect(backCountOf(state, 'deck-ann')).toBe(5);
+    state = addBackFrame(state, 10_300, spread('deck-ann', 6));
+    expect(backCountOf(state, 'deck-ann')).toBe(6);
+    // Cards picked up: after the 2 s window only the new frames count.
+    state = addBackFrame(state, 12_400, spread('deck-ann', 2));
+    state = addBackFrame(state, 12_500, spread('deck-ann', 2));
+    expect(state.frames.map((frame) => frame.timeMs)).toEqual([12_400, 12_500]);
+    expect(backCountOf(state, 'deck-ann')).toBe(2);
+  });
+
+  it('restarts the window when the camera clock jumps back', () => {
+    const state = addBackFrame(fed([spread('deck-ann', 8), spread('deck-ann', 8)]), 500, spread('deck-ann', 3));
+    expect(state.frames).toHaveLength(1);
+    expect(backCountOf(state, 'deck-ann')).toBe(3);
+  });
+
+  it('compares each player’s backs with their credited centre cards, and says nothing before any back is seen', () => {
+    const players = [
+      { id: 'ann', deckId: 'deck-ann', centreCards: 4 },
+      { id: 'bob', deckId: 'deck-bob', centreCards: 2 },
+    ];
+    expect(backCheck(initialBackCountState(), players)).toBeNull();
+    expect(backCheck(fed([[], []]), players)).toBeNull();
+    const frame = [...spread('deck-ann', 4), ...spread('deck-bob', 1, 4)];
+    const check = backCheck(fed([frame, frame, frame]), players);
+    expect(check).toEqual({
+      frames: 3,
+      players: [
+        { player: 'ann', deckId: 'deck-ann', backsSeen: 4, centreCards: 4, agrees: true },
+        { player: 'bob', deckId: 'deck-bob', backsSeen: 1, centreCards: 2, agrees: false },
+      ],
+    });
+  });
+});

@@ -1,0 +1,163 @@
+/**
+ * The live table with the fake recogniser: an uncalibrated table tracks plays with the default
+ * zone layout, and during the score sort the camera's back count reaches the view pushed to
+ * viewers, where a correction can adopt it.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { encodeFakeFrame } from '../../server/vision/fake-recognizer';
+import type { CardObservation, Quad } from '../../server/vision/types';
+import type { CardCode } from '../../server/game/cards';
+import type { TableView } from '../../server/protocol';
+import { createTable, openSocket, tempDataDir, testApp } from './helpers';
+
+/** A camera-socket message: 8-byte little-endian capture time, then a 1280x720 image. */
+function cameraMessage(timeMs: number, cards: CardObservation[]): Buffer {
+  const header = Buffer.alloc(8);
+  header.writeDoubleLE(timeMs, 0);
+  return Buffer.concat([header, encodeFakeFrame(cards)]);
+}
+
+/** A card centred at (x, y) pixels as the recogniser reports it on an uncalibrated table: no zone. */
+function seen(x: number, y: number, card: { code: CardCode } | { backId: string }): CardObservation {
+  const corners: Quad = [[x - 30, y - 42], [x + 30, y - 42], [x + 30, y + 42], [x - 30, y + 42]];
+  return 'code' in card ? { kind: 'face', code: card.code, confidence: 0.95, corners } : { kind: 'back', backId: card.backId, confidence: 0.9, corners };
+}
+
+async function until(check: () => boolean, timeoutMs = 8000): Promise<void> {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** A scripted camera: frames 100 ms apart in capture time, each taken by the pipeline before the next. */
+async function scriptedCamera(app: FastifyInstance, tableId: string, token: string) {
+  const live = app.tables.get(tableId)!;
+  const camera = await app.injectWS(`/api/tables/${tableId}/camera?token=${token}`);
+  let timeMs = 10_000;
+  return {
+    async show(cards: CardObservation[], times = 1): Promise<void> {
+      for (let i = 0; i < times; i += 1) {
+        const before = live.stats().framesProcessed + live.stats().framesDropped;
+        camera.send(cameraMessage(timeMs, cards));
+        timeMs += 100;
+        await until(() => live.stats().framesProcessed + live.stats().framesDropped > before);
+      }
+    },
+    close: () => camera.terminate(),
+  };
+}
+
+/** Ann (seat 0, the bottom edge of the default layout) carries `code` from her Nerts pile onto the pile in the middle. */
+async function annPlays(camera: Awaited<ReturnType<typeof scriptedCamera>>, code: CardCode, under: CardObservation[]): Promise<void> {
+  await camera.show([...under, seen(640, 660, { code })], 4);
+  for (const y of [600, 520, 440]) await camera.show([...under, seen(640, y, { code })]);
+  await camera.show([seen(640, 360, { code })], 16);
+}
+
+describe('uncalibrated camera table: the default zone layout', () => {
+  let data: ReturnType<typeof tempDataDir>;
+  let app: FastifyInstance;
+  beforeEach(async () => {
+    data = tempDataDir();
+    app = await testApp(data.dir);
+  });
+  afterEach(async () => {
+    await app.close();
+    data.cleanup();
+  });
+
+  it('tracks plays from cards the recogniser gave no zone, and says it uses the default layout until calibrated', async () => {
+    const { table, tokens } = await createTable(app);
+    expect(table).toMatchObject({ calibrated: false, zoneLayout: 'default' });
+    await app.inject({ method: 'POST', url: `/api/tables/${table.id}/hands?token=${tokens.referee}`, payload: {} });
+    const camera = await scriptedCamera(app, table.id, tokens.camera);
+    await annPlays(camera, 'AS', []);
+    camera.close();
+    const live = app.tables.get(table.id)!;
+    await until(() => live.view().centreTotal === 1);
+    expect(live.view().players.find((player) => player.id === 'ann')?.centreCards).toBe(1);
+    expect(live.latestObservations?.cards[0].zone).toBe('centre');
+
+    const calibration = { imageWidth: 1280, imageHeight: 720, imageCorners: [[0, 0], [1280, 0], [1280, 720], [0, 720]], tableWidthMm: 1200, tableHeightMm: 800, zones: [] };
+    const saved = await app.inject({ method: 'PUT', url: `/api/tables/${table.id}/calibration?token=${tokens.referee}`, payload: calibration });
+    expect(saved.statusCode).toBe(200);
+    const info = await app.inject({ url: `/api/tables/${table.id}?token=${tokens.view}` });
+    expect(info.json().table).toMatchObject({ calibrated: true, zoneLayout: 'calibrated' });
+  });
+});
+
+describe('score sort: the camera counts the sorted backs', () => {
+  let data: ReturnType<typeof tempDataDir>;
+  let app: FastifyInstance;
+  beforeEach(async () => {
+    data = tempDataDir();
+    app = await testApp(data.dir);
+  });
+  afterEach(async () => {
+    await app.close();
+    data.cleanup();
+  });
+
+  it('pushes backs seen against centre cards credited after the call, and a correction adopts the camera count', async () => {
+    const { table, tokens } = await createTable(app);
+    const auth = { authorization: `Bearer ${tokens.referee}` };
+    await app.inject({ method: 'POST', url: `/api/tables/${table.id}/hands`, headers: auth, payload: {} });
+    const camera = await scriptedCamera(app, table.id, tokens.camera);
+    await annPlays(camera, 'AS', []);
+    await annPlays(camera, '2S', [seen(640, 360, { code: 'AS' })]);
+    const live = app.tables.get(table.id)!;
+    await until(() => live.view().players.find((player) => player.id === 'ann')?.centreCards === 2);
+    // Backs seen while playing are not the score sort: nothing to check yet.
+    await camera.show([seen(640, 360, { code: '2S' }), seen(200, 660, { backId: 'deck-ann' })], 3);
+    expect(live.view().backCheck).toBeUndefined();
+
+    const call = await app.inject({ method: 'POST', url: `/api/tables/${table.id}/call`, headers: auth, payload: { player: 'ann' } });
+    expect(call.json().backCheck).toBeUndefined();
+    const { socket: viewer, inbox } = await openSocket(app, `/api/tables/${table.id}/live?token=${tokens.view}`);
+    await inbox.next('snapshot');
+
+    // The sort: Ann's two cards turned over, but a hand covers one in a frame; Ann's own stock (seat zone) is not counted.
+    const annStock = seen(200, 660, { backId: 'deck-ann' });
+    const oneBack = [seen(560, 360, { backId: 'deck-ann' }), annStock];
+    const twoBacks = [seen(560, 360, { backId: 'deck-ann' }), seen(720, 360, { backId: 'deck-ann' }), annStock];
+    await camera.show(twoBacks, 3);
+    await camera.show(oneBack, 1);
+    await camera.show(twoBacks, 2);
+    const agreeing = (view: TableView) => view.backCheck?.players.find((player) => player.player === 'ann');
+    await until(() => inbox.messages.some((m) => m.type === 'view' && agreeing(m.view)?.backsSeen === 2));
+    expect(live.view().backCheck?.players).toEqual([
+      { player: 'ann', deckId: 'deck-ann', backsSeen: 2, centreCards: 2, agrees: true },
+      { player: 'bob', deckId: 'deck-bob', backsSeen: 0, centreCards: 0, agrees: true },
+    ]);
+
+    // One of the two was really Bob's, as the camera now sees once the cards are spread.
+    await camera.show([seen(560, 360, { backId: 'deck-ann' }), seen(720, 360, { backId: 'deck-bob' }), annStock], 25);
+    const rest = await app.inject({ url: `/api/tables/${table.id}?token=${tokens.view}` });
+    expect(rest.json().view.backCheck.players).toEqual([
+      { player: 'ann', deckId: 'deck-ann', backsSeen: 1, centreCards: 2, agrees: false },
+      { player: 'bob', deckId: 'deck-bob', backsSeen: 1, centreCards: 0, agrees: false },
+    ]);
+
+    // The referee adopts the camera's count for Ann (the card loses its owner), then gives it to Bob.
+    const fixAnn = await app.inject({ method: 'POST', url: `/api/tables/${table.id}/corrections`, headers: auth, payload: { player: 'ann', centreCards: 1, reason: 'camera back count' } });
+    expect(fixAnn.statusCode).toBe(200);
+    const fixBob = await app.inject({ method: 'POST', url: `/api/tables/${table.id}/corrections`, headers: auth, payload: { player: 'bob', centreCards: 1, reason: 'camera back count' } });
+    expect(fixBob.statusCode).toBe(200);
+    expect(fixBob.json().backCheck.players.every((player: { agrees: boolean }) => player.agrees)).toBe(true);
+
+    // Scoring freezes the count (frames after it change nothing); the next hand clears it.
+    const ended = await app.inject({ method: 'POST', url: `/api/tables/${table.id}/hands/end`, headers: auth, payload: {} });
+    expect(ended.json().backCheck.players.map((player: { backsSeen: number }) => player.backsSeen)).toEqual([1, 1]);
+    await camera.show([], 25);
+    expect(live.view().backCheck?.players.map((player) => player.backsSeen)).toEqual([1, 1]);
+    const events = await app.inject({ url: `/api/tables/${table.id}/events?token=${tokens.view}` });
+    expect(events.json().filter((e: { event: { type: string } }) => e.event.type === 'correction').map((e: { event: { reason: string } }) => e.event.reason)).toEqual(['camera back count', 'camera back count']);
+    const next = await app.inject({ method: 'POST', url: `/api/tables/${table.id}/hands`, headers: auth, payload: {} });
+    expect(next.json().backCheck).toBeUndefined();
+    camera.close();
+    viewer.terminate();
+  });
+});
