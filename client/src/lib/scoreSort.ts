@@ -1,5 +1,5 @@
-/** Pure helpers for the score sort: penalties from score rows and the correction history from the log. */
-import type { LoggedEvent, ScoreRow } from '../../../server/protocol';
+/** Pure helpers for the score sort: penalties from score rows, the correction history from the log, and the camera's back count. */
+import type { LoggedEvent, ScoreRow, TableView } from '../../../server/protocol';
 
 /**
  * The Nerts penalty a row paid, in points (positive): what is left after centre cards and bonus.
@@ -31,4 +31,29 @@ export function correctionsOf(...logs: LoggedEvent[][]): CorrectionEntry[] {
     }
   }
   return [...bySeq.values()].sort((a, b) => b.seq - a.seq);
+}
+
+/** The reason a one-click "use camera count" correction carries into the log. */
+export const CAMERA_COUNT_REASON = 'camera back count';
+
+/** What the camera counted for one player during the score sort (protocol TableView.backCheck). */
+export interface CameraCount {
+  backsSeen: number;
+  agrees: boolean;
+}
+
+/** The camera's back count for `playerId`, or null when the camera has not counted this sort. */
+export function cameraCountOf(view: TableView, playerId: string): CameraCount | null {
+  const row = view.backCheck?.players.find((player) => player.player === playerId);
+  return row ? { backsSeen: row.backsSeen, agrees: row.agrees } : null;
+}
+
+/** The correction that adopts the camera's count as `playerId`'s centre cards (POST .../corrections body). */
+export function cameraCorrection(playerId: string, count: CameraCount): { player: string; centreCards: number; reason: string } {
+  return { player: playerId, centreCards: count.backsSeen, reason: CAMERA_COUNT_REASON };
+}
+
+/** How many players' credited centre cards the camera disagrees with (0 when it has not counted). */
+export function cameraMismatches(view: TableView): number {
+  return view.backCheck?.players.filter((player) => !player.agrees).length ?? 0;
 }

@@ -1,8 +1,10 @@
 /**
  * Score sort (end of hand): per player the centre cards, Nerts penalty, bonus, hand score,
  * match total and ranking; referee corrections with a reason, kept in the log and listed here.
+ * While the players sort the centre cards by back, the camera's count of each deck's backs
+ * stands next to the credited centre cards, with a one-click correction to adopt it.
  */
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import type { LoggedEvent, ScoreRow, TableView } from '../../../server/protocol';
 import { PlayerChip } from '../components/PlayerChip';
 import { RefereeTokenForm } from '../components/RefereeTokenForm';
@@ -11,7 +13,7 @@ import { playerNames } from '../lib/format';
 import { tokenFor } from '../lib/tokens';
 import { useTable } from '../lib/useLiveTable';
 import { useRefereeAction } from '../lib/useRefereeAction';
-import { correctionsOf, penaltyOf } from '../lib/scoreSort';
+import { cameraCorrection, cameraCountOf, cameraMismatches, correctionsOf, penaltyOf, type CameraCount } from '../lib/scoreSort';
 
 /** The score sort page. */
 export function ScoreSortPage() {
@@ -33,6 +35,9 @@ export function ScoreSortPage() {
   const corrections = correctionsOf(history.length ? history : live.events, live.events);
   const seatOf = (id: string): number => view.players.find((player) => player.id === id)?.seat ?? 0;
   const teamOf = (id: string): string | undefined => view.players.find((player) => player.id === id)?.team;
+  const cameraCounted = Boolean(view.backCheck);
+  const mismatches = cameraMismatches(view);
+  const cameraCell = (playerId: string) => cameraCounted && <CameraCountCell playerId={playerId} name={names.get(playerId) ?? playerId} count={cameraCountOf(view, playerId)} isReferee={isReferee} />;
 
   return (
     <main className="page stack" data-testid="score-sort">
@@ -49,6 +54,7 @@ export function ScoreSortPage() {
               <th scope="col">Rank</th>
               <th scope="col">Player</th>
               <th scope="col" className="num">Centre cards</th>
+              {cameraCounted && <th scope="col">Camera (backs)</th>}
               <th scope="col" className="num">Nerts left</th>
               <th scope="col" className="num">Penalty</th>
               <th scope="col" className="num">Bonus</th>
@@ -59,13 +65,14 @@ export function ScoreSortPage() {
           <tbody>
             {view.scores
               ? [...view.scores].sort((a, b) => a.rank - b.rank).map((row) => (
-                  <ScoreRowView key={row.player} row={row} name={names.get(row.player) ?? row.player} seat={seatOf(row.player)} team={row.team ?? teamOf(row.player)} />
+                  <ScoreRowView key={row.player} row={row} name={names.get(row.player) ?? row.player} seat={seatOf(row.player)} team={row.team ?? teamOf(row.player)} camera={cameraCell(row.player)} />
                 ))
               : [...view.players].sort((a, b) => b.centreCards - a.centreCards).map((player) => (
                   <tr key={player.id} data-player={player.id}>
                     <td>–</td>
                     <td><PlayerChip name={player.name} seat={player.seat} team={player.team} /></td>
                     <td className="num" data-testid="row-centre">{player.centreCards}</td>
+                    {cameraCell(player.id)}
                     <td className="num" data-testid="row-nerts-left">{player.nertsLeft}</td>
                     <td className="num">–</td>
                     <td className="num">–</td>
@@ -77,7 +84,13 @@ export function ScoreSortPage() {
         </table>
         <p className="small muted">
           Sort the centre cards by back: each player’s pile should match “Centre cards”. If it does not, correct it below with the reason.
+          {' '}The camera counts each deck’s backs it sees in the centre (spread the cards out: a stack counts as one) and flags a count that differs.
         </p>
+        {cameraCounted && (
+          <p className={mismatches ? 'notice notice--warn' : 'notice'} role="status" data-testid="camera-summary">
+            {mismatches ? `The camera’s back count differs for ${mismatches} ${mismatches === 1 ? 'player' : 'players'}: check those piles.` : 'The camera’s back count agrees with every player’s centre cards.'}
+          </p>
+        )}
       </section>
       <div className="grid grid--2">
         {isReferee ? <CorrectionForm view={view} names={names} /> : <section className="panel"><h2>Correct a count</h2><RefereeTokenForm /></section>}
@@ -105,18 +118,46 @@ export function ScoreSortPage() {
   );
 }
 
-function ScoreRowView({ row, name, seat, team }: { row: ScoreRow; name: string; seat: number; team?: string }) {
+function ScoreRowView({ row, name, seat, team, camera }: { row: ScoreRow; name: string; seat: number; team?: string; camera: ReactNode }) {
   return (
     <tr data-player={row.player} className={row.rank === 1 ? 'winner' : undefined}>
       <td>{row.rank === 1 ? <span aria-label="first">★ 1</span> : row.rank}</td>
       <td><PlayerChip name={name} seat={seat} team={team} /></td>
       <td className="num" data-testid="row-centre">{row.centreCards}</td>
+      {camera}
       <td className="num" data-testid="row-nerts-left">{row.nertsLeft}</td>
       <td className="num">{penaltyOf(row) === 0 ? '0' : `−${penaltyOf(row)}`}</td>
       <td className="num">{row.bonus ? `+${row.bonus}` : '0'}</td>
       <td className="num" data-testid="row-hand-score"><strong>{row.handScore}</strong></td>
       <td className="num" data-testid="row-total">{row.total}</td>
     </tr>
+  );
+}
+
+/** The camera's back count for one player: agreement or a mismatch marker, and (referees) a one-click correction adopting it. */
+function CameraCountCell({ playerId, name, count, isReferee }: { playerId: string; name: string; count: CameraCount | null; isReferee: boolean }) {
+  const { tableId, tokens } = useTable();
+  const { busy, error, run } = useRefereeAction();
+  if (!count) return <td data-testid="row-camera">–</td>;
+  return (
+    <td data-testid="row-camera" data-agrees={String(count.agrees)}>
+      <span>camera counted <strong>{count.backsSeen}</strong> {count.backsSeen === 1 ? 'back' : 'backs'}</span>{' '}
+      {count.agrees ? (
+        <span className="pill pill--ok" aria-label="agrees with the centre cards">✓</span>
+      ) : (
+        <span className="pill pill--danger" data-testid="camera-mismatch">≠ mismatch</span>
+      )}
+      {isReferee && !count.agrees && (
+        <>
+          {' '}
+          <button type="button" disabled={busy} aria-label={`Use camera count for ${name}`}
+            onClick={() => run(() => api.correct(tableId, tokenFor(tokens, 'referee'), cameraCorrection(playerId, count)))}>
+            Use camera count
+          </button>
+        </>
+      )}
+      {error && <p className="error small" role="alert">{error}</p>}
+    </td>
   );
 }
 

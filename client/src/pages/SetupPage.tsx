@@ -10,7 +10,7 @@ import { SetupFields } from '../components/SetupFields';
 import { RefereeTokenForm } from '../components/RefereeTokenForm';
 import { Card } from '../components/Card';
 import { api, ApiError, tableResourceUrl } from '../lib/api';
-import { buildCalibration, zonesInImage } from '../lib/calibration';
+import { buildCalibration, defaultCalibration, zonesInImage } from '../lib/calibration';
 import { draftFromTable, draftToUpdateSetup, type SetupDraft } from '../lib/setupForm';
 import { seatColour } from '../lib/format';
 import type { Pt } from '../lib/homography';
@@ -243,8 +243,14 @@ function CalibrationPanel() {
     <section className="panel stack" aria-labelledby="calibrate-heading">
       <div className="row row--between">
         <h2 id="calibrate-heading" style={{ margin: 0 }}>Calibration</h2>
-        {table.calibrated || saved ? <span className="pill pill--ok">calibrated</span> : <span className="pill pill--warn">not calibrated</span>}
+        {table.calibrated || saved ? <span className="pill pill--ok">calibrated</span> : <span className="pill pill--warn">default layout</span>}
       </div>
+      {!(table.calibrated || saved) && (
+        <p className="notice notice--warn small" style={{ margin: 0 }} role="status" data-testid="default-layout">
+          Not calibrated yet: the table is refereed with the default layout (the whole camera image is the table, a centre zone in the middle,
+          seat zones round the edges, seat 1 at the bottom then clockwise), drawn on the image. Calibrate for zones that fit your table.
+        </p>
+      )}
       <p className="small" style={{ margin: 0 }} aria-live="polite">
         {saved && points.length === 0 && <>The saved calibration and its zones are drawn on the image. To redo it, </>}
         {nextStep ? <>{saved && points.length === 0 ? 'click' : 'Click'} the table’s <strong>{nextStep}</strong> on the image ({points.length + 1} of {CLICK_STEPS.length}).</> : 'All points set: check the outline and the cards drawn over the image, then save.'}
@@ -264,7 +270,7 @@ function CalibrationPanel() {
         )}
         {imageSize && (
           <DetectionLayer frame={live.observations} width={imageSize.width} height={imageSize.height} points={marked} outline
-            zones={saved && points.length === 0 ? zonesInImage(saved) : []}
+            zones={points.length > 0 ? [] : saved ? zonesInImage(saved) : table.calibrated ? [] : zonesInImage(defaultCalibration(imageSize.width, imageSize.height, table.seats.length))}
             onPick={refereeToken && nextStep ? (x, y) => setPoints((current) => [...current, [x, y]]) : undefined} />
         )}
       </div>

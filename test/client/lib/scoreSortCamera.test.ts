@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import type { TableView } from '../../../server/protocol';
+import { CAMERA_COUNT_REASON, cameraCorrection, cameraCountOf, cameraMismatches } from '../../../client/src/lib/scoreSort';
+
+const backCheck: NonNullable<TableView['backCheck']> = {
+  frames: 12,
+  players: [
+    { player: 'ann', deckId: 'deck-ann', backsSeen: 9, centreCards: 9, agrees: true },
+    { player: 'bob', deckId: 'deck-bob', backsSeen: 5, centreCards: 6, agrees: false },
+  ],
+};
+const view = { backCheck } as TableView;
+
+describe('score sort: the camera’s back count', () => {
+  it('reads each player’s count and agreement, or null before the camera counted', () => {
+    expect(cameraCountOf(view, 'ann')).toEqual({ backsSeen: 9, agrees: true });
+    expect(cameraCountOf(view, 'bob')).toEqual({ backsSeen: 5, agrees: false });
+    expect(cameraCountOf(view, 'cyrus')).toBeNull();
+    expect(cameraCountOf({} as TableView, 'ann')).toBeNull();
+  });
+  it('counts the mismatches', () => {
+    expect(cameraMismatches(view)).toBe(1);
+    expect(cameraMismatches({} as TableView)).toBe(0);
+  });
+  it('builds the correction that adopts the camera count, with its reason for the log', () => {
+    expect(cameraCorrection('bob', { backsSeen: 5, agrees: false })).toEqual({ player: 'bob', centreCards: 5, reason: CAMERA_COUNT_REASON });
+    expect(CAMERA_COUNT_REASON).toBe('camera back count');
+  });
+});
