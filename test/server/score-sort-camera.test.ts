@@ -154,6 +154,8 @@ describe('score sort: the camera counts the sorted backs', () => {
     await camera.show([], 25);
     expect(live.view().backCheck?.players.map((player) => player.backsSeen)).toEqual([1, 1]);
     const events = await app.inject({ url: `/api/tables/${table.id}/events?token=${tokens.view}` });
+    // The sort's frames (centre cards gone, backs in their place) add no table events of their own.
+    expect(events.json().map((e: { event: { type: string } }) => e.event.type)).toEqual(['hand-started', 'card-played', 'card-played', 'call', 'correction', 'correction', 'hand-ended']);
     expect(events.json().filter((e: { event: { type: string } }) => e.event.type === 'correction').map((e: { event: { reason: string } }) => e.event.reason)).toEqual(['camera back count', 'camera back count']);
     const next = await app.inject({ method: 'POST', url: `/api/tables/${table.id}/hands`, headers: auth, payload: {} });
     expect(next.json().backCheck).toBeUndefined();
