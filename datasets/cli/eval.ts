@@ -1,5 +1,5 @@
 /**
- * `npm run eval -- --data DIR [--model models/card-identity] [--out out/eval-NAME] [--limit N]`
+ * `npm run eval -- --data DIR [--model models/card-identity] [--index-model models/card-index|none] [--whole-card-weight 0.5] [--out out/eval-NAME] [--limit N]`
  * Evaluates the recogniser on a folder in either layout:
  *  (a) class folders named by card code holding single-card crops (`JOKER` or any non-code
  *      folder: must not be named as one of the 52; a reject counts as right);
@@ -10,7 +10,7 @@
 import { existsSync, promises as fs, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ALL_CARD_CODES, isCardCode } from '../../server/game/cards';
-import { createRecognizer, DEFAULT_MODEL_DIR, type CardRecognizer } from '../../server/vision/index';
+import { createRecognizer, DEFAULT_MODEL_DIR, type CardRecognizer, type RecognizerConfig } from '../../server/vision/index';
 import { Confusion, matchBoxes, parseLabelsCsv, rankOfLabel, type PredictedBox } from '../lib/metrics';
 import { confusionSvg, writeSvgAsPng } from '../lib/plots';
 import { writeRenderedEvalSet } from '../lib/rendered';
@@ -23,6 +23,10 @@ interface EvalArgs {
   frames: number;
   data: string;
   model: string;
+  /** Index-corner model folder; null reads whole-card crops only (undefined: the default, when present). */
+  indexModel?: string | null;
+  /** Override of the fusion's whole-card exponent (for tuning). */
+  wholeCardWeight?: number;
   out: string;
   limit: number;
 }
@@ -45,6 +49,8 @@ function parseArgs(argv: string[]): EvalArgs {
   let limit = Infinity;
   let mode: EvalArgs['mode'] = 'data';
   let frames = 40;
+  let indexModel: string | null | undefined;
+  let wholeCardWeight: number | undefined;
   for (let i = 0; i < argv.length; i++) {
     const value = argv[i + 1];
     if (argv[i] === '--suite') {
@@ -57,10 +63,12 @@ function parseArgs(argv: string[]): EvalArgs {
     } else if (argv[i] === '--frames') frames = Number(value);
     else if (argv[i] === '--data') data = value;
     else if (argv[i] === '--model') model = value;
+    else if (argv[i] === '--index-model') indexModel = value === 'none' ? null : path.resolve(value);
+    else if (argv[i] === '--whole-card-weight') wholeCardWeight = Number(value);
     else if (argv[i] === '--out') out = value;
     else if (argv[i] === '--limit') limit = Number(value);
     else if (argv[i] === '--help') {
-      console.log('npm run eval -- --data DIR [--model DIR] [--out DIR] [--limit N]\n  or --suite (held-out deck + back enrolment)\n  or --make-rendered DIR [--frames 40] (rendered layout-b set, held-out deck art only)');
+      console.log('npm run eval -- --data DIR [--model DIR] [--index-model DIR|none] [--whole-card-weight W] [--out DIR] [--limit N]\n  or --suite (held-out deck + back enrolment)\n  or --make-rendered DIR [--frames 40] (rendered layout-b set, held-out deck art only)');
       process.exit(0);
     } else throw new Error(`unknown argument ${argv[i]} (try --help)`);
     i++;
@@ -69,11 +77,12 @@ function parseArgs(argv: string[]): EvalArgs {
     if (!out) throw new Error('--make-rendered needs a folder');
     return { mode, frames, data: '', model: path.resolve(model), out: path.resolve(out), limit };
   }
-  if (mode === 'suite') return { mode, frames, data: '', model: path.resolve(model), out: '', limit };
+  if (wholeCardWeight !== undefined && !(wholeCardWeight >= 0)) throw new Error('--whole-card-weight needs a number ≥ 0');
+  if (mode === 'suite') return { mode, frames, data: '', model: path.resolve(model), indexModel, wholeCardWeight, out: '', limit };
   if (!data) throw new Error('--data DIR is required (class folders of crops, or images with labels.csv)');
   if (!existsSync(data) || !statSync(data).isDirectory()) throw new Error(`--data ${data}: not a folder`);
   if (!(limit > 0)) throw new Error('--limit needs a positive number');
-  return { mode, frames, data: path.resolve(data), model: path.resolve(model), out: path.resolve(out || path.join(REPO_ROOT, 'out', `eval-${path.basename(data)}`)), limit };
+  return { mode, frames, data: path.resolve(data), model: path.resolve(model), indexModel, wholeCardWeight, out: path.resolve(out || path.join(REPO_ROOT, 'out', `eval-${path.basename(data)}`)), limit };
 }
 
 const IMAGE = /\.(jpe?g|png|webp)$/i;
@@ -230,6 +239,16 @@ async function evalPhotos(recognizer: CardRecognizer, args: EvalArgs): Promise<E
   };
 }
 
+/** The recogniser as evaluated: no tracking (every image is new), models and fusion as asked. */
+function recognizerConfig(args: EvalArgs): RecognizerConfig {
+  return {
+    modelDir: args.model,
+    indexModelDir: args.indexModel,
+    indexFusion: args.wholeCardWeight === undefined ? undefined : { wholeCardWeight: args.wholeCardWeight },
+    tracking: false,
+  };
+}
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   if (args.mode === 'render') {
@@ -238,7 +257,7 @@ async function main(): Promise<void> {
     return;
   }
   if (args.mode === 'suite') {
-    const recognizer = await createRecognizer({ modelDir: args.model, tracking: false });
+    const recognizer = await createRecognizer(recognizerConfig(args));
     const set = await suiteSources();
     const deck = await heldOutDeckAccuracy(recognizer, set);
     console.log(`held-out deck mistakes: ${deck.mistakes.slice(0, 30).join(' ')}`);
@@ -247,7 +266,7 @@ async function main(): Promise<void> {
     console.log(JSON.stringify({ heldOutDeck: { crops: deck.crops, accuracy: Number(deck.accuracy.toFixed(4)) }, backs: { ...backs, accuracy: Number(backs.accuracy.toFixed(4)), calledBack: Number(backs.calledBack.toFixed(4)) } }));
     return;
   }
-  const recognizer = await createRecognizer({ modelDir: args.model, tracking: false });
+  const recognizer = await createRecognizer(recognizerConfig(args));
   const layout = existsSync(path.join(args.data, 'labels.csv')) ? 'photos' : 'crops';
   console.error(`[eval] ${args.data}: layout ${layout === 'photos' ? '(b) labels.csv' : '(a) class folders'}, backend ${recognizer.backend}`);
   const summary = layout === 'photos' ? await evalPhotos(recognizer, args) : await evalCrops(recognizer, args);

@@ -48,15 +48,15 @@ const ZONE_PRIORITY: Record<CalibrationZone['kind'], number> = { nerts: 0, work:
 
 /**
  * The most specific calibration zone containing image point `p`, or undefined.
- * Zone polygons are in table millimetres; the calibration's table rectangle spans
- * 0..tableWidthMm. Scene coordinates put the origin at the table centre, so zone polygons may
- * use either convention: we accept both by testing the point in both frames.
+ * Zone polygons are in table millimetres with the origin at the table's centre (as the scene,
+ * the calibration page and the default layout all write them); the plane's own mapping has its
+ * origin at the table rectangle's top-left corner, so the point is shifted first.
  */
 export function zoneAt(plane: TablePlane, p: Point): string | undefined {
   const [x, y] = applyHomography(plane.imageToTable, p[0], p[1]);
   const { tableWidthMm, tableHeightMm } = plane.calibration;
-  const candidates = plane.calibration.zones
-    .filter((z) => pointInPolygon(z.polygonMm, x, y) || pointInPolygon(z.polygonMm, x - tableWidthMm / 2, y - tableHeightMm / 2))
-    .sort((a, b) => ZONE_PRIORITY[a.kind] - ZONE_PRIORITY[b.kind]);
+  const cx = x - tableWidthMm / 2;
+  const cy = y - tableHeightMm / 2;
+  const candidates = plane.calibration.zones.filter((z) => pointInPolygon(z.polygonMm, cx, cy)).sort((a, b) => ZONE_PRIORITY[a.kind] - ZONE_PRIORITY[b.kind]);
   return candidates[0]?.id;
 }

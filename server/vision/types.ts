@@ -16,7 +16,7 @@ export interface CalibrationZone {
   id: string; // e.g. 'centre', 'seat-0', 'seat-0/nerts'
   kind: 'centre' | 'seat' | 'nerts' | 'work' | 'waste' | 'stock';
   seat?: number;
-  /** Polygon on the table plane, table millimetres. */
+  /** Polygon on the table plane, table millimetres, origin at the table's centre (x right, y down, as in the scene). */
   polygonMm: Array<[number, number]>;
 }
 

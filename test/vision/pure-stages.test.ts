@@ -88,9 +88,10 @@ describe('rectify', () => {
     tableWidthMm: 1200,
     tableHeightMm: 800,
     zones: [
-      { id: 'centre', kind: 'centre', polygonMm: [[400, 200], [800, 200], [800, 600], [400, 600]] },
-      { id: 'seat-0', kind: 'seat', seat: 0, polygonMm: [[0, 500], [1200, 500], [1200, 800], [0, 800]] },
-      { id: 'seat-0/nerts', kind: 'nerts', seat: 0, polygonMm: [[100, 650], [200, 650], [200, 780], [100, 780]] },
+      // Centred table mm: the table spans -600..600 across and -400..400 down.
+      { id: 'centre', kind: 'centre', polygonMm: [[-200, -200], [200, -200], [200, 200], [-200, 200]] },
+      { id: 'seat-0', kind: 'seat', seat: 0, polygonMm: [[-600, 100], [600, 100], [600, 400], [-600, 400]] },
+      { id: 'seat-0/nerts', kind: 'nerts', seat: 0, polygonMm: [[-500, 250], [-400, 250], [-400, 380], [-500, 380]] },
     ],
   };
   it('knows the card width in pixels (1 px per mm here)', () => {
@@ -103,6 +104,9 @@ describe('rectify', () => {
     expect(zoneAt(plane, [150, 700])).toBe('seat-0/nerts');
     expect(zoneAt(plane, [900, 700])).toBe('seat-0');
     expect(zoneAt(plane, [50, 50])).toBeUndefined();
+    // A top-left point is not mirrored into the bottom-right seat (both conventions used to be tried).
+    expect(zoneAt(plane, [1000, 600])).toBe('seat-0');
+    expect(zoneAt(plane, [100, 150])).toBeUndefined();
   });
 });
 
