@@ -47,3 +47,63 @@ describe('wasm Conv2DBackpropFilter', () => {
     });
   }
 });
+
+describe('wasm Conv2DBackpropInput (forward-conv version)', () => {
+  beforeAll(async () => {
+    registerWasmTrainingKernels();
+    await tf.setBackend('wasm');
+    await tf.ready();
+  });
+
+  const cases: Array<[number, 'same' | 'valid', number, number, number]> = [
+    [1, 'same', 3, 9, 11],
+    [2, 'same', 3, 9, 11],
+    [2, 'same', 3, 8, 12],
+    [1, 'valid', 3, 9, 11],
+    [2, 'valid', 3, 9, 11],
+    [2, 'same', 5, 9, 10],
+  ];
+  for (const [stride, pad, k, h, w] of cases) {
+    it(`matches the cpu backend's input gradient (stride ${stride}, ${pad}, ${k}x${k}, ${h}x${w})`, async () => {
+      const xData = Array.from({ length: 2 * h * w * 3 }, (_, i) => Math.sin(i * 0.37));
+      const wData = Array.from({ length: k * k * 3 * 4 }, (_, i) => Math.cos(i * 0.51));
+      const gradient = async (backend: string) => {
+        await tf.setBackend(backend);
+        const x = tf.tensor4d(xData, [2, h, w, 3]);
+        const filter = tf.tensor4d(wData, [k, k, 3, 4]);
+        const g = tf.grad((input: tf.Tensor) => tf.conv2d(input as tf.Tensor4D, filter, stride, pad).square().sum())(x);
+        const data = Array.from(await g.data());
+        tf.dispose([x, filter, g]);
+        return { data, shape: g.shape };
+      };
+      const cpu = await gradient('cpu');
+      const wasm = await gradient('wasm');
+      expect(wasm.shape).toEqual([2, h, w, 3]);
+      const scale = Math.max(...cpu.data.map(Math.abs));
+      const maxDiff = Math.max(...cpu.data.map((v, i) => Math.abs(v - wasm.data[i])));
+      expect(maxDiff / scale).toBeLessThan(1e-4);
+    });
+  }
+});
+
+describe('wasm Tile (broadcast version)', () => {
+  beforeAll(async () => {
+    registerWasmTrainingKernels();
+    await tf.setBackend('wasm');
+    await tf.ready();
+  });
+
+  it('tiles size-1 axes like the cpu backend, and still tiles other axes', async () => {
+    const tiled = async (backend: string, shape: number[], reps: number[]) => {
+      await tf.setBackend(backend);
+      const x = tf.tensor(Array.from({ length: shape.reduce((a, b) => a * b, 1) }, (_, i) => i * 0.5 - 1), shape);
+      const y = tf.tile(x, reps);
+      const result = { shape: y.shape, data: Array.from(await y.data()) };
+      tf.dispose([x, y]);
+      return result;
+    };
+    for (const [shape, reps] of [[[1, 1, 1, 4], [2, 3, 5, 1]], [[2, 3], [2, 2]], [[1, 3], [4, 1]]] as Array<[number[], number[]]>) {
+      expect(await tiled('wasm', shape, reps)).toEqual(await tiled('cpu', shape, reps));
+    }
+  });
+});
