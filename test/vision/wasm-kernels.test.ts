@@ -18,24 +18,27 @@ describe('wasm Conv2DBackpropFilter', () => {
     await tf.ready();
   });
 
-  const cases: Array<[number, 'same' | 'valid', number]> = [
-    [1, 'same', 3],
-    [2, 'same', 3],
-    [1, 'valid', 3],
-    [2, 'valid', 3],
-    [2, 'same', 5],
+  // Odd and even image sizes: 'same' with stride 2 pads (1, 1) on odd sizes but (0, 1) on even ones.
+  const cases: Array<[number, 'same' | 'valid', number, number, number]> = [
+    [1, 'same', 3, 9, 11],
+    [2, 'same', 3, 9, 11],
+    [2, 'same', 3, 8, 12],
+    [1, 'valid', 3, 9, 11],
+    [2, 'valid', 3, 9, 11],
+    [2, 'same', 5, 9, 11],
+    [2, 'same', 5, 10, 8],
   ];
-  for (const [stride, pad, k] of cases) {
-    it(`matches the cpu backend's filter gradient (stride ${stride}, ${pad}, ${k}x${k})`, async () => {
-      const xData = Array.from({ length: 2 * 9 * 11 * 3 }, (_, i) => Math.sin(i * 0.37));
+  for (const [stride, pad, k, h, w] of cases) {
+    it(`matches the cpu backend's filter gradient (stride ${stride}, ${pad}, ${k}x${k}, ${h}x${w})`, async () => {
+      const xData = Array.from({ length: 2 * h * w * 3 }, (_, i) => Math.sin(i * 0.37));
       const wData = Array.from({ length: k * k * 3 * 4 }, (_, i) => Math.cos(i * 0.51));
       const gradient = async (backend: string) => {
         await tf.setBackend(backend);
-        const x = tf.tensor4d(xData, [2, 9, 11, 3]);
-        const w = tf.tensor4d(wData, [k, k, 3, 4]);
-        const g = tf.grad((filter: tf.Tensor) => tf.conv2d(x, filter as tf.Tensor4D, stride, pad).square().sum())(w);
+        const x = tf.tensor4d(xData, [2, h, w, 3]);
+        const weights = tf.tensor4d(wData, [k, k, 3, 4]);
+        const g = tf.grad((filter: tf.Tensor) => tf.conv2d(x, filter as tf.Tensor4D, stride, pad).square().sum())(weights);
         const data = Array.from(await g.data());
-        tf.dispose([x, w, g]);
+        tf.dispose([x, weights, g]);
         return { data, shape: g.shape };
       };
       const cpu = await gradient('cpu');
