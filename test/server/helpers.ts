@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { afterEach, beforeEach } from 'vitest';
 import { buildApp } from '../../server/app';
 import type { ServerConfig } from '../../server/plugins/config';
 import type { CreatedTable, ServerMessage } from '../../server/protocol';
@@ -20,6 +21,27 @@ export async function testApp(dataDir: string, overrides: Partial<ServerConfig> 
   const app = await buildApp({ dataDir, recognizer: 'fake', workers: 1, clientDist: null, ...overrides });
   await app.ready();
   return app;
+}
+
+/**
+ * A fresh app (fake recogniser, empty temporary data dir) for every test of the calling describe
+ * block, closed and removed after it. A test may replace `app` (a restart on the same dataDir);
+ * the replacement is closed too.
+ */
+export function appPerTest(): { app: FastifyInstance; dataDir: string } {
+  const server = {} as { app: FastifyInstance; dataDir: string };
+  let cleanup = (): void => {};
+  beforeEach(async () => {
+    const data = tempDataDir();
+    cleanup = data.cleanup;
+    server.dataDir = data.dir;
+    server.app = await testApp(data.dir);
+  });
+  afterEach(async () => {
+    await server.app.close();
+    cleanup();
+  });
+  return server;
 }
 
 /** Creates a two-player table through the API. */

@@ -3,13 +3,13 @@
  * zone layout, and during the score sort the camera's back count reaches the view pushed to
  * viewers, where a correction can adopt it.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { encodeFakeFrame } from '../../server/vision/fake-recognizer';
 import type { CardObservation, Quad } from '../../server/vision/types';
 import type { CardCode } from '../../server/game/cards';
 import type { TableView } from '../../server/protocol';
-import { createTable, openSocket, tempDataDir, testApp } from './helpers';
+import { appPerTest, createTable, openSocket } from './helpers';
 
 /** A camera-socket message: 8-byte little-endian capture time, then a 1280x720 image. */
 function cameraMessage(timeMs: number, cards: CardObservation[]): Buffer {
@@ -58,65 +58,47 @@ async function annPlays(camera: Awaited<ReturnType<typeof scriptedCamera>>, code
 }
 
 describe('uncalibrated camera table: the default zone layout', () => {
-  let data: ReturnType<typeof tempDataDir>;
-  let app: FastifyInstance;
-  beforeEach(async () => {
-    data = tempDataDir();
-    app = await testApp(data.dir);
-  });
-  afterEach(async () => {
-    await app.close();
-    data.cleanup();
-  });
+  const server = appPerTest();
 
   it('tracks plays from cards the recogniser gave no zone, and says it uses the default layout until calibrated', async () => {
-    const { table, tokens } = await createTable(app);
+    const { table, tokens } = await createTable(server.app);
     expect(table).toMatchObject({ calibrated: false, zoneLayout: 'default' });
-    await app.inject({ method: 'POST', url: `/api/tables/${table.id}/hands?token=${tokens.referee}`, payload: {} });
-    const camera = await scriptedCamera(app, table.id, tokens.camera);
+    await server.app.inject({ method: 'POST', url: `/api/tables/${table.id}/hands?token=${tokens.referee}`, payload: {} });
+    const camera = await scriptedCamera(server.app, table.id, tokens.camera);
     await annPlays(camera, 'AS', []);
     camera.close();
-    const live = app.tables.get(table.id)!;
+    const live = server.app.tables.get(table.id)!;
     await until(() => live.view().centreTotal === 1);
     expect(live.view().players.find((player) => player.id === 'ann')?.centreCards).toBe(1);
     expect(live.latestObservations?.cards[0].zone).toBe('centre');
 
     const calibration = { imageWidth: 1280, imageHeight: 720, imageCorners: [[0, 0], [1280, 0], [1280, 720], [0, 720]], tableWidthMm: 1200, tableHeightMm: 800, zones: [] };
-    const saved = await app.inject({ method: 'PUT', url: `/api/tables/${table.id}/calibration?token=${tokens.referee}`, payload: calibration });
+    const saved = await server.app.inject({ method: 'PUT', url: `/api/tables/${table.id}/calibration?token=${tokens.referee}`, payload: calibration });
     expect(saved.statusCode).toBe(200);
-    const info = await app.inject({ url: `/api/tables/${table.id}?token=${tokens.view}` });
+    const info = await server.app.inject({ url: `/api/tables/${table.id}?token=${tokens.view}` });
     expect(info.json().table).toMatchObject({ calibrated: true, zoneLayout: 'calibrated' });
   });
 });
 
 describe('score sort: the camera counts the sorted backs', () => {
-  let data: ReturnType<typeof tempDataDir>;
-  let app: FastifyInstance;
-  beforeEach(async () => {
-    data = tempDataDir();
-    app = await testApp(data.dir);
-  });
-  afterEach(async () => {
-    await app.close();
-    data.cleanup();
-  });
+  const server = appPerTest();
 
   it('pushes backs seen against centre cards credited after the call, and a correction adopts the camera count', async () => {
-    const { table, tokens } = await createTable(app);
+    const { table, tokens } = await createTable(server.app);
     const auth = { authorization: `Bearer ${tokens.referee}` };
-    await app.inject({ method: 'POST', url: `/api/tables/${table.id}/hands`, headers: auth, payload: {} });
-    const camera = await scriptedCamera(app, table.id, tokens.camera);
+    await server.app.inject({ method: 'POST', url: `/api/tables/${table.id}/hands`, headers: auth, payload: {} });
+    const camera = await scriptedCamera(server.app, table.id, tokens.camera);
     await annPlays(camera, 'AS', []);
     await annPlays(camera, '2S', [seen(640, 360, { code: 'AS' })]);
-    const live = app.tables.get(table.id)!;
+    const live = server.app.tables.get(table.id)!;
     await until(() => live.view().players.find((player) => player.id === 'ann')?.centreCards === 2);
     // Backs seen while playing are not the score sort: nothing to check yet.
     await camera.show([seen(640, 360, { code: '2S' }), seen(200, 660, { backId: 'deck-ann' })], 3);
     expect(live.view().backCheck).toBeUndefined();
 
-    const call = await app.inject({ method: 'POST', url: `/api/tables/${table.id}/call`, headers: auth, payload: { player: 'ann' } });
+    const call = await server.app.inject({ method: 'POST', url: `/api/tables/${table.id}/call`, headers: auth, payload: { player: 'ann' } });
     expect(call.json().backCheck).toBeUndefined();
-    const { socket: viewer, inbox } = await openSocket(app, `/api/tables/${table.id}/live?token=${tokens.view}`);
+    const { socket: viewer, inbox } = await openSocket(server.app, `/api/tables/${table.id}/live?token=${tokens.view}`);
     await inbox.next('snapshot');
 
     // The sort: Ann's two cards turned over, but a hand covers one in a frame; Ann's own stock (seat zone) is not counted.
@@ -135,29 +117,29 @@ describe('score sort: the camera counts the sorted backs', () => {
 
     // One of the two was really Bob's, as the camera now sees once the cards are spread.
     await camera.show([seen(560, 360, { backId: 'deck-ann' }), seen(720, 360, { backId: 'deck-bob' }), annStock], 25);
-    const rest = await app.inject({ url: `/api/tables/${table.id}?token=${tokens.view}` });
+    const rest = await server.app.inject({ url: `/api/tables/${table.id}?token=${tokens.view}` });
     expect(rest.json().view.backCheck.players).toEqual([
       { player: 'ann', deckId: 'deck-ann', backsSeen: 1, centreCards: 2, agrees: false },
       { player: 'bob', deckId: 'deck-bob', backsSeen: 1, centreCards: 0, agrees: false },
     ]);
 
     // The referee adopts the camera's count for Ann (the card loses its owner), then gives it to Bob.
-    const fixAnn = await app.inject({ method: 'POST', url: `/api/tables/${table.id}/corrections`, headers: auth, payload: { player: 'ann', centreCards: 1, reason: 'camera back count' } });
+    const fixAnn = await server.app.inject({ method: 'POST', url: `/api/tables/${table.id}/corrections`, headers: auth, payload: { player: 'ann', centreCards: 1, reason: 'camera back count' } });
     expect(fixAnn.statusCode).toBe(200);
-    const fixBob = await app.inject({ method: 'POST', url: `/api/tables/${table.id}/corrections`, headers: auth, payload: { player: 'bob', centreCards: 1, reason: 'camera back count' } });
+    const fixBob = await server.app.inject({ method: 'POST', url: `/api/tables/${table.id}/corrections`, headers: auth, payload: { player: 'bob', centreCards: 1, reason: 'camera back count' } });
     expect(fixBob.statusCode).toBe(200);
     expect(fixBob.json().backCheck.players.every((player: { agrees: boolean }) => player.agrees)).toBe(true);
 
     // Scoring freezes the count (frames after it change nothing); the next hand clears it.
-    const ended = await app.inject({ method: 'POST', url: `/api/tables/${table.id}/hands/end`, headers: auth, payload: {} });
+    const ended = await server.app.inject({ method: 'POST', url: `/api/tables/${table.id}/hands/end`, headers: auth, payload: {} });
     expect(ended.json().backCheck.players.map((player: { backsSeen: number }) => player.backsSeen)).toEqual([1, 1]);
     await camera.show([], 25);
     expect(live.view().backCheck?.players.map((player) => player.backsSeen)).toEqual([1, 1]);
-    const events = await app.inject({ url: `/api/tables/${table.id}/events?token=${tokens.view}` });
+    const events = await server.app.inject({ url: `/api/tables/${table.id}/events?token=${tokens.view}` });
     // The sort's frames (centre cards gone, backs in their place) add no table events of their own.
     expect(events.json().map((e: { event: { type: string } }) => e.event.type)).toEqual(['hand-started', 'card-played', 'card-played', 'call', 'correction', 'correction', 'hand-ended']);
     expect(events.json().filter((e: { event: { type: string } }) => e.event.type === 'correction').map((e: { event: { reason: string } }) => e.event.reason)).toEqual(['camera back count', 'camera back count']);
-    const next = await app.inject({ method: 'POST', url: `/api/tables/${table.id}/hands`, headers: auth, payload: {} });
+    const next = await server.app.inject({ method: 'POST', url: `/api/tables/${table.id}/hands`, headers: auth, payload: {} });
     expect(next.json().backCheck).toBeUndefined();
     camera.close();
     viewer.terminate();
