@@ -48,6 +48,19 @@ function validAndHeldout(set: SourceSet): { validIdx: number[]; heldoutIdx: numb
   };
 }
 
+/** The arg-max class of every output of `model` for a batch `x` of `shape`. Frees its tensors. */
+async function argMaxes(model: tf.LayersModel, x: Float32Array, shape: [number, number, number, number]): Promise<Int32Array[]> {
+  const tops = tf.tidy(() => {
+    const outputs = model.predict(tf.tensor4d(x, shape));
+    return (Array.isArray(outputs) ? outputs : [outputs]).map((output) => output.argMax(-1));
+  });
+  try {
+    return (await Promise.all(tops.map((t) => t.data()))) as Int32Array[];
+  } finally {
+    tf.dispose(tops);
+  }
+}
+
 /** Runs `predict` over `indices` in chunks of 64 and counts the entries it calls right. */
 async function countRight(indices: number[], predict: (chunk: number[]) => Promise<boolean[]>): Promise<number> {
   if (indices.length === 0) return NaN;
@@ -66,12 +79,7 @@ export function identityTask(set: SourceSet): TrainTask {
     const rng = makeRng(seed);
     return countRight(indices, async (chunk) => {
       const x = makeBatch(set, chunk, rng, strength);
-      const predicted = tf.tidy(() => {
-        const [probs] = model.predict(tf.tensor4d(x, [chunk.length, CROP_HEIGHT, CROP_WIDTH, 3])) as tf.Tensor[];
-        return probs.argMax(-1);
-      });
-      const classes = await predicted.data();
-      predicted.dispose();
+      const [classes] = await argMaxes(model, x, [chunk.length, CROP_HEIGHT, CROP_WIDTH, 3]);
       return chunk.map((index, k) => classes[k] === classIndexOf(set.entries[index].label, names));
     });
   };
@@ -113,13 +121,7 @@ export function indexTask(set: SourceSet): TrainTask {
     const rng = makeRng(seed);
     return countRight(indices, async (chunk) => {
       const { x } = makeIndexBatch(set, chunk, rng, strength, 0);
-      const [rankT, suitT] = tf.tidy(() => {
-        const [rank, suit] = model.predict(tf.tensor4d(x, [chunk.length, INDEX_HEIGHT, INDEX_WIDTH, 3])) as tf.Tensor[];
-        return [rank.argMax(-1), suit.argMax(-1)];
-      });
-      const [ranks, suits] = await Promise.all([rankT.data(), suitT.data()]);
-      rankT.dispose();
-      suitT.dispose();
+      const [ranks, suits] = await argMaxes(model, x, [chunk.length, INDEX_HEIGHT, INDEX_WIDTH, 3]);
       return chunk.map((index, k) => {
         const truth = indexLabels(set.entries[index].label);
         return ranks[k] === truth.rank && suits[k] === truth.suit;

@@ -161,40 +161,36 @@ export function conv2dBackpropInputViaForward(
 
 let registered = false;
 
+/** Swaps the wasm backend's kernel `name` for `make(original)`; nothing when the backend lacks it. */
+function replaceKernel(name: string, make: (original: tf.KernelFunc) => tf.KernelFunc): void {
+  const original = tf.getKernel(name, 'wasm');
+  if (!original) return;
+  tf.unregisterKernel(name, 'wasm');
+  tf.registerKernel({ ...original, kernelFunc: make(original.kernelFunc as tf.KernelFunc) });
+}
+
 /** Registers the training kernels above on the wasm backend (idempotent). */
 export function registerWasmTrainingKernels(): void {
   if (registered) return;
   registered = true;
   // Replace the backend's own slow loop with forward convs (XNNPACK).
-  if (tf.getKernel('Conv2DBackpropInput', 'wasm')) tf.unregisterKernel('Conv2DBackpropInput', 'wasm');
-  tf.registerKernel({
-    kernelName: 'Conv2DBackpropInput',
-    backendName: 'wasm',
-    kernelFunc: ({ inputs, attrs }) => {
-      const { dy, filter } = inputs as { dy: tf.Tensor4D; filter: tf.Tensor4D };
-      const a = attrs as unknown as Conv2DBackpropInputAttrs;
-      if (a.dataFormat === 'NCHW') throw new Error('Conv2DBackpropInput on wasm: NCHW is not supported');
-      return conv2dBackpropInputViaForward(dy, filter, a.inputShape, a.strides, a.pad) as unknown as tf.TensorInfo;
-    },
+  replaceKernel('Conv2DBackpropInput', (original) => ({ inputs, attrs }) => {
+    const { dy, filter } = inputs as { dy: tf.Tensor4D; filter: tf.Tensor4D };
+    const a = attrs as unknown as Conv2DBackpropInputAttrs;
+    if (a.dataFormat === 'NCHW') return original({ inputs, attrs } as Parameters<tf.KernelFunc>[0]);
+    return conv2dBackpropInputViaForward(dy, filter, a.inputShape, a.strides, a.pad) as unknown as tf.TensorInfo;
   });
   // Tile of a tensor whose tiled axes have size 1 (BatchNorm's gradient broadcasts per-channel
   // values over the batch and image) is a broadcasting multiply by ones, which runs several
   // times faster than the backend's Tile loop. Anything else goes to the original kernel.
-  const tile = tf.getKernel('Tile', 'wasm');
-  if (tile) {
-    tf.unregisterKernel('Tile', 'wasm');
-    tf.registerKernel({
-      ...tile,
-      kernelFunc: (args) => {
-        const x = args.inputs.x as tf.Tensor;
-        const reps = (args.attrs as unknown as { reps: number[] }).reps;
-        const broadcastOnly = reps.length === x.rank && reps.every((r, axis) => r === 1 || x.shape[axis] === 1);
-        if (!broadcastOnly || x.dtype !== 'float32') return tile.kernelFunc(args);
-        const shape = x.shape.map((size, axis) => size * reps[axis]);
-        return tf.tidy(() => tf.mul(x, tf.ones(shape))) as unknown as tf.TensorInfo;
-      },
-    });
-  }
+  replaceKernel('Tile', (original) => (args) => {
+    const x = args.inputs.x as tf.Tensor;
+    const reps = (args.attrs as unknown as { reps: number[] }).reps;
+    const broadcastOnly = reps.length === x.rank && reps.every((r, axis) => r === 1 || x.shape[axis] === 1);
+    if (!broadcastOnly || x.dtype !== 'float32') return original(args);
+    const shape = x.shape.map((size, axis) => size * reps[axis]);
+    return tf.tidy(() => tf.mul(x, tf.ones(shape))) as unknown as tf.TensorInfo;
+  });
   if (tf.getKernel('Conv2DBackpropFilter', 'wasm')) return;
   tf.registerKernel({
     kernelName: 'Conv2DBackpropFilter',

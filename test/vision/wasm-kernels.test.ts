@@ -11,80 +11,63 @@ describe('forwardPadding', () => {
   });
 });
 
-describe('wasm Conv2DBackpropFilter', () => {
+type ConvCase = [stride: number, pad: 'same' | 'valid', kernel: number, height: number, width: number];
+
+/**
+ * The gradient of sum(conv2d(x, filter)^2) with respect to the filter or the input, on the cpu
+ * backend and on wasm (with our kernels), as flat arrays with their shape.
+ */
+async function convGradients([stride, pad, k, h, w]: ConvCase, wrt: 'filter' | 'input') {
+  const xData = Array.from({ length: 2 * h * w * 3 }, (_, i) => Math.sin(i * 0.37));
+  const wData = Array.from({ length: k * k * 3 * 4 }, (_, i) => Math.cos(i * 0.51));
+  const gradient = async (backend: string) => {
+    await tf.setBackend(backend);
+    const x = tf.tensor4d(xData, [2, h, w, 3]);
+    const weights = tf.tensor4d(wData, [k, k, 3, 4]);
+    const g =
+      wrt === 'filter'
+        ? tf.grad((filter: tf.Tensor) => tf.conv2d(x, filter as tf.Tensor4D, stride, pad).square().sum())(weights)
+        : tf.grad((input: tf.Tensor) => tf.conv2d(input as tf.Tensor4D, weights, stride, pad).square().sum())(x);
+    const data = Array.from(await g.data());
+    tf.dispose([x, weights, g]);
+    return { data, shape: g.shape };
+  };
+  const cpu = await gradient('cpu');
+  const wasm = await gradient('wasm');
+  const scale = Math.max(...cpu.data.map(Math.abs));
+  return { cpu, wasm, relativeError: Math.max(...cpu.data.map((v, i) => Math.abs(v - wasm.data[i]))) / scale };
+}
+
+// Odd and even image sizes: 'same' with stride 2 pads (1, 1) on odd sizes but (0, 1) on even ones.
+const CONV_CASES: ConvCase[] = [
+  [1, 'same', 3, 9, 11],
+  [2, 'same', 3, 9, 11],
+  [2, 'same', 3, 8, 12],
+  [1, 'valid', 3, 9, 11],
+  [2, 'valid', 3, 9, 11],
+  [2, 'same', 5, 9, 11],
+  [2, 'same', 5, 10, 8],
+];
+
+describe('wasm convolution gradients (our kernels) match the cpu backend', () => {
   beforeAll(async () => {
     registerWasmTrainingKernels();
     await tf.setBackend('wasm');
     await tf.ready();
   });
 
-  // Odd and even image sizes: 'same' with stride 2 pads (1, 1) on odd sizes but (0, 1) on even ones.
-  const cases: Array<[number, 'same' | 'valid', number, number, number]> = [
-    [1, 'same', 3, 9, 11],
-    [2, 'same', 3, 9, 11],
-    [2, 'same', 3, 8, 12],
-    [1, 'valid', 3, 9, 11],
-    [2, 'valid', 3, 9, 11],
-    [2, 'same', 5, 9, 11],
-    [2, 'same', 5, 10, 8],
-  ];
-  for (const [stride, pad, k, h, w] of cases) {
-    it(`matches the cpu backend's filter gradient (stride ${stride}, ${pad}, ${k}x${k}, ${h}x${w})`, async () => {
-      const xData = Array.from({ length: 2 * h * w * 3 }, (_, i) => Math.sin(i * 0.37));
-      const wData = Array.from({ length: k * k * 3 * 4 }, (_, i) => Math.cos(i * 0.51));
-      const gradient = async (backend: string) => {
-        await tf.setBackend(backend);
-        const x = tf.tensor4d(xData, [2, h, w, 3]);
-        const weights = tf.tensor4d(wData, [k, k, 3, 4]);
-        const g = tf.grad((filter: tf.Tensor) => tf.conv2d(x, filter as tf.Tensor4D, stride, pad).square().sum())(weights);
-        const data = Array.from(await g.data());
-        tf.dispose([x, weights, g]);
-        return { data, shape: g.shape };
-      };
-      const cpu = await gradient('cpu');
-      const wasm = await gradient('wasm');
+  for (const testCase of CONV_CASES) {
+    const [stride, pad, k, h, w] = testCase;
+    const label = `stride ${stride}, ${pad}, ${k}x${k}, ${h}x${w}`;
+    it(`Conv2DBackpropFilter (${label})`, async () => {
+      const { wasm, relativeError } = await convGradients(testCase, 'filter');
       expect(wasm.shape).toEqual([k, k, 3, 4]);
-      const scale = Math.max(...cpu.data.map(Math.abs));
-      const maxDiff = Math.max(...cpu.data.map((v, i) => Math.abs(v - wasm.data[i])));
-      expect(maxDiff / scale).toBeLessThan(1e-4);
+      expect(relativeError).toBeLessThan(1e-4);
     });
-  }
-});
-
-describe('wasm Conv2DBackpropInput (forward-conv version)', () => {
-  beforeAll(async () => {
-    registerWasmTrainingKernels();
-    await tf.setBackend('wasm');
-    await tf.ready();
-  });
-
-  const cases: Array<[number, 'same' | 'valid', number, number, number]> = [
-    [1, 'same', 3, 9, 11],
-    [2, 'same', 3, 9, 11],
-    [2, 'same', 3, 8, 12],
-    [1, 'valid', 3, 9, 11],
-    [2, 'valid', 3, 9, 11],
-    [2, 'same', 5, 9, 10],
-  ];
-  for (const [stride, pad, k, h, w] of cases) {
-    it(`matches the cpu backend's input gradient (stride ${stride}, ${pad}, ${k}x${k}, ${h}x${w})`, async () => {
-      const xData = Array.from({ length: 2 * h * w * 3 }, (_, i) => Math.sin(i * 0.37));
-      const wData = Array.from({ length: k * k * 3 * 4 }, (_, i) => Math.cos(i * 0.51));
-      const gradient = async (backend: string) => {
-        await tf.setBackend(backend);
-        const x = tf.tensor4d(xData, [2, h, w, 3]);
-        const filter = tf.tensor4d(wData, [k, k, 3, 4]);
-        const g = tf.grad((input: tf.Tensor) => tf.conv2d(input as tf.Tensor4D, filter, stride, pad).square().sum())(x);
-        const data = Array.from(await g.data());
-        tf.dispose([x, filter, g]);
-        return { data, shape: g.shape };
-      };
-      const cpu = await gradient('cpu');
-      const wasm = await gradient('wasm');
+    it(`Conv2DBackpropInput (${label})`, async () => {
+      const { wasm, relativeError } = await convGradients(testCase, 'input');
       expect(wasm.shape).toEqual([2, h, w, 3]);
-      const scale = Math.max(...cpu.data.map(Math.abs));
-      const maxDiff = Math.max(...cpu.data.map((v, i) => Math.abs(v - wasm.data[i])));
-      expect(maxDiff / scale).toBeLessThan(1e-4);
+      expect(relativeError).toBeLessThan(1e-4);
     });
   }
 });
