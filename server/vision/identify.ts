@@ -70,9 +70,10 @@ const FACE_SUIT = ALL_CARD_CODES.map((code) => SUITS.indexOf(parseCard(code).sui
 /**
  * Decides between the 52 faces, "a back" (all back-design classes summed) and reject.
  * `faceBoost` adds enrolled-face evidence per class index (0 when nothing is enrolled).
- * With an `index` reading (the corner model), each face's score becomes
- * p(face)^wholeCardWeight x p(rank) x p(suit), renormalised over the faces' total; a clearly
- * visible index makes the card a face even when the whole crop (a covered card) looks otherwise.
+ * The whole-card model decides whether the crop is a face, a back or neither, and how sure it is
+ * (the confidence floors compare against that). With an `index` reading (the corner model),
+ * which face is chosen by p(face)^wholeCardWeight x p(rank) x p(suit); and a clearly visible
+ * index makes the card a face even when the whole crop (a covered card) looks otherwise.
  */
 export function decideIdentity(
   probs: Float32Array,
@@ -83,31 +84,22 @@ export function decideIdentity(
   index?: IndexReading,
   fusion: IndexFusion = DEFAULT_INDEX_FUSION,
 ): Identity {
-  let faceMass = 0;
-  const faceScores = new Float64Array(OTHER_CLASS);
-  for (let c = 0; c < OTHER_CLASS; c++) {
-    faceScores[c] = probs[offset + c] + (faceBoost ? faceBoost[c] : 0);
-    faceMass += faceScores[c];
-  }
-  let bestFaceScore = -1;
-  if (index) {
-    let sum = 0;
-    for (let c = 0; c < OTHER_CLASS; c++) {
-      // A corner that hardly shows an index says little: blend its reading towards uniform.
-      const rank = 1 / NO_RANK + index.indexness * (index.rank[FACE_RANK[c]] - 1 / NO_RANK);
-      const suit = 1 / NO_SUIT + index.indexness * (index.suit[FACE_SUIT[c]] - 1 / NO_SUIT);
-      faceScores[c] = Math.pow(faceScores[c] / (faceMass || 1) + 1e-4, fusion.wholeCardWeight) * (rank + 1e-4) * (suit + 1e-4);
-      sum += faceScores[c];
-    }
-    // Scores become shares of the face evidence: the whole crop's face mass, or the corner's
-    // certainty when it clearly shows an index.
-    const faceEvidence = index.indexness >= fusion.faceOverride ? Math.max(faceMass, index.indexness) : faceMass;
-    for (let c = 0; c < OTHER_CLASS; c++) faceScores[c] = (faceScores[c] / sum) * faceEvidence;
-  }
+  const whole = decideWholeCard(probs, offset, numClasses, names, faceBoost);
+  if (!index) return whole;
+  const fused = fusedFace(probs, offset, faceBoost, index, fusion);
+  if (whole.kind === 'face') return { kind: 'face', code: fused.code, confidence: whole.confidence };
+  if (index.indexness >= fusion.faceOverride) return { kind: 'face', code: fused.code, confidence: Math.min(1, index.indexness * fused.share) };
+  return whole;
+}
+
+/** The whole-card model's own decision. */
+function decideWholeCard(probs: Float32Array, offset: number, numClasses: number, names: readonly string[], faceBoost?: Float32Array): Identity {
   let bestFace = 0;
+  let bestFaceScore = -1;
   for (let c = 0; c < OTHER_CLASS; c++) {
-    if (faceScores[c] > bestFaceScore) {
-      bestFaceScore = faceScores[c];
+    const score = probs[offset + c] + (faceBoost ? faceBoost[c] : 0);
+    if (score > bestFaceScore) {
+      bestFaceScore = score;
       bestFace = c;
     }
   }
@@ -118,15 +110,36 @@ export function decideIdentity(
     if (probs[offset + c] > probs[offset + bestBack]) bestBack = c;
   }
   const other = probs[offset + OTHER_CLASS];
-  const faceOverride = index !== undefined && index.indexness >= fusion.faceOverride;
-  if (!faceOverride && other >= bestFaceScore && other >= backSum) return { kind: 'other', confidence: other };
-  if (!faceOverride && backSum > bestFaceScore) {
+  if (other >= bestFaceScore && other >= backSum) return { kind: 'other', confidence: other };
+  if (backSum > bestFaceScore) {
     const meaning = classMeaning(bestBack, names);
     return { kind: 'back', confidence: Math.min(1, backSum), design: meaning.kind === 'back' ? meaning.design : 'unknown' };
   }
   const meaning = classMeaning(bestFace, names);
   if (meaning.kind !== 'face') throw new Error('face class index out of range');
   return { kind: 'face', code: meaning.code, confidence: Math.min(1, bestFaceScore) };
+}
+
+/** The best face by whole card and index corner together, and its share of the fused face scores. */
+function fusedFace(probs: Float32Array, offset: number, faceBoost: Float32Array | undefined, index: IndexReading, fusion: IndexFusion): { code: CardCode; share: number } {
+  let faceMass = 0;
+  for (let c = 0; c < OTHER_CLASS; c++) faceMass += probs[offset + c] + (faceBoost ? faceBoost[c] : 0);
+  let best = 0;
+  let bestScore = -1;
+  let sum = 0;
+  for (let c = 0; c < OTHER_CLASS; c++) {
+    const face = (probs[offset + c] + (faceBoost ? faceBoost[c] : 0)) / (faceMass || 1);
+    // A corner that hardly shows an index says little: blend its reading towards uniform.
+    const rank = 1 / NO_RANK + index.indexness * (index.rank[FACE_RANK[c]] - 1 / NO_RANK);
+    const suit = 1 / NO_SUIT + index.indexness * (index.suit[FACE_SUIT[c]] - 1 / NO_SUIT);
+    const score = Math.pow(face + 1e-4, fusion.wholeCardWeight) * (rank + 1e-4) * (suit + 1e-4);
+    sum += score;
+    if (score > bestScore) {
+      bestScore = score;
+      best = c;
+    }
+  }
+  return { code: ALL_CARD_CODES[best], share: bestScore / sum };
 }
 
 // ------------------------------------------------------------------ the index-corner reader
@@ -192,10 +205,11 @@ export function readIndex(outputs: IndexOutputs, card: number): IndexReading {
 
 /** How the whole-card and index readings are combined (see decideIdentity). */
 export interface IndexFusion {
-  /** Exponent on the whole-card face probability: lower trusts the corner more (default 0.5). */
+  /** Exponent on the whole-card face probability: lower trusts the corner more (default 1). */
   wholeCardWeight: number;
-  /** A card whose corner is at least this sure it shows an index is a face, whatever the whole crop says (default 0.85). */
+  /** A card whose corner is at least this sure it shows an index is a face, whatever the whole crop says (default 0.9). */
   faceOverride: number;
 }
 
-export const DEFAULT_INDEX_FUSION: IndexFusion = { wholeCardWeight: 0.5, faceOverride: 0.85 };
+/** Tuned on cards53 valid and the real table photos (see models/MODEL_CARD.md). */
+export const DEFAULT_INDEX_FUSION: IndexFusion = { wholeCardWeight: 1, faceOverride: 0.9 };

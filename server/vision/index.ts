@@ -54,12 +54,10 @@ export interface RecognizerConfig {
   /** Read each crop both ways up and average (more accurate, 2x CNN time; default true). */
   bothWays?: boolean;
   /**
-   * Face observations below this confidence (0..1) are dropped (default 0.5: on the real table
-   * photos it keeps precision near 80 % where 0.3 let cloth and clutter through).
+   * Observations below this confidence (0..1) are dropped (default 0.5: on the real table
+   * photos it keeps precision near 80 % where 0.3 let cloth and clutter through as faces and backs).
    */
   minConfidence?: number;
-  /** Back observations below this confidence (0..1) are dropped (default 0.3). */
-  minBackConfidence?: number;
   log?: (message: string) => void;
 }
 
@@ -105,7 +103,6 @@ class TfjsRecognizer implements CardRecognizer {
   private disposed = false;
   private readonly tracking: boolean;
   private readonly minConfidence: number;
-  private readonly minBackConfidence: number;
   private readonly bothWays: boolean;
   private readonly fusion: IndexFusion;
 
@@ -119,7 +116,6 @@ class TfjsRecognizer implements CardRecognizer {
   ) {
     this.tracking = config.tracking ?? true;
     this.minConfidence = config.minConfidence ?? 0.5;
-    this.minBackConfidence = config.minBackConfidence ?? 0.3;
     this.bothWays = config.bothWays ?? true;
     this.fusion = { ...DEFAULT_INDEX_FUSION, ...config.indexFusion };
   }
@@ -174,8 +170,7 @@ class TfjsRecognizer implements CardRecognizer {
     const kept: Array<LocatedCard & { id: TrackedIdentity }> = [];
     located.forEach((card, i) => {
       const { identity } = identities[i];
-      if (identity.kind === 'other') return;
-      if (identity.confidence < (identity.kind === 'back' ? this.minBackConfidence : this.minConfidence)) return;
+      if (identity.kind === 'other' || identity.confidence < this.minConfidence) return;
       kept.push({ ...card, id: identities[i] });
     });
     // A card-shaped thing inside a bigger recognised card is its picture frame, not a card.
