@@ -14,7 +14,7 @@ import { loadLayersModelFromDir, saveLayersModelToDir } from '../../server/visio
 import type { FrameInput } from '../../server/vision/types';
 
 /** Accuracy the committed model must keep on the fixture crops (measured, minus a margin). */
-const MIN_FIXTURE_ACCURACY = 0.5;
+const MIN_FIXTURE_ACCURACY = 0.8; // 87.7 % measured with both committed models (72.6 % with the whole-card model alone)
 
 const hasModel = existsSync(path.join(DEFAULT_MODEL_DIR, 'model.json'));
 const fixtureList = path.join(REPO_ROOT, 'test', 'fixtures', 'vision', 'real-crops.txt');
