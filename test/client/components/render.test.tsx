@@ -4,28 +4,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { renderToStaticMarkup } from 'react-dom/server';
-import type { LoggedEvent, TableInfo, TableView } from '../../../server/protocol';
+import type { LoggedEvent, TableView } from '../../../server/protocol';
 import { Card } from '../../../client/src/components/Card';
+import { tableInfo } from './fixtures';
 import { TableContext, type LiveTable } from '../../../client/src/lib/useLiveTable';
 import { initialLiveState } from '../../../client/src/lib/liveState';
 import { DashboardPage } from '../../../client/src/pages/DashboardPage';
 import { ScoreSortPage } from '../../../client/src/pages/ScoreSortPage';
 
-const table: TableInfo = {
-  id: 't1',
-  name: 'Kitchen',
-  seats: [
-    { playerId: 'ann', name: 'Ann', seat: 0, deckId: 'deck-ann' },
-    { playerId: 'bob', name: 'Bob', seat: 1, deckId: 'deck-bob' },
-  ],
-  variant: 'nertz',
-  knobs: {},
-  target: 100,
-  source: 'sim',
-  calibrated: true,
-  enrolledDecks: ['deck-ann'],
-  createdAtMs: 0,
-};
+const table = tableInfo();
 
 const view: TableView = {
   tableId: 't1',

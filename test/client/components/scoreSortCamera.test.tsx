@@ -4,27 +4,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { renderToStaticMarkup } from 'react-dom/server';
-import type { TableInfo, TableView } from '../../../server/protocol';
+import type { TableView } from '../../../server/protocol';
+import { tableInfo } from './fixtures';
 import { TableContext, type LiveTable } from '../../../client/src/lib/useLiveTable';
 import { initialLiveState } from '../../../client/src/lib/liveState';
 import { ScoreSortPage } from '../../../client/src/pages/ScoreSortPage';
 
-const table: TableInfo = {
-  id: 't1',
-  name: 'Kitchen',
-  seats: [
-    { playerId: 'ann', name: 'Ann', seat: 0, deckId: 'deck-ann' },
-    { playerId: 'bob', name: 'Bob', seat: 1, deckId: 'deck-bob' },
-  ],
-  variant: 'nertz',
-  knobs: {},
-  target: 100,
-  source: 'camera',
-  calibrated: false,
-  zoneLayout: 'default',
-  enrolledDecks: ['deck-ann', 'deck-bob'],
-  createdAtMs: 0,
-};
+const table = tableInfo({ source: 'camera', calibrated: false, zoneLayout: 'default', enrolledDecks: ['deck-ann', 'deck-bob'] });
 
 const view: TableView = {
   tableId: 't1',
