@@ -7,8 +7,9 @@
  * Table millimetres with the origin at the table centre, x right, y towards the camera's bottom
  * edge (as in server/sim/scene.ts). Image points are pixels.
  */
-import { applyHomography, pointInPolygon, tryHomographyFromPoints, type Homography, type Point } from '../geometry';
+import type { Point } from '../geometry';
 import type { Calibration } from '../protocol';
+import { tablePlane, zoneAt, type TablePlane } from '../vision/rectify';
 import type { CardObservation } from '../vision/types';
 
 /** Half the side of a clicked calibration's centre zone, table millimetres (room for six to eight foundations). */
@@ -99,32 +100,19 @@ export function defaultCalibration(imageWidth: number, imageHeight: number, seat
   };
 }
 
-/** Smaller wins: a pile zone inside a seat beats the seat; the centre beats the seat wedges it overlaps. */
-const ZONE_PRIORITY: Record<LayoutZone['kind'], number> = { nerts: 0, work: 0, waste: 0, stock: 0, centre: 1, seat: 2 };
-
-/** The image-pixel → centred table-mm mapping of a calibration for frames of width × height pixels (scaled if the size differs); null when its corners are degenerate. */
-export function imageToCentredTable(calibration: Calibration, width: number, height: number): Homography | null {
-  const sx = width / calibration.imageWidth;
-  const sy = height / calibration.imageHeight;
-  const corners = calibration.imageCorners.map(([x, y]) => [x * sx, y * sy] as Point) as [Point, Point, Point, Point];
-  const w = calibration.tableWidthMm / 2;
-  const h = calibration.tableHeightMm / 2;
-  return tryHomographyFromPoints(corners, [[-w, -h], [w, -h], [w, h], [-w, h]]);
-}
-
 /**
  * A function naming the most specific zone of `calibration` under an image point (pixels) of a
- * width × height frame, or undefined outside every zone. Zone polygons are in centred table mm.
+ * width × height frame, or undefined outside every zone (and everywhere when the calibration's
+ * corners are degenerate). The recogniser's own zone lookup (vision/rectify.ts) does the work.
  */
 export function zoneLocator(calibration: Calibration, width: number, height: number): (point: Point) => string | undefined {
-  const toTable = imageToCentredTable(calibration, width, height);
-  const zones = [...calibration.zones].sort((a, b) => ZONE_PRIORITY[a.kind] - ZONE_PRIORITY[b.kind]);
-  return (point) => {
-    if (!toTable) return undefined;
-    const [x, y] = applyHomography(toTable, point[0], point[1]);
-    if (!Number.isFinite(x) || !Number.isFinite(y)) return undefined;
-    return zones.find((zone) => pointInPolygon(zone.polygonMm, x, y))?.id;
-  };
+  let plane: TablePlane;
+  try {
+    plane = tablePlane(calibration, width, height);
+  } catch {
+    return () => undefined;
+  }
+  return (point) => zoneAt(plane, point);
 }
 
 /** The cards with a zone filled in from `locate` (by the card's centre) where the recogniser gave none. */

@@ -14,6 +14,8 @@ export interface TablePlane {
   /** Median card short side in image pixels over the table, pixels. */
   cardWidthPx: number;
   calibration: TableCalibration;
+  /** The calibration's zones, most specific first (see ZONE_PRIORITY). */
+  zonesBySpecificity: CalibrationZone[];
 }
 
 /** Builds the plane mapping for frames of `width` x `height` (scales the calibration if needed). */
@@ -41,9 +43,11 @@ export function tablePlane(calibration: TableCalibration, width: number, height:
       widths.push((Math.hypot(b[0] - a[0], b[1] - a[1]) + Math.hypot(c[0] - a[0], c[1] - a[1])) / 2);
     }
   widths.sort((a, b) => a - b);
-  return { imageToTable, tableToImage, cardWidthPx: widths[4], calibration };
+  const zonesBySpecificity = [...calibration.zones].sort((a, b) => ZONE_PRIORITY[a.kind] - ZONE_PRIORITY[b.kind]);
+  return { imageToTable, tableToImage, cardWidthPx: widths[4], calibration, zonesBySpecificity };
 }
 
+/** Smaller wins: a pile zone inside a seat beats the seat; the centre beats the seat wedges it overlaps. */
 const ZONE_PRIORITY: Record<CalibrationZone['kind'], number> = { nerts: 0, work: 0, waste: 0, stock: 0, centre: 1, seat: 2 };
 
 /**
@@ -57,6 +61,5 @@ export function zoneAt(plane: TablePlane, p: Point): string | undefined {
   const { tableWidthMm, tableHeightMm } = plane.calibration;
   const cx = x - tableWidthMm / 2;
   const cy = y - tableHeightMm / 2;
-  const candidates = plane.calibration.zones.filter((z) => pointInPolygon(z.polygonMm, cx, cy)).sort((a, b) => ZONE_PRIORITY[a.kind] - ZONE_PRIORITY[b.kind]);
-  return candidates[0]?.id;
+  return plane.zonesBySpecificity.find((zone) => pointInPolygon(zone.polygonMm, cx, cy))?.id;
 }
