@@ -24,15 +24,30 @@ export function trainingBackDesigns(set: SourceSet): string[] {
   return [...designs].sort();
 }
 
-/** Indices of training entries, repeated so that small groups (clean art, backs) weigh enough. */
-export function trainingPool(set: SourceSet): number[] {
+/** How many times each group's training entries go into a pool (small groups must weigh enough). */
+export interface PoolWeights {
+  art: number;
+  back: number;
+  other: number;
+  rendered: number;
+  /** Groups left out altogether. */
+  skip?: readonly string[];
+}
+
+/** Indices of training entries, each repeated by its group's weight (cards53 once). */
+export function weightedPool(set: SourceSet, weights: PoolWeights): number[] {
   const pool: number[] = [];
   set.entries.forEach((e, i) => {
-    if (e.split !== 'train') return;
-    const repeats = e.group.startsWith('art:') ? 5 : e.group === 'back' ? 16 : e.group === 'other' ? 2 : e.group.startsWith('rendered:') ? 2 : 1;
+    if (e.split !== 'train' || weights.skip?.includes(e.group)) return;
+    const repeats = e.group.startsWith('art:') ? weights.art : e.group === 'back' ? weights.back : e.group === 'other' ? weights.other : e.group.startsWith('rendered:') ? weights.rendered : 1;
     for (let r = 0; r < repeats; r++) pool.push(i);
   });
   return pool;
+}
+
+/** The identity model's training pool: clean art x5, backs x16 (one class each), rejects and rendered crops x2. */
+export function trainingPool(set: SourceSet): number[] {
+  return weightedPool(set, { art: 5, back: 16, other: 2, rendered: 2 });
 }
 
 /** A float batch [n, CROP_HEIGHT, CROP_WIDTH, 3] of entries `indices`, augmented with `strength`. */

@@ -6,6 +6,7 @@
 import { isCardCode, parseCard, RANKS, SUITS } from '../../server/game/cards';
 import { INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH, NO_RANK, NO_SUIT, type CardRegion } from '../../server/vision/classes';
 import { augmentInto } from './augment';
+import { weightedPool } from './batches';
 import { uniform, type Rng } from './rng';
 import { SOURCE_HEIGHT, SOURCE_WIDTH, sourceView, type SourceSet } from './sources';
 
@@ -19,15 +20,9 @@ export function indexLabels(label: string): { rank: number; suit: number } {
   return { rank: RANKS.indexOf(rank), suit: SUITS.indexOf(suit) };
 }
 
-/** Training entries for the index model, repeated so that small groups weigh enough. */
+/** The index model's training pool: as the identity model's, but backs only x3 (they are all one "no index" class). */
 export function indexTrainingPool(set: SourceSet): number[] {
-  const pool: number[] = [];
-  set.entries.forEach((e, i) => {
-    if (e.split !== 'train' || NO_INDEX_GROUPS.includes(e.group)) return;
-    const repeats = e.group.startsWith('art:') ? 5 : e.group === 'back' ? 3 : e.group === 'other' ? 2 : e.group.startsWith('rendered:') ? 2 : 1;
-    for (let r = 0; r < repeats; r++) pool.push(i);
-  });
-  return pool;
+  return weightedPool(set, { art: 5, back: 3, other: 2, rendered: 2, skip: NO_INDEX_GROUPS });
 }
 
 /** A random card-interior region the size of the index region: pips or court art, no index. */

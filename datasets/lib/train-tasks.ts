@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
+import { RANKS, SUITS } from '../../server/game/cards';
 import { CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_RANK_CLASSES, INDEX_SUIT_CLASSES, INDEX_WIDTH, INDEX_REGION, classNames } from '../../server/vision/classes';
 import { buildIdentityModel } from './identity-model';
 import { buildIndexModel } from './index-model';
@@ -61,27 +62,44 @@ async function argMaxes(model: tf.LayersModel, x: Float32Array, shape: [number, 
   }
 }
 
-/** Runs `predict` over `indices` in chunks of 64 and counts the entries it calls right. */
-async function countRight(indices: number[], predict: (chunk: number[]) => Promise<boolean[]>): Promise<number> {
+/** How a task turns a chunk of entries into model input, and whether an entry was answered right. */
+interface Judge {
+  input(chunk: number[], rng: Rng, strength: number): { x: Float32Array; shape: [number, number, number, number] };
+  /** `tops` holds the arg-max of each model output for the chunk; `k` is the entry's place in it. */
+  right(index: number, tops: Int32Array[], k: number): boolean;
+}
+
+/** Top-1 share of `indices` answered right, inputs made with `strength` and a fixed seed. */
+async function accuracy(model: tf.LayersModel, judge: Judge, indices: number[], strength: number, seed: number): Promise<number> {
   if (indices.length === 0) return NaN;
+  const rng = makeRng(seed);
   let right = 0;
   for (let start = 0; start < indices.length; start += 64) {
-    for (const ok of await predict(indices.slice(start, start + 64))) if (ok) right++;
+    const chunk = indices.slice(start, start + 64);
+    const { x, shape } = judge.input(chunk, rng, strength);
+    const tops = await argMaxes(model, x, shape);
+    chunk.forEach((index, k) => {
+      if (judge.right(index, tops, k)) right++;
+    });
   }
   return right / indices.length;
+}
+
+/** The per-epoch scores: cards53 valid plain, the held-out deck four times under augmentation. */
+async function taskScores(model: tf.LayersModel, judge: Judge, validIdx: number[], heldoutIdx: number[]): Promise<TaskScores> {
+  return {
+    validAcc: await accuracy(model, judge, validIdx, 0, 1),
+    heldoutDeckAcc: await accuracy(model, judge, heldoutIdx.flatMap((i) => [i, i, i, i]), 0.5, 2),
+  };
 }
 
 /** The whole-card identity model: 52 faces, reject, and one class per training back design. */
 export function identityTask(set: SourceSet): TrainTask {
   const names = classNames(trainingBackDesigns(set));
   const { validIdx, heldoutIdx } = validAndHeldout(set);
-  const accuracy = (model: tf.LayersModel, indices: number[], strength: number, seed: number): Promise<number> => {
-    const rng = makeRng(seed);
-    return countRight(indices, async (chunk) => {
-      const x = makeBatch(set, chunk, rng, strength);
-      const [classes] = await argMaxes(model, x, [chunk.length, CROP_HEIGHT, CROP_WIDTH, 3]);
-      return chunk.map((index, k) => classes[k] === classIndexOf(set.entries[index].label, names));
-    });
+  const judge: Judge = {
+    input: (chunk, rng, strength) => ({ x: makeBatch(set, chunk, rng, strength), shape: [chunk.length, CROP_HEIGHT, CROP_WIDTH, 3] }),
+    right: (index, [classes], k) => classes[k] === classIndexOf(set.entries[index].label, names),
   };
   return {
     name: 'identity',
@@ -99,9 +117,7 @@ export function identityTask(set: SourceSet): TrainTask {
       const classes = indices.map((i) => classIndexOf(set.entries[i].label, names));
       return { xs: tf.tensor4d(x, [indices.length, CROP_HEIGHT, CROP_WIDTH, 3]), ys: labelBatch(classes, names.length, 0.05) };
     },
-    async evaluate(model) {
-      return { validAcc: await accuracy(model, validIdx, 0, 1), heldoutDeckAcc: await accuracy(model, heldoutIdx.flatMap((i) => [i, i, i, i]), 0.5, 2) };
-    },
+    evaluate: (model) => taskScores(model, judge, validIdx, heldoutIdx),
     metadata: {
       format: 'nerts-card-identity/1',
       classNames: names,
@@ -117,16 +133,12 @@ export function identityTask(set: SourceSet): TrainTask {
 export function indexTask(set: SourceSet): TrainTask {
   const { validIdx, heldoutIdx } = validAndHeldout(set);
   const faces = (indices: number[]) => indices.filter((i) => !NO_INDEX_GROUPS.includes(set.entries[i].group));
-  const accuracy = (model: tf.LayersModel, indices: number[], strength: number, seed: number): Promise<number> => {
-    const rng = makeRng(seed);
-    return countRight(indices, async (chunk) => {
-      const { x } = makeIndexBatch(set, chunk, rng, strength, 0);
-      const [ranks, suits] = await argMaxes(model, x, [chunk.length, INDEX_HEIGHT, INDEX_WIDTH, 3]);
-      return chunk.map((index, k) => {
-        const truth = indexLabels(set.entries[index].label);
-        return ranks[k] === truth.rank && suits[k] === truth.suit;
-      });
-    });
+  const judge: Judge = {
+    input: (chunk, rng, strength) => ({ x: makeIndexBatch(set, chunk, rng, strength, 0).x, shape: [chunk.length, INDEX_HEIGHT, INDEX_WIDTH, 3] }),
+    right: (index, [ranks, suits], k) => {
+      const truth = indexLabels(set.entries[index].label);
+      return ranks[k] === truth.rank && suits[k] === truth.suit;
+    },
   };
   return {
     name: 'index',
@@ -146,13 +158,11 @@ export function indexTask(set: SourceSet): TrainTask {
         ys: [labelBatch(ranks, INDEX_RANK_CLASSES, 0.05), labelBatch(suits, INDEX_SUIT_CLASSES, 0.05)],
       };
     },
-    async evaluate(model) {
-      return { validAcc: await accuracy(model, faces(validIdx), 0, 1), heldoutDeckAcc: await accuracy(model, faces(heldoutIdx).flatMap((i) => [i, i, i, i]), 0.5, 2) };
-    },
+    evaluate: (model) => taskScores(model, judge, faces(validIdx), faces(heldoutIdx)),
     metadata: {
       format: 'nerts-card-index/1',
-      rankClasses: ['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K', 'none'],
-      suitClasses: ['S', 'H', 'D', 'C', 'none'],
+      rankClasses: [...RANKS, 'none'],
+      suitClasses: [...SUITS, 'none'],
       cropWidth: INDEX_WIDTH,
       cropHeight: INDEX_HEIGHT,
       region: INDEX_REGION,

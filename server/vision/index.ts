@@ -22,6 +22,7 @@ import {
   runIdentityModel,
   runIndexModel,
   type Identity,
+  type IdentityOutputs,
   type IndexFusion,
   type IndexOutputs,
 } from './identify';
@@ -158,7 +159,7 @@ class TfjsRecognizer implements CardRecognizer {
     const corners = this.indexModel ? this.cornerCrops(image, todo.map((i) => located[i].corners)) : null;
     lap('crop');
     const outputs = await runIdentityModel(this.model, crops, todo.length, this.bothWays);
-    const indexOutputs = corners && this.indexModel ? await runIndexModel(this.indexModel, corners, todo.length) : null;
+    const indexOutputs = await this.runIndex(corners, todo.length);
     const identities: TrackedIdentity[] = located.map((_, i) => reused[i] as TrackedIdentity);
     todo.forEach((cardIndex, k) => {
       const embedding = outputs.embeddings.slice(k * outputs.embeddingSize, (k + 1) * outputs.embeddingSize);
@@ -252,8 +253,13 @@ class TfjsRecognizer implements CardRecognizer {
     return corners;
   }
 
+  /** The index model's readings of `count` cards' corner pairs; null without the model. */
+  private async runIndex(corners: Float32Array | null, count: number): Promise<IndexOutputs | null> {
+    return corners && this.indexModel ? runIndexModel(this.indexModel, corners, count) : null;
+  }
+
   /** Crop k's identity from both models' outputs and the enrolled faces. */
-  private decide(outputs: Awaited<ReturnType<typeof runIdentityModel>>, k: number, embedding: Float32Array, indexOutputs: IndexOutputs | null): Identity {
+  private decide(outputs: IdentityOutputs, k: number, embedding: Float32Array, indexOutputs: IndexOutputs | null): Identity {
     const boost = this.enrolled.faceBoost(embedding, 0, outputs.embeddingSize);
     const index = indexOutputs ? readIndex(indexOutputs, k) : undefined;
     return decideIdentity(outputs.probs, k * outputs.numClasses, outputs.numClasses, this.names, boost, index, this.fusion);
@@ -281,7 +287,7 @@ class TfjsRecognizer implements CardRecognizer {
       const chunk = views.slice(start, start + 32);
       const { crops, corners } = await this.viewCrops(chunk, true);
       const outputs = await runIdentityModel(this.model, crops, chunk.length, this.bothWays);
-      const indexOutputs = corners && this.indexModel ? await runIndexModel(this.indexModel, corners, chunk.length) : null;
+      const indexOutputs = await this.runIndex(corners, chunk.length);
       for (let k = 0; k < chunk.length; k++) {
         const embedding = outputs.embeddings.subarray(k * outputs.embeddingSize, (k + 1) * outputs.embeddingSize);
         const identity = this.decide(outputs, k, embedding, indexOutputs);
