@@ -1,6 +1,6 @@
 /**
  * `npm run eval -- --data DIR [--model models/card-identity] [--index-model models/card-index|none]
- *   [--whole-card-weight 1] [--face-override 0.85] [--min-confidence 0.5] [--out out/eval-NAME] [--limit N]`
+ *   [--whole-card-weight 1] [--face-override 0.9] [--min-confidence 0.5] [--out out/eval-NAME] [--limit N]`
  * Evaluates the recogniser on a folder in either layout:
  *  (a) class folders named by card code holding single-card crops (`JOKER` or any non-code
  *      folder: must not be named as one of the 52; a reject counts as right);
@@ -10,7 +10,7 @@
  */
 import { existsSync, promises as fs, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { ALL_CARD_CODES, isCardCode } from '../../server/game/cards';
+import { ALL_CARD_CODES, isCardCode, RANKS } from '../../server/game/cards';
 import { createRecognizer, DEFAULT_MODEL_DIR, type CardRecognizer, type RecognizerConfig } from '../../server/vision/index';
 import { Confusion, matchBoxes, parseLabelsCsv, rankOfLabel, type PredictedBox } from '../lib/metrics';
 import { confusionSvg, writeSvgAsPng } from '../lib/plots';
@@ -171,7 +171,7 @@ async function evalCrops(recognizer: CardRecognizer, args: EvalArgs): Promise<Ev
 async function evalPhotos(recognizer: CardRecognizer, args: EvalArgs): Promise<EvalSummary> {
   const labels = parseLabelsCsv(await fs.readFile(path.join(args.data, 'labels.csv'), 'utf8'));
   const codeLabels = [...labels.values()].some((e) => e.boxes.some((b) => isCardCode(b.label)));
-  const classes = codeLabels ? [...ALL_CARD_CODES, 'back', REJECT, 'missed'] : ['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K', 'back', REJECT, 'missed'];
+  const classes = codeLabels ? [...ALL_CARD_CODES, 'back', REJECT, 'missed'] : [...RANKS, 'back', REJECT, 'missed'];
   const confusion = new Confusion(classes);
   let images = 0;
   let boxes = 0;

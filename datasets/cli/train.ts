@@ -15,8 +15,7 @@ import { loadLayersModelFromDir, readModelMetadata, saveLayersModelToDir } from 
 import { curvesSvg, writeSvgAsPng } from '../lib/plots';
 import { makeRng, shuffle } from '../lib/rng';
 import { loadSources } from '../lib/sources';
-import { REPO_ROOT } from '../lib/shared-data';
-import { identityTask, indexTask, type TrainTask } from '../lib/train-tasks';
+import { identityTask, indexTask, taskFiles, type TrainTask } from '../lib/train-tasks';
 
 interface TrainArgs {
   model: TrainTask['name'];
@@ -93,11 +92,10 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const title = (task: Pick<TrainTask, 'name'>) => `card ${task.name} CNN: training curves`;
   if (args.plotOnly) {
-    // Plotting needs no data: only the task's file names.
-    const files = args.model === 'index' ? { name: 'index' as const, history: 'card-index-history.json', curves: 'card-index-curves.png' } : { name: 'identity' as const, history: 'training-history.json', curves: 'training-curves.png' };
-    const models = path.join(REPO_ROOT, 'models');
-    const history = JSON.parse(await fs.readFile(path.join(models, files.history), 'utf8')) as EpochRecord[];
-    await plotHistory(history, title(files), path.join(models, files.curves));
+    // Plotting needs no data: only the task's files.
+    const files = taskFiles(args.model);
+    const history = JSON.parse(await fs.readFile(files.historyFile, 'utf8')) as EpochRecord[];
+    await plotHistory(history, title({ name: args.model }), files.curvesFile);
     console.log(JSON.stringify({ plotted: history.length }));
     return;
   }

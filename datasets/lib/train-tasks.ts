@@ -23,13 +23,33 @@ export interface TaskScores {
   heldoutDeckAcc: number;
 }
 
-export interface TrainTask {
-  name: 'identity' | 'index';
-  /** Where the best model goes, and the epoch checkpoint / history / curves files. */
+/** Where a task's best model goes, and its epoch checkpoint / history / curves files (no data needed). */
+export interface TaskFiles {
   outDir: string;
   checkpointDir: string;
   historyFile: string;
   curvesFile: string;
+}
+
+/** The files of task `name`. */
+export function taskFiles(name: TrainTask['name']): TaskFiles {
+  return name === 'identity'
+    ? {
+        outDir: path.join(REPO_ROOT, 'models', 'card-identity'),
+        checkpointDir: path.join(cacheDir(), 'checkpoint'),
+        historyFile: path.join(REPO_ROOT, 'models', 'training-history.json'),
+        curvesFile: path.join(REPO_ROOT, 'models', 'training-curves.png'),
+      }
+    : {
+        outDir: path.join(REPO_ROOT, 'models', 'card-index'),
+        checkpointDir: path.join(cacheDir(), 'checkpoint-index'),
+        historyFile: path.join(REPO_ROOT, 'models', 'card-index-history.json'),
+        curvesFile: path.join(REPO_ROOT, 'models', 'card-index-curves.png'),
+      };
+}
+
+export interface TrainTask extends TaskFiles {
+  name: 'identity' | 'index';
   /** Must match between a checkpoint and the data to resume. */
   signature: string[];
   pool: number[];
@@ -103,10 +123,7 @@ export function identityTask(set: SourceSet): TrainTask {
   };
   return {
     name: 'identity',
-    outDir: path.join(REPO_ROOT, 'models', 'card-identity'),
-    checkpointDir: path.join(cacheDir(), 'checkpoint'),
-    historyFile: path.join(REPO_ROOT, 'models', 'training-history.json'),
-    curvesFile: path.join(REPO_ROOT, 'models', 'training-curves.png'),
+    ...taskFiles('identity'),
     signature: names,
     pool: trainingPool(set),
     build: () => buildIdentityModel(names.length),
@@ -142,10 +159,7 @@ export function indexTask(set: SourceSet): TrainTask {
   };
   return {
     name: 'index',
-    outDir: path.join(REPO_ROOT, 'models', 'card-index'),
-    checkpointDir: path.join(cacheDir(), 'checkpoint-index'),
-    historyFile: path.join(REPO_ROOT, 'models', 'card-index-history.json'),
-    curvesFile: path.join(REPO_ROOT, 'models', 'card-index-curves.png'),
+    ...taskFiles('index'),
     signature: [`rank:${INDEX_RANK_CLASSES}`, `suit:${INDEX_SUIT_CLASSES}`, `${INDEX_WIDTH}x${INDEX_HEIGHT}`],
     pool: indexTrainingPool(set),
     build: buildIndexModel,
