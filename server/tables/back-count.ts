@@ -11,7 +11,7 @@
  * briefly, a one-frame misreading never raises it.
  */
 import type { CardObservation } from '../vision/types';
-import { parseZone } from '../tracker/tracker';
+import { DEFAULT_TRACKER_TUNING, parseZone } from '../tracker/tracker';
 
 /** Tuning of the back count (times are table time of the frames, ms). */
 export interface BackCountTuning {
@@ -26,7 +26,7 @@ export interface BackCountTuning {
 }
 
 /** Defaults: two seconds of frames, a count reached twice, the tracker's confidence floor. */
-export const DEFAULT_BACK_COUNT_TUNING: BackCountTuning = { windowMs: 2000, maxFrames: 40, minConfidence: 0.35, minAgreeingFrames: 2 };
+export const DEFAULT_BACK_COUNT_TUNING: BackCountTuning = { windowMs: 2000, maxFrames: 40, minConfidence: DEFAULT_TRACKER_TUNING.minConfidence, minAgreeingFrames: 2 };
 
 /** Backs per back design (deck id) in one frame. */
 export type BackTally = Record<string, number>;
