@@ -9,7 +9,8 @@ import { CROP_HEIGHT, CROP_WIDTH } from '../../server/vision/classes';
 /** Size of the embedding vector. */
 export const EMBEDDING_SIZE = 96;
 
-function convBlock(x: tf.SymbolicTensor, filters: number, strides: number, name: string, kernelSize = 3): tf.SymbolicTensor {
+/** conv (no bias) → BatchNorm → ReLU, the block both recogniser CNNs are built from. */
+export function convBlock(x: tf.SymbolicTensor, filters: number, strides: number, name: string, kernelSize = 3): tf.SymbolicTensor {
   let y = tf.layers
     .conv2d({ filters, kernelSize, strides, padding: 'same', useBias: false, name: `${name}_conv`, kernelInitializer: 'heNormal' })
     .apply(x) as tf.SymbolicTensor;

@@ -7,14 +7,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { INDEX_HEIGHT, INDEX_RANK_CLASSES, INDEX_SUIT_CLASSES, INDEX_WIDTH } from '../../server/vision/classes';
-
-function convBlock(x: tf.SymbolicTensor, filters: number, strides: number, name: string): tf.SymbolicTensor {
-  let y = tf.layers
-    .conv2d({ filters, kernelSize: 3, strides, padding: 'same', useBias: false, name: `${name}_conv`, kernelInitializer: 'heNormal' })
-    .apply(x) as tf.SymbolicTensor;
-  y = tf.layers.batchNormalization({ name: `${name}_bn` }).apply(y) as tf.SymbolicTensor;
-  return tf.layers.reLU({ name: `${name}_relu` }).apply(y) as tf.SymbolicTensor;
-}
+import { convBlock } from './identity-model';
 
 /** Builds the untrained index model. Input [N, 48, 32, 3] in 0..1; outputs [rank, suit] probabilities. */
 export function buildIndexModel(): tf.LayersModel {
