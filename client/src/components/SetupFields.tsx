@@ -75,28 +75,23 @@ export function SetupFields({ draft, onChange }: { draft: SetupDraft; onChange: 
               ))}
             </select>
           </div>
-          <div className="field">
-            <label htmlFor="target">Target score</label>
-            <input id="target" inputMode="numeric" value={draft.target} placeholder={String(preset?.scoring.target ?? 100)} onChange={(e) => update({ target: e.target.value })} />
-          </div>
-          <div className="field">
-            <label htmlFor="knob-penalty">Penalty per Nerts card</label>
-            <input id="knob-penalty" inputMode="numeric" value={draft.nertsPenalty} placeholder={String(preset?.scoring.nertsPenalty ?? 2)} onChange={(e) => update({ nertsPenalty: e.target.value })} />
-          </div>
-          <div className="field">
-            <label htmlFor="knob-bonus">Call bonus</label>
-            <input id="knob-bonus" inputMode="numeric" value={draft.callBonus} placeholder={String(preset?.scoring.callBonus ?? 0)} onChange={(e) => update({ callBonus: e.target.value })} />
-          </div>
-          <div className="field">
-            <label htmlFor="knob-pile">Nerts pile size</label>
-            <input id="knob-pile" inputMode="numeric" value={draft.nertsPileSize} placeholder={String(preset?.nertsPileSize ?? 13)} onChange={(e) => update({ nertsPileSize: e.target.value })} />
-          </div>
-          <div className="field">
-            <label htmlFor="knob-cap">Hand cap</label>
-            <input id="knob-cap" inputMode="numeric" value={draft.handCap} placeholder={preset?.scoring.handCap == null ? 'none' : String(preset.scoring.handCap)} onChange={(e) => update({ handCap: e.target.value })} />
-          </div>
+          <NumberField id="target" label="Target score" value={draft.target} placeholder={String(preset?.scoring.target ?? 100)} onChange={(value) => update({ target: value })} />
+          <NumberField id="knob-penalty" label="Penalty per Nerts card" value={draft.nertsPenalty} placeholder={String(preset?.scoring.nertsPenalty ?? 2)} onChange={(value) => update({ nertsPenalty: value })} />
+          <NumberField id="knob-bonus" label="Call bonus" value={draft.callBonus} placeholder={String(preset?.scoring.callBonus ?? 0)} onChange={(value) => update({ callBonus: value })} />
+          <NumberField id="knob-pile" label="Nerts pile size" value={draft.nertsPileSize} placeholder={String(preset?.nertsPileSize ?? 13)} onChange={(value) => update({ nertsPileSize: value })} />
+          <NumberField id="knob-cap" label="Hand cap" value={draft.handCap} placeholder={preset?.scoring.handCap == null ? 'none' : String(preset.scoring.handCap)} onChange={(value) => update({ handCap: value })} />
         </div>
       </fieldset>
     </>
+  );
+}
+
+/** A labelled numeric text field; the placeholder shows what an empty field means (the preset's value). */
+function NumberField({ id, label, value, placeholder, onChange }: { id: string; label: string; value: string; placeholder: string; onChange: (value: string) => void }) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} inputMode="numeric" value={value} placeholder={placeholder} onChange={(e) => onChange(e.target.value)} />
+    </div>
   );
 }
