@@ -3,10 +3,36 @@
  *   [--decks a,b] [--exclude-decks c,d*] [--art DIR] [--crop-size 96x144] [--corner-size 48x60]
  *   [--frames-per-session 4]`
  * Writes a synthetic training set (see datasets/synth/generate.ts and docs/RENDERER.md).
+ *
+ * `npm run dataset -- --locator [--frames 1400] [--shards 2] [--seed 1]`
+ * Caches the learned locator's training frames (training deck styles, in shards that can render
+ * in parallel: `--shard K` renders only shard K) and 60 validation frames of held-out deck art
+ * under .cache/vision/locator/. Shards already there are kept.
  */
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { buildLocatorShard } from '../lib/locator-data';
+import { cacheDir } from '../lib/shared-data';
 import { writeDataset, type SynthOptions } from '../synth/generate';
+
+/** The locator's frame cache: `shards` training shards of frames/shards frames each, one validation shard. */
+async function locatorData(frames: number, shards: number, seed: number, only?: number): Promise<void> {
+  const jobs = [
+    ...Array.from({ length: shards }, (_, k) => ({ name: `train-${k}`, frames: Math.ceil(frames / shards), seed: seed * 1000 + k, heldOut: false })),
+    { name: 'valid-0', frames: 60, seed: seed * 1000 + 999, heldOut: true },
+  ];
+  for (const [k, job] of jobs.entries()) {
+    if (only !== undefined && k !== only) continue;
+    if (existsSync(path.join(cacheDir(), 'locator', `${job.name}.json`))) {
+      console.error(`[dataset] locator shard ${job.name} already cached`);
+      continue;
+    }
+    await buildLocatorShard(job.name, job.frames, job.seed, job.heldOut);
+  }
+  console.log(JSON.stringify({ locator: path.join(cacheDir(), 'locator'), frames, shards }));
+}
 
 function size(text: string, flag: string): [number, number] {
   const match = /^(\d+)x(\d+)$/.exec(text);
@@ -19,7 +45,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       out: { type: 'string' },
-      frames: { type: 'string', default: '200' },
+      frames: { type: 'string' },
       seed: { type: 'string', default: '1' },
       width: { type: 'string', default: '1280' },
       height: { type: 'string', default: '720' },
@@ -30,9 +56,18 @@ async function main(): Promise<void> {
       'corner-size': { type: 'string', default: '48x60' },
       'frames-per-session': { type: 'string', default: '4' },
       'min-crop-visible': { type: 'string', default: '0.75' },
+      locator: { type: 'boolean', default: false },
+      shards: { type: 'string', default: '2' },
+      shard: { type: 'string' },
     },
   });
+  if (values.locator) {
+    const frames = Number(values.frames ?? 1400);
+    if (!(frames > 0) || !(Number(values.shards) > 0)) throw new Error('--frames and --shards must be positive numbers');
+    return locatorData(frames, Number(values.shards), Number(values.seed), values.shard === undefined ? undefined : Number(values.shard));
+  }
   if (!values.out) throw new Error('--out DIR is required');
+  values.frames ??= '200';
   const numbers = ['frames', 'seed', 'width', 'height', 'frames-per-session', 'min-crop-visible'] as const;
   for (const key of numbers) if (!Number.isFinite(Number(values[key]))) throw new Error(`--${key} must be a number`);
   const [cropWidth, cropHeight] = size(values['crop-size'], '--crop-size');

@@ -15,7 +15,7 @@ import { loadLayersModelFromDir, readModelMetadata, saveLayersModelToDir } from 
 import { curvesSvg, writeSvgAsPng } from '../lib/plots';
 import { makeRng, shuffle } from '../lib/rng';
 import { loadSources } from '../lib/sources';
-import { identityTask, indexTask, taskFiles, type TrainTask } from '../lib/train-tasks';
+import { identityTask, indexTask, locatorTask, TASK_SCORES, taskFiles, type TrainTask } from '../lib/train-tasks';
 
 interface TrainArgs {
   model: TrainTask['name'];
@@ -58,7 +58,7 @@ function parseArgs(argv: string[]): TrainArgs {
     else if (key === '--seed') args.seed = num();
     else if (key === '--fresh') args.fresh = true;
     else if (key === '--model') {
-      if (value !== 'identity' && value !== 'index') throw new Error(`--model is identity or index, got ${value}`);
+      if (value !== 'identity' && value !== 'index' && value !== 'locator') throw new Error(`--model is identity, index or locator, got ${value}`);
       args.model = value;
       i++;
     }
@@ -67,42 +67,43 @@ function parseArgs(argv: string[]): TrainArgs {
       args.out = path.resolve(value);
       i++;
     } else if (key === '--help') {
-      console.log('npm run train -- [--model identity|index] [--epochs 14] [--steps 100 per epoch] [--batch 64] [--lr 0.002] [--seed 7] [--fresh] [--out models/card-identity] [--plot-only]');
+      console.log('npm run train -- [--model identity|index|locator] [--epochs 14] [--steps 100 per epoch] [--batch 64] [--lr 0.002] [--seed 7] [--fresh] [--out models/card-identity] [--plot-only]');
       process.exit(0);
     } else throw new Error(`unknown argument ${key} (try --help)`);
   }
   return args;
 }
 
-/** Redraws models/training-curves.png from the history file. */
-async function plotHistory(history: EpochRecord[], title: string, file: string): Promise<void> {
-  const svg = curvesSvg(
-    {
-      'train loss': history.map((h) => h.loss),
-      'train top-1 (augmented)': history.map((h) => h.trainAcc),
-      'cards53 valid top-1': history.map((h) => h.validAcc),
-      'held-out deck top-1': history.map((h) => h.heldoutDeckAcc),
-    },
-    title,
-  );
-  await writeSvgAsPng(svg, file);
+/** Redraws a task's curves PNG from its history. */
+async function plotHistory(history: EpochRecord[], task: Pick<TrainTask, 'name' | 'scoreLabels' | 'metrics' | 'curvesFile'>): Promise<void> {
+  const curves: Record<string, number[]> = { 'train loss': history.map((h) => h.loss) };
+  if (task.metrics.length) curves['train top-1 (augmented)'] = history.map((h) => h.trainAcc);
+  curves[task.scoreLabels[0]] = history.map((h) => h.validAcc);
+  curves[task.scoreLabels[1]] = history.map((h) => h.heldoutDeckAcc);
+  const svg = curvesSvg(curves, `card ${task.name} CNN: training curves`);
+  await writeSvgAsPng(svg, task.curvesFile);
+}
+
+/** The task to train; the classifiers' sources are loaded here (the locator has its own frames). */
+async function makeTask(name: TrainTask['name']): Promise<TrainTask> {
+  if (name === 'locator') return locatorTask();
+  const set = await loadSources();
+  return name === 'index' ? indexTask(set) : identityTask(set);
 }
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const title = (task: Pick<TrainTask, 'name'>) => `card ${task.name} CNN: training curves`;
   if (args.plotOnly) {
     // Plotting needs no data: only the task's files.
     const files = taskFiles(args.model);
     const history = JSON.parse(await fs.readFile(files.historyFile, 'utf8')) as EpochRecord[];
-    await plotHistory(history, title({ name: args.model }), files.curvesFile);
+    await plotHistory(history, { name: args.model, ...files, ...TASK_SCORES[args.model] });
     console.log(JSON.stringify({ plotted: history.length }));
     return;
   }
   const backend = await initBackend();
   if (backend === 'cpu') console.error('[train] warning: cpu backend is ~140x slower than wasm');
-  const set = await loadSources();
-  const task = args.model === 'index' ? indexTask(set) : identityTask(set);
+  const task = await makeTask(args.model);
   const outDir = args.out ?? task.outDir;
   console.error(`[train] ${task.name} model: ${task.pool.length} pooled training samples`);
 
@@ -122,7 +123,7 @@ async function main(): Promise<void> {
   }
   const trainModel = task.trainable(model);
   const optimizer = tf.train.adam(args.lr);
-  trainModel.compile({ optimizer, loss: task.loss, metrics: ['accuracy'] });
+  trainModel.compile({ optimizer, loss: task.loss, metrics: task.metrics });
 
   const rng = makeRng(args.seed * 1000 + history.length);
   for (let epoch = history.length + 1; epoch <= args.epochs; epoch++) {
@@ -143,7 +144,8 @@ async function main(): Promise<void> {
     for (let step = 0; step < args.steps; step++) {
       const indices = order.slice(step * args.batch, (step + 1) * args.batch);
       const { xs, ys } = task.batch(indices, rng);
-      const metrics = (await trainModel.trainOnBatch(xs, ys)) as number[];
+      const result = await trainModel.trainOnBatch(xs, ys);
+      const metrics = Array.isArray(result) ? result : [result, NaN];
       tf.dispose([xs, ys]);
       // [loss, acc] for one output; [loss, loss per output..., acc per output...] for several.
       const loss = metrics[0];
@@ -157,7 +159,7 @@ async function main(): Promise<void> {
     const record: EpochRecord = {
       epoch,
       loss: lossSum / args.steps,
-      trainAcc: accSum / args.steps,
+      trainAcc: task.metrics.length ? accSum / args.steps : 0,
       validAcc,
       heldoutDeckAcc,
       lr,
@@ -170,11 +172,11 @@ async function main(): Promise<void> {
     if (validAcc > bestValid) {
       bestValid = validAcc;
       await saveLayersModelToDir(model, outDir, metadata);
-      console.error(`[train] new best cards53 valid ${validAcc.toFixed(4)} → ${outDir}`);
+      console.error(`[train] new best ${task.scoreLabels[0]} ${validAcc.toFixed(4)} → ${outDir}`);
     }
     await fs.writeFile(statePath, JSON.stringify({ history, bestValid, names: task.signature }));
     await fs.writeFile(task.historyFile, JSON.stringify(history, null, 1));
-    await plotHistory(history, title(task), task.curvesFile);
+    await plotHistory(history, task);
   }
   const meta = existsSync(path.join(outDir, 'model.json')) ? await readModelMetadata(outDir) : {};
   console.log(JSON.stringify({ model: task.name, epochs: history.length, bestValid, best: meta.epoch ?? null }));

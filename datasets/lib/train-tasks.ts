@@ -6,20 +6,24 @@
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { RANKS, SUITS } from '../../server/game/cards';
+import { LOCATOR_ALIGN, LOCATOR_CHANNELS, LOCATOR_OUTPUTS, LOCATOR_STRIDE } from '../../server/vision/locator';
 import { CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_RANK_CLASSES, INDEX_SUIT_CLASSES, INDEX_WIDTH, INDEX_REGION, classNames } from '../../server/vision/classes';
 import { buildIdentityModel } from './identity-model';
 import { buildIndexModel } from './index-model';
 import { classIndexOf, labelBatch, makeBatch, trainingBackDesigns, trainingPool } from './batches';
 import { indexLabels, indexTrainingPool, makeIndexBatch, NO_INDEX_GROUPS } from './index-batches';
+import { encodeLocatorTargets, loadLocatorFrames, sampleWindow } from './locator-data';
+import { buildLocatorModel, locatorLoss } from './locator-model';
+import { scoreLocatorOnFrames } from './locator-score';
 import { makeRng, type Rng } from './rng';
 import { type SourceSet } from './sources';
 import { cacheDir, REPO_ROOT } from './shared-data';
 
 /** The two numbers every task reports per epoch (the first picks the model kept). */
 export interface TaskScores {
-  /** cards53 valid: the card named right (code), plain crops. */
+  /** Classifiers: cards53 valid, the card named right (code), plain crops. Locator: F1 on held-out-art frames. */
   validAcc: number;
-  /** The held-out art deck under training-style augmentation. */
+  /** Classifiers: the held-out art deck under training-style augmentation. Locator: recall there. */
   heldoutDeckAcc: number;
 }
 
@@ -33,6 +37,13 @@ export interface TaskFiles {
 
 /** The files of task `name`. */
 export function taskFiles(name: TrainTask['name']): TaskFiles {
+  if (name === 'locator')
+    return {
+      outDir: path.join(REPO_ROOT, 'models', 'card-locator'),
+      checkpointDir: path.join(cacheDir(), 'checkpoint-locator'),
+      historyFile: path.join(REPO_ROOT, 'models', 'card-locator-history.json'),
+      curvesFile: path.join(REPO_ROOT, 'models', 'card-locator-curves.png'),
+    };
   return name === 'identity'
     ? {
         outDir: path.join(REPO_ROOT, 'models', 'card-identity'),
@@ -49,18 +60,32 @@ export function taskFiles(name: TrainTask['name']): TaskFiles {
 }
 
 export interface TrainTask extends TaskFiles {
-  name: 'identity' | 'index';
+  name: 'identity' | 'index' | 'locator';
+  /** What the two TaskScores mean for this task, for logs and curves. */
+  scoreLabels: [string, string];
+  /** Keras metrics reported per step ('accuracy' for the classifiers; none for the locator). */
+  metrics: string[];
   /** Must match between a checkpoint and the data to resume. */
   signature: string[];
   pool: number[];
   build(): tf.LayersModel;
   /** The model whose outputs the loss sees (the identity model's embedding output is not trained directly). */
   trainable(model: tf.LayersModel): tf.LayersModel;
-  loss: string | string[];
+  loss: string | string[] | ((yTrue: tf.Tensor, yPred: tf.Tensor) => tf.Scalar);
   batch(indices: readonly number[], rng: Rng): { xs: tf.Tensor; ys: tf.Tensor | tf.Tensor[] };
   evaluate(model: tf.LayersModel): Promise<TaskScores>;
   metadata: Record<string, unknown>;
 }
+
+const CLASSIFIER_SCORES: [string, string] = ['cards53 valid top-1', 'held-out deck top-1'];
+const LOCATOR_SCORES: [string, string] = ['held-out art frames F1', 'held-out art frames recall'];
+
+/** Score labels and step metrics of each task, known without its data (for --plot-only). */
+export const TASK_SCORES: Record<TrainTask['name'], Pick<TrainTask, 'scoreLabels' | 'metrics'>> = {
+  identity: { scoreLabels: CLASSIFIER_SCORES, metrics: ['accuracy'] },
+  index: { scoreLabels: CLASSIFIER_SCORES, metrics: ['accuracy'] },
+  locator: { scoreLabels: LOCATOR_SCORES, metrics: [] },
+};
 
 function validAndHeldout(set: SourceSet): { validIdx: number[]; heldoutIdx: number[] } {
   return {
@@ -124,6 +149,7 @@ export function identityTask(set: SourceSet): TrainTask {
   return {
     name: 'identity',
     ...taskFiles('identity'),
+    ...TASK_SCORES.identity,
     signature: names,
     pool: trainingPool(set),
     build: () => buildIdentityModel(names.length),
@@ -160,6 +186,7 @@ export function indexTask(set: SourceSet): TrainTask {
   return {
     name: 'index',
     ...taskFiles('index'),
+    ...TASK_SCORES.index,
     signature: [`rank:${INDEX_RANK_CLASSES}`, `suit:${INDEX_SUIT_CLASSES}`, `${INDEX_WIDTH}x${INDEX_HEIGHT}`],
     pool: indexTrainingPool(set),
     build: buildIndexModel,
@@ -182,6 +209,56 @@ export function indexTask(set: SourceSet): TrainTask {
       region: INDEX_REGION,
       input: 'RGB float 0..1, the upright card corner INDEX_REGION, [N, cropHeight, cropWidth, 3]',
       outputs: ['rank', 'suit'],
+    },
+  };
+}
+
+/** Window side the locator trains on, pixels. */
+const LOCATOR_WINDOW = 192;
+
+/**
+ * The card locator: centre heat map and card geometry over rendered table frames (training
+ * styles), scored on whole frames of held-out deck art. Needs the frame cache built by
+ * `npm run dataset -- --locator`.
+ */
+export async function locatorTask(): Promise<TrainTask> {
+  const train = await loadLocatorFrames('train');
+  const valid = await loadLocatorFrames('valid');
+  if (!train || !valid) throw new Error('no locator frames cached: run `npm run dataset -- --locator` first');
+  const grid = LOCATOR_WINDOW / LOCATOR_STRIDE;
+  // Every window is a fresh random crop, so each frame can serve several times per epoch.
+  const pool = Array.from({ length: train.count * 4 }, (_, i) => i % train.count);
+  return {
+    name: 'locator',
+    ...taskFiles('locator'),
+    ...TASK_SCORES.locator,
+    signature: [...LOCATOR_CHANNELS, `stride:${LOCATOR_STRIDE}`],
+    pool,
+    build: buildLocatorModel,
+    trainable: (model) => model,
+    loss: locatorLoss,
+    batch(indices, rng) {
+      const x = new Float32Array(indices.length * LOCATOR_WINDOW * LOCATOR_WINDOW * 3);
+      const y = new Float32Array(indices.length * grid * grid * LOCATOR_CHANNELS.length);
+      indices.forEach((frame, k) => {
+        const cards = sampleWindow(train, frame, LOCATOR_WINDOW, rng, x, k * LOCATOR_WINDOW * LOCATOR_WINDOW * 3);
+        y.set(encodeLocatorTargets(cards, LOCATOR_WINDOW), k * grid * grid * LOCATOR_CHANNELS.length);
+      });
+      return {
+        xs: tf.tensor4d(x, [indices.length, LOCATOR_WINDOW, LOCATOR_WINDOW, 3]),
+        ys: tf.tensor4d(y, [indices.length, grid, grid, LOCATOR_CHANNELS.length]),
+      };
+    },
+    async evaluate(model) {
+      const { recall, precision } = await scoreLocatorOnFrames(model, valid);
+      return { validAcc: precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : 0, heldoutDeckAcc: recall };
+    },
+    metadata: {
+      format: 'nerts-card-locator/1',
+      channels: LOCATOR_CHANNELS.slice(0, LOCATOR_OUTPUTS),
+      stride: LOCATOR_STRIDE,
+      align: LOCATOR_ALIGN,
+      input: 'RGB float 0..1, [1, H, W, 3] with H and W multiples of align',
     },
   };
 }

@@ -27,6 +27,7 @@ import {
   type IndexOutputs,
 } from './identify';
 import { detectionScale, locateCards, suppressNested, type LocatedCard } from './locate';
+import { locatorScaleForCard, locatorScales, runLocator } from './locator';
 import { loadLayersModelFromDir, readModelMetadata } from './model-io';
 import { loadOpenCv, type OpenCv } from './opencv';
 import { tablePlane, zoneAt, type TablePlane } from './rectify';
@@ -36,6 +37,7 @@ import type { CardObservation, FrameInput, FrameObservations, Quad, Recognizer, 
 /** Default model folders: models/card-identity and models/card-index at the repo root. */
 export const DEFAULT_MODEL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'models', 'card-identity');
 export const DEFAULT_INDEX_MODEL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'models', 'card-index');
+export const DEFAULT_LOCATOR_MODEL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'models', 'card-locator');
 
 /** Options for createRecognizer. */
 export interface RecognizerConfig {
@@ -46,6 +48,11 @@ export interface RecognizerConfig {
    * the whole-card crop only.
    */
   indexModelDir?: string | null;
+  /**
+   * The learned locator's folder (default models/card-locator, used when present); null finds
+   * cards with the classical OpenCV localiser (locate.ts).
+   */
+  locatorModelDir?: string | null;
   /** How the whole-card and index-corner readings combine (default DEFAULT_INDEX_FUSION). */
   indexFusion?: Partial<IndexFusion>;
   /** Force a backend (default: best that loads, tfjs-node → wasm → cpu). */
@@ -78,17 +85,24 @@ export async function createRecognizer(config: RecognizerConfig = {}): Promise<C
   const log = config.log ?? ((m: string) => console.error(m));
   const backend = await initBackend({ prefer: config.backend, log });
   const modelDir = config.modelDir ?? DEFAULT_MODEL_DIR;
-  const indexDir = config.indexModelDir === undefined ? (existsSync(path.join(DEFAULT_INDEX_MODEL_DIR, 'model.json')) ? DEFAULT_INDEX_MODEL_DIR : null) : config.indexModelDir;
-  const [model, metadata, { cv }, indexModel] = await Promise.all([
+  const optional = (dir: string | null | undefined, fallback: string) =>
+    dir === undefined ? (existsSync(path.join(fallback, 'model.json')) ? fallback : null) : dir;
+  const indexDir = optional(config.indexModelDir, DEFAULT_INDEX_MODEL_DIR);
+  const locatorDir = optional(config.locatorModelDir, DEFAULT_LOCATOR_MODEL_DIR);
+  const [model, metadata, { cv }, indexModel, locatorModel] = await Promise.all([
     loadLayersModelFromDir(modelDir),
     readModelMetadata(modelDir),
     loadOpenCv(),
     indexDir ? loadLayersModelFromDir(indexDir) : Promise.resolve(null),
+    locatorDir ? loadLayersModelFromDir(locatorDir) : Promise.resolve(null),
   ]);
   const names = metadata.classNames;
   if (!Array.isArray(names) || names.length !== (model.outputs[0].shape[1] ?? -1)) throw new Error(`model at ${modelDir} lacks classNames metadata matching its output`);
-  log(`[vision] models: ${path.basename(modelDir)}${indexModel ? ` + ${path.basename(indexDir!)} (index corners)` : ' (no index-corner model)'}`);
-  return new TfjsRecognizer(model, indexModel, names as string[], cv, backend, config);
+  log(
+    `[vision] models: ${path.basename(modelDir)}${indexModel ? ` + ${path.basename(indexDir!)} (index corners)` : ' (no index-corner model)'}` +
+      (locatorModel ? ` + ${path.basename(locatorDir!)} (learned locator)` : ' (classical localiser)'),
+  );
+  return new TfjsRecognizer({ model, indexModel, locatorModel }, names as string[], cv, backend, config);
 }
 
 interface TrackedIdentity {
@@ -107,14 +121,18 @@ class TfjsRecognizer implements CardRecognizer {
   private readonly bothWays: boolean;
   private readonly fusion: IndexFusion;
 
+  private readonly model: tf.LayersModel;
+  private readonly indexModel: tf.LayersModel | null;
+  private readonly locatorModel: tf.LayersModel | null;
+
   constructor(
-    private readonly model: tf.LayersModel,
-    private readonly indexModel: tf.LayersModel | null,
+    models: { model: tf.LayersModel; indexModel: tf.LayersModel | null; locatorModel: tf.LayersModel | null },
     private readonly names: string[],
     private readonly cv: OpenCv,
     readonly backend: VisionBackend,
     config: RecognizerConfig,
   ) {
+    ({ model: this.model, indexModel: this.indexModel, locatorModel: this.locatorModel } = models);
     this.tracking = config.tracking ?? true;
     this.minConfidence = config.minConfidence ?? 0.5;
     this.bothWays = config.bothWays ?? true;
@@ -145,7 +163,7 @@ class TfjsRecognizer implements CardRecognizer {
       this.planeSize = `${image.width}x${image.height}`;
     }
     lap('rectify');
-    const located = this.locateWithTracking(image);
+    const located = await this.locateWithTracking(image);
     lap('locate');
 
     // Tracking: reuse identities of cards that stayed put and look the same.
@@ -189,28 +207,27 @@ class TfjsRecognizer implements CardRecognizer {
    * region keep last frame's quads; the region (grown by a card's length) is re-localised at the
    * full frame's detection scale.
    */
-  private locateWithTracking(image: RgbImage): LocatedCard[] {
+  private async locateWithTracking(image: RgbImage): Promise<LocatedCard[]> {
     const thumb = greyThumb(image);
-    const options = { cardWidthPx: this.plane?.cardWidthPx };
     const previous = this.previousThumb;
     this.previousThumb = thumb;
     let located: LocatedCard[];
     if (!this.tracking || !previous) {
-      located = locateCards(this.cv, image, options);
+      located = await this.locate(image, image);
     } else {
       const cardLength = this.typicalCardLength(image);
       const region = changedRegion(previous, thumb, cardLength * 1.2);
       if (!region) {
         located = this.previousLocated;
       } else if (region.width * region.height > 0.6 * image.width * image.height) {
-        located = locateCards(this.cv, image, options);
+        located = await this.locate(image, image);
       } else {
         const inside = (card: LocatedCard) => {
           const cx = card.corners.reduce((s, p) => s + p[0], 0) / 4;
           const cy = card.corners.reduce((s, p) => s + p[1], 0) / 4;
           return cx >= region.x && cx < region.x + region.width && cy >= region.y && cy < region.y + region.height;
         };
-        const fresh = locateCards(this.cv, cropRegion(image, region), { ...options, scale: detectionScale(image.width, image.height) }).map((card) => ({
+        const fresh = (await this.locate(cropRegion(image, region), image)).map((card) => ({
           ...card,
           corners: card.corners.map(([x, y]) => [x + region.x, y + region.y]) as Quad,
         }));
@@ -219,6 +236,20 @@ class TfjsRecognizer implements CardRecognizer {
     }
     this.previousLocated = located;
     return located;
+  }
+
+  /**
+   * Finds cards in `part` (the whole frame or a region of it) at the scale of the whole `frame`,
+   * so sizes and thresholds do not depend on the region: with the learned locator when loaded
+   * (one scale when calibration gives the card size), else the classical one.
+   */
+  private async locate(part: RgbImage, frame: RgbImage): Promise<LocatedCard[]> {
+    const cardWidthPx = this.plane?.cardWidthPx;
+    if (this.locatorModel) {
+      const factors = cardWidthPx ? [locatorScaleForCard(cardWidthPx)] : locatorScales(frame.width, frame.height);
+      return runLocator(this.locatorModel, part, { factors });
+    }
+    return locateCards(this.cv, part, { cardWidthPx, scale: detectionScale(frame.width, frame.height) });
   }
 
   /** Long side of a card in this frame, pixels: calibrated, else from the last frame's cards. */
@@ -322,6 +353,7 @@ class TfjsRecognizer implements CardRecognizer {
     this.disposed = true;
     this.model.dispose();
     this.indexModel?.dispose();
+    this.locatorModel?.dispose();
     this.tracks = [];
   }
 

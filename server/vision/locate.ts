@@ -52,8 +52,8 @@ export interface LocateOptions {
 /** A located card: its quad (TL TR BR BL, TL→TR the short side) and how it was found. */
 export interface LocatedCard {
   corners: Quad;
-  /** 'single': an isolated card-shaped blob; 'split': a hypothesis inside a merged blob. */
-  source: 'single' | 'split';
+  /** 'single': an isolated card-shaped blob; 'split': a hypothesis inside a merged blob; 'net': the learned locator. */
+  source: 'single' | 'split' | 'net';
   /** Fraction of the quad supported by the card mask, 0..1. */
   support: number;
 }

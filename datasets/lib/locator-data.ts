@@ -1,0 +1,242 @@
+/**
+ * Training data for the learned card locator: rendered table frames (datasets/synth) stored
+ * downscaled with every card's true quad, cut into randomly zoomed and rotated windows with
+ * photometric augmentation, and encoded as the locator's dense targets (server/vision/locator.ts).
+ *
+ * Frames are cached in shards under .cache/vision/locator/ (`buildLocatorShard`) so several
+ * processes can render in parallel; the loader concatenates every shard it finds.
+ */
+import { promises as fs, existsSync } from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { LOCATOR_CHANNELS, LOCATOR_STRIDE, cardGeometry, type CardGeometry } from '../../server/vision/locator';
+import type { Point, Quad } from '../../server/vision/types';
+import { synthSamples } from '../synth/generate';
+import { HELD_OUT_STYLES } from './rendered';
+import { normal, uniform, type Rng } from './rng';
+import { cacheDir } from './shared-data';
+
+/** Stored frame size: rendered 1280x720 frames halved (cards about 30–60 px wide). */
+export const STORED_WIDTH = 640;
+export const STORED_HEIGHT = 360;
+/** A card counts as "should be found" when at least this much of it is visible. */
+export const MIN_FIND_VISIBLE = 0.2;
+/** Cards less visible than MIN_FIND_VISIBLE but more than this are neither positives nor negatives. */
+export const MIN_IGNORE_VISIBLE = 0.04;
+
+/** One card in a stored frame (stored-frame pixels). */
+export interface StoredCard {
+  corners: Quad;
+  visible: number;
+}
+
+/** A set of stored frames: RGB pixels back to back plus each frame's cards. */
+export interface LocatorFrames {
+  count: number;
+  pixels: Uint8Array;
+  cards: StoredCard[][];
+}
+
+function shardPaths(name: string): { json: string; bin: string } {
+  const dir = path.join(cacheDir(), 'locator');
+  return { json: path.join(dir, `${name}.json`), bin: path.join(dir, `${name}.bin`) };
+}
+
+/**
+ * Renders `frames` frames (seed `seed`) and stores them as shard `name`. `heldOut` picks the deck
+ * styles: false = training styles only, true = only the held-out styles (validation).
+ */
+export async function buildLocatorShard(name: string, frames: number, seed: number, heldOut: boolean, log: (m: string) => void = console.error): Promise<void> {
+  const cards: StoredCard[][] = [];
+  const chunks: Uint8Array[] = [];
+  const started = Date.now();
+  const styles = heldOut ? { decks: HELD_OUT_STYLES } : { excludeDecks: HELD_OUT_STYLES };
+  // No crops wanted: visibility floors above 1 skip them.
+  for await (const sample of synthSamples({ seed, frames, framesPerSession: 4, minCropVisible: 2, minCornerVisible: 2, minLabelVisible: MIN_IGNORE_VISIBLE, ...styles })) {
+    const sx = STORED_WIDTH / sample.width;
+    const sy = STORED_HEIGHT / sample.height;
+    const raw = await sharp(sample.jpeg).removeAlpha().resize(STORED_WIDTH, STORED_HEIGHT, { fit: 'fill' }).raw().toBuffer();
+    chunks.push(new Uint8Array(raw.buffer, raw.byteOffset, raw.length));
+    cards.push(
+      sample.labels.map((label) => ({
+        corners: label.truth.corners.map(([x, y]) => [x * sx, y * sy] as Point) as Quad,
+        visible: label.truth.visibleFraction,
+      })),
+    );
+    if (sample.index % 20 === 19) log(`[locator-data] ${name}: ${sample.index + 1}/${frames} frames, ${((Date.now() - started) / (sample.index + 1)).toFixed(0)} ms/frame`);
+  }
+  const pixels = new Uint8Array(chunks.length * STORED_WIDTH * STORED_HEIGHT * 3);
+  chunks.forEach((c, i) => pixels.set(c, i * STORED_WIDTH * STORED_HEIGHT * 3));
+  const paths = shardPaths(name);
+  await fs.mkdir(path.dirname(paths.json), { recursive: true });
+  await fs.writeFile(paths.bin, pixels);
+  await fs.writeFile(paths.json, JSON.stringify({ format: 'nerts-locator-frames/1', seed, heldOut, count: chunks.length, cards }));
+}
+
+/** Loads every shard whose name starts with `prefix` ('train' or 'valid'), or null when none exist. */
+export async function loadLocatorFrames(prefix: string): Promise<LocatorFrames | null> {
+  const dir = path.join(cacheDir(), 'locator');
+  if (!existsSync(dir)) return null;
+  const names = (await fs.readdir(dir)).filter((f) => f.startsWith(prefix) && f.endsWith('.json')).sort();
+  const frameBytes = STORED_WIDTH * STORED_HEIGHT * 3;
+  const parts: Array<{ pixels: Uint8Array; cards: StoredCard[][] }> = [];
+  for (const file of names) {
+    const meta = JSON.parse(await fs.readFile(path.join(dir, file), 'utf8')) as { count: number; cards: StoredCard[][] };
+    const pixels = new Uint8Array(await fs.readFile(path.join(dir, file.replace(/\.json$/, '.bin'))));
+    if (pixels.length !== meta.count * frameBytes) throw new Error(`locator shard ${file}: pixel size does not match its ${meta.count} frames`);
+    parts.push({ pixels, cards: meta.cards });
+  }
+  if (parts.length === 0) return null;
+  const count = parts.reduce((s, p) => s + p.cards.length, 0);
+  const pixels = new Uint8Array(count * frameBytes);
+  let offset = 0;
+  for (const p of parts) {
+    pixels.set(p.pixels, offset);
+    offset += p.pixels.length;
+  }
+  return { count, pixels, cards: parts.flatMap((p) => p.cards) };
+}
+
+/** A 2x3 affine map from window pixels to stored-frame pixels: [a, b, c, d, e, f] → (a·u + b·v + c, d·u + e·v + f). */
+export type Affine = [number, number, number, number, number, number];
+
+function invertAffine([a, b, c, d, e, f]: Affine): Affine {
+  const det = a * e - b * d;
+  return [e / det, -b / det, (b * f - c * e) / det, -d / det, a / det, (c * d - a * f) / det];
+}
+
+function applyAffine([a, b, c, d, e, f]: Affine, [x, y]: Point): Point {
+  return [a * x + b * y + c, d * x + e * y + f];
+}
+
+/** Heat target of a cell that is not scored (beside a barely visible card). */
+export const IGNORED = -1;
+
+/**
+ * Dense targets for one window of `size` pixels (see LOCATOR_CHANNELS): a Gaussian peak at each
+ * findable card's centre and its geometry at the centre cell; cells at a barely visible card's
+ * centre are IGNORED (a peak there is neither right nor wrong). `cards` are in window pixels.
+ */
+export function encodeLocatorTargets(cards: StoredCard[], size: number): Float32Array {
+  const grid = size / LOCATOR_STRIDE;
+  const out = new Float32Array(grid * grid * LOCATOR_CHANNELS.length);
+  const ch = LOCATOR_CHANNELS.length;
+  const heat = LOCATOR_CHANNELS.indexOf('heat');
+  const ignored: number[] = [];
+  for (const card of cards) {
+    const g: CardGeometry = cardGeometry(card.corners);
+    const gx = g.cx / LOCATOR_STRIDE - 0.5;
+    const gy = g.cy / LOCATOR_STRIDE - 0.5;
+    const sigma = Math.max(0.7, (0.12 * g.short) / LOCATOR_STRIDE);
+    const reach = Math.ceil(3 * sigma);
+    const ix = Math.round(gx);
+    const iy = Math.round(gy);
+    const findable = card.visible >= MIN_FIND_VISIBLE;
+    for (let y = Math.max(0, iy - reach); y <= Math.min(grid - 1, iy + reach); y++) {
+      for (let x = Math.max(0, ix - reach); x <= Math.min(grid - 1, ix + reach); x++) {
+        const o = (y * grid + x) * ch;
+        if (!findable) {
+          // Ambiguous: a sliver of a card. Neither punish nor reward a peak near it.
+          if (Math.abs(x - ix) <= 1 && Math.abs(y - iy) <= 1) ignored.push(o + heat);
+          continue;
+        }
+        const value = Math.exp(-((x - gx) ** 2 + (y - gy) ** 2) / (2 * sigma * sigma));
+        if (value > out[o + heat]) out[o + heat] = value;
+      }
+    }
+    if (!findable || ix < 0 || iy < 0 || ix >= grid || iy >= grid) continue;
+    const o = (iy * grid + ix) * ch;
+    out[o + heat] = 1;
+    out[o + LOCATOR_CHANNELS.indexOf('dx')] = gx - ix;
+    out[o + LOCATOR_CHANNELS.indexOf('dy')] = gy - iy;
+    out[o + LOCATOR_CHANNELS.indexOf('logShort')] = Math.log(g.short / LOCATOR_STRIDE);
+    out[o + LOCATOR_CHANNELS.indexOf('logAspect')] = Math.log(g.long / g.short);
+    out[o + LOCATOR_CHANNELS.indexOf('cos2')] = Math.cos(2 * g.angle);
+    out[o + LOCATOR_CHANNELS.indexOf('sin2')] = Math.sin(2 * g.angle);
+  }
+  // Ignore only cells no findable card claims.
+  for (const o of ignored) if (out[o] === 0) out[o] = IGNORED;
+  return out;
+}
+
+/**
+ * Cuts a `size`-pixel window from frame `index`: random centre, zoom (cards about 14–120 px wide)
+ * and rotation, colour, light, noise and blur. Writes RGB 0..1 into `x` at `offset` and returns
+ * the cards in window pixels.
+ */
+export function sampleWindow(frames: LocatorFrames, index: number, size: number, rng: Rng, x: Float32Array, offset: number): StoredCard[] {
+  const zoom = Math.exp(uniform(rng, Math.log(0.45), Math.log(2.2)));
+  const angle = uniform(rng, 0, 2 * Math.PI);
+  const cos = Math.cos(angle) / zoom;
+  const sin = Math.sin(angle) / zoom;
+  const half = size / 2;
+  const cx = uniform(rng, 0.15, 0.85) * STORED_WIDTH;
+  const cy = uniform(rng, 0.15, 0.85) * STORED_HEIGHT;
+  // window (u, v) → stored (x, y)
+  const toStored: Affine = [cos, -sin, cx - cos * half + sin * half, sin, cos, cy - sin * half - cos * half];
+  const toWindow = invertAffine(toStored);
+  const base = index * STORED_WIDTH * STORED_HEIGHT * 3;
+  const px = frames.pixels;
+  // Photometric: per-channel gain, contrast around mid-grey, gamma, brightness, noise.
+  const gains = [0, 1, 2].map(() => Math.exp(0.12 * normal(rng)));
+  const contrast = Math.exp(0.2 * normal(rng));
+  const gamma = Math.exp(0.25 * normal(rng));
+  const bright = 0.08 * normal(rng);
+  const noise = rng() < 0.5 ? uniform(rng, 0, 0.05) : 0;
+  const grey = rng() < 0.1;
+  const outside = [rng() * 0.6, rng() * 0.6, rng() * 0.6];
+  const [a, b, c, d, e, f] = toStored;
+  for (let v = 0; v < size; v++) {
+    for (let u = 0; u < size; u++) {
+      const sx = a * u + b * v + c;
+      const sy = d * u + e * v + f;
+      const o = offset + (v * size + u) * 3;
+      const x0 = Math.floor(sx);
+      const y0 = Math.floor(sy);
+      if (x0 < 0 || y0 < 0 || x0 >= STORED_WIDTH - 1 || y0 >= STORED_HEIGHT - 1) {
+        x[o] = outside[0];
+        x[o + 1] = outside[1];
+        x[o + 2] = outside[2];
+        continue;
+      }
+      const fx = sx - x0;
+      const fy = sy - y0;
+      const p = base + (y0 * STORED_WIDTH + x0) * 3;
+      const q = p + STORED_WIDTH * 3;
+      let lum = 0;
+      for (let k = 0; k < 3; k++) {
+        const top = px[p + k] + (px[p + 3 + k] - px[p + k]) * fx;
+        const bottom = px[q + k] + (px[q + 3 + k] - px[q + k]) * fx;
+        const value = (top + (bottom - top) * fy) / 255;
+        x[o + k] = value * gains[k];
+        lum += value / 3;
+      }
+      for (let k = 0; k < 3; k++) {
+        let value = grey ? lum : x[o + k];
+        value = Math.pow(Math.min(1, Math.max(0, (value - 0.5) * contrast + 0.5 + bright)), gamma);
+        x[o + k] = noise ? value + noise * normal(rng) : value;
+      }
+    }
+  }
+  if (rng() < 0.3) boxBlur(x, offset, size, rng() < 0.5 ? 1 : 2);
+  return frames.cards[index].map((card) => ({ visible: card.visible, corners: card.corners.map((p) => applyAffine(toWindow, p)) as Quad }));
+}
+
+/** In-place separable box blur of radius r over one window (defocus, motion). */
+function boxBlur(x: Float32Array, offset: number, size: number, r: number): void {
+  const line = new Float32Array(size * 3);
+  for (const horizontal of [true, false]) {
+    for (let j = 0; j < size; j++) {
+      const at = (i: number) => offset + (horizontal ? j * size + i : i * size + j) * 3;
+      for (let i = 0; i < size; i++) for (let k = 0; k < 3; k++) line[i * 3 + k] = x[at(i) + k];
+      for (let i = 0; i < size; i++) {
+        for (let k = 0; k < 3; k++) {
+          let sum = 0;
+          let n = 0;
+          for (let t = Math.max(0, i - r); t <= Math.min(size - 1, i + r); t++, n++) sum += line[t * 3 + k];
+          x[at(i) + k] = sum / n;
+        }
+      }
+    }
+  }
+}

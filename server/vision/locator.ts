@@ -1,0 +1,184 @@
+/**
+ * The learned card locator (models/card-locator): a small fully convolutional net that marks
+ * every visible card's centre on a grid LOCATOR_STRIDE pixels apart and regresses, at that cell,
+ * the card's sub-cell offset, size, aspect and orientation. Decoding takes the local maxima of the
+ * centre map, so cards that overlap (cascades, fans, stacks) stay separate as long as their
+ * centres do. It runs at a few image scales and merges, so a card 15 px wide and one filling half
+ * a phone photo are both found. Pure decoding is separate from the TF.js call.
+ */
+import * as tf from '@tensorflow/tfjs';
+import type { RgbImage } from './crop';
+import type { LocatedCard } from './locate';
+import type { Point, Quad } from './types';
+
+/** Input pixels per output cell. */
+export const LOCATOR_STRIDE = 4;
+/** Model inputs are padded to a multiple of this (its coarsest level). */
+export const LOCATOR_ALIGN = 32;
+/**
+ * Output channels in order: centre heat (a logit; in training targets 0..1, or −1 where the
+ * answer is ambiguous and not scored), sub-cell offset of the centre, log of the card's short
+ * side in cells, log of long/short, and the long axis angle θ as cos 2θ, sin 2θ (a card looks
+ * the same turned half a turn).
+ */
+export const LOCATOR_CHANNELS = ['heat', 'dx', 'dy', 'logShort', 'logAspect', 'cos2', 'sin2'] as const;
+/** Channels the model predicts. */
+export const LOCATOR_OUTPUTS = LOCATOR_CHANNELS.length;
+
+/** Tunables of the learned locator. */
+export const LOCATOR_DEFAULTS = {
+  /** Longest image side at each scale the net runs at (never upscaled past the input). */
+  scales: [640, 320],
+  /** A centre peak below this probability is no card. */
+  threshold: 0.35,
+  /** Two cards whose centres lie closer than this fraction of the card's short side are one. */
+  mergeDistance: 0.3,
+  /** Card width (net px) to scale to when the card size is known (mid-range of the training windows). */
+  preferredCardWidth: 40,
+};
+
+/** A card as the net describes it: centre, sides, and the long axis angle (radians, mod π). */
+export interface CardGeometry {
+  cx: number;
+  cy: number;
+  short: number;
+  long: number;
+  angle: number;
+}
+
+const dist = (a: Point, b: Point) => Math.hypot(a[0] - b[0], a[1] - b[1]);
+const mid = (a: Point, b: Point): Point => [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+
+/** Geometry of a card quad (TL TR BR BL, TL→TR the short side). */
+export function cardGeometry(corners: Quad): CardGeometry {
+  const [tl, tr, br, bl] = corners;
+  const top = mid(tl, tr);
+  const bottom = mid(bl, br);
+  return {
+    cx: (tl[0] + tr[0] + br[0] + bl[0]) / 4,
+    cy: (tl[1] + tr[1] + br[1] + bl[1]) / 4,
+    short: (dist(tl, tr) + dist(bl, br)) / 2,
+    long: (dist(tl, bl) + dist(tr, br)) / 2,
+    angle: Math.atan2(bottom[1] - top[1], bottom[0] - top[0]),
+  };
+}
+
+/** The rectangle quad of a geometry (which end is "top" is arbitrary: the card is symmetric). */
+export function geometryQuad(g: CardGeometry): Quad {
+  const ax = Math.cos(g.angle) * (g.long / 2);
+  const ay = Math.sin(g.angle) * (g.long / 2);
+  const px = Math.sin(g.angle) * (g.short / 2);
+  const py = -Math.cos(g.angle) * (g.short / 2);
+  return [
+    [g.cx - ax - px, g.cy - ay - py],
+    [g.cx - ax + px, g.cy - ay + py],
+    [g.cx + ax + px, g.cy + ay + py],
+    [g.cx + ax - px, g.cy + ay - py],
+  ];
+}
+
+/** A decoded card: geometry in input-image pixels plus the centre probability. */
+export interface LocatorDetection extends CardGeometry {
+  score: number;
+}
+
+const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
+
+/**
+ * Decodes one output map (`gw` x `gh` cells, LOCATOR_OUTPUTS channels per cell, row-major) into
+ * detections in the net's input pixels: every cell whose centre probability reaches `threshold`
+ * and beats its eight neighbours.
+ */
+export function decodeLocatorOutput(out: Float32Array, gw: number, gh: number, threshold = LOCATOR_DEFAULTS.threshold): LocatorDetection[] {
+  const ch = LOCATOR_OUTPUTS;
+  if (out.length !== gw * gh * ch) throw new Error(`locator output has ${out.length} values, expected ${gw}x${gh}x${ch}`);
+  const logit = Math.log(threshold / (1 - threshold));
+  const found: LocatorDetection[] = [];
+  for (let y = 0; y < gh; y++) {
+    for (let x = 0; x < gw; x++) {
+      const o = (y * gw + x) * ch;
+      const z = out[o];
+      if (z < logit) continue;
+      let peak = true;
+      for (let dy = -1; dy <= 1 && peak; dy++) {
+        for (let dx = -1; dx <= 1; dx++) {
+          if ((dx || dy) && x + dx >= 0 && y + dy >= 0 && x + dx < gw && y + dy < gh && out[((y + dy) * gw + x + dx) * ch] > z) {
+            peak = false;
+            break;
+          }
+        }
+      }
+      if (!peak) continue;
+      const short = Math.exp(out[o + 3]) * LOCATOR_STRIDE;
+      found.push({
+        cx: (x + 0.5 + out[o + 1]) * LOCATOR_STRIDE,
+        cy: (y + 0.5 + out[o + 2]) * LOCATOR_STRIDE,
+        short,
+        long: short * Math.exp(out[o + 4]),
+        angle: Math.atan2(out[o + 6], out[o + 5]) / 2,
+        score: sigmoid(z),
+      });
+    }
+  }
+  return found;
+}
+
+/**
+ * Merges detections (from several scales) that describe one card: centres closer than
+ * `mergeDistance` of the smaller short side and sizes within a factor 1.6. Keeps the best score.
+ */
+export function mergeDetections(detections: LocatorDetection[], mergeDistance = LOCATOR_DEFAULTS.mergeDistance): LocatorDetection[] {
+  const kept: LocatorDetection[] = [];
+  for (const d of detections.slice().sort((a, b) => b.score - a.score)) {
+    const twin = kept.some(
+      (k) => Math.hypot(k.cx - d.cx, k.cy - d.cy) < mergeDistance * Math.min(k.short, d.short) && Math.max(k.short, d.short) / Math.min(k.short, d.short) < 1.6,
+    );
+    if (!twin) kept.push(d);
+  }
+  return kept;
+}
+
+/** Scale factors (net px per image px) at which to run the net on a `width` x `height` image. */
+export function locatorScales(width: number, height: number, scales: readonly number[] = LOCATOR_DEFAULTS.scales): number[] {
+  const long = Math.max(width, height);
+  return [...new Set(scales.map((side) => Math.min(1, side / long)))];
+}
+
+/** Net px per image px that makes a card `cardWidthPx` wide about as wide as the net likes best. */
+export function locatorScaleForCard(cardWidthPx: number): number {
+  return Math.min(1, LOCATOR_DEFAULTS.preferredCardWidth / Math.max(1, cardWidthPx));
+}
+
+/** Options for one runLocator call. */
+export interface RunLocatorOptions {
+  /** Net px per image px, one run each (default: locatorScales of the image). */
+  factors?: readonly number[];
+  threshold?: number;
+}
+
+/** Runs the locator net on `image` at every scale and returns the merged cards in image pixels. */
+export async function runLocator(model: tf.LayersModel, image: RgbImage, options: RunLocatorOptions = {}): Promise<LocatedCard[]> {
+  const all: LocatorDetection[] = [];
+  for (const scale of options.factors ?? locatorScales(image.width, image.height)) {
+    const w = Math.max(LOCATOR_ALIGN, Math.round(image.width * scale));
+    const h = Math.max(LOCATOR_ALIGN, Math.round(image.height * scale));
+    const pw = Math.ceil(w / LOCATOR_ALIGN) * LOCATOR_ALIGN;
+    const ph = Math.ceil(h / LOCATOR_ALIGN) * LOCATOR_ALIGN;
+    const output = tf.tidy(() => {
+      const pixels = tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
+      const resized = tf.image.resizeBilinear(pixels.toFloat().div(255) as tf.Tensor3D, [h, w], true);
+      const padded = resized.pad([[0, ph - h], [0, pw - w], [0, 0]], 0.3);
+      return model.predict(padded.expandDims(0)) as tf.Tensor;
+    });
+    const values = (await output.data()) as Float32Array;
+    output.dispose();
+    const sx = w / image.width;
+    const sy = h / image.height;
+    for (const d of decodeLocatorOutput(values, pw / LOCATOR_STRIDE, ph / LOCATOR_STRIDE, options.threshold)) {
+      // Keep centres inside the real image (the padding holds none).
+      if (d.cx >= w || d.cy >= h) continue;
+      all.push({ ...d, cx: d.cx / sx, cy: d.cy / sy, short: d.short / sx, long: d.long / sy });
+    }
+  }
+  return mergeDetections(all).map((d) => ({ corners: geometryQuad(d), source: 'net' as const, support: d.score }));
+}

@@ -1,0 +1,114 @@
+import * as tf from '@tensorflow/tfjs';
+import { describe, expect, it } from 'vitest';
+import { encodeLocatorTargets, IGNORED, type StoredCard } from '../../datasets/lib/locator-data';
+import { buildLocatorModel, locatorLoss } from '../../datasets/lib/locator-model';
+import { matchLocated } from '../../datasets/lib/locator-score';
+import {
+  cardGeometry,
+  decodeLocatorOutput,
+  geometryQuad,
+  LOCATOR_CHANNELS,
+  LOCATOR_OUTPUTS,
+  LOCATOR_STRIDE,
+  locatorScales,
+  mergeDetections,
+  runLocator,
+  type CardGeometry,
+} from '../../server/vision/locator';
+
+const card = (cx: number, cy: number, short: number, angle: number, visible = 1): StoredCard => ({
+  corners: geometryQuad({ cx, cy, short, long: short * 1.4, angle }),
+  visible,
+});
+
+/** Turns encoded targets into what a perfect net would output (heat as a logit). */
+function perfectOutput(targets: Float32Array): Float32Array {
+  const out = targets.slice();
+  for (let i = 0; i < out.length; i += LOCATOR_OUTPUTS) {
+    const h = Math.min(0.999999, Math.max(1e-6, out[i]));
+    out[i] = Math.log(h / (1 - h));
+  }
+  return out;
+}
+
+describe('locator geometry', () => {
+  it('LOC-1 a quad and its geometry round-trip (up to the half-turn symmetry)', () => {
+    const g: CardGeometry = { cx: 50, cy: 40, short: 30, long: 42, angle: 0.7 };
+    const back = cardGeometry(geometryQuad(g));
+    expect(back.cx).toBeCloseTo(50);
+    expect(back.cy).toBeCloseTo(40);
+    expect(back.short).toBeCloseTo(30);
+    expect(back.long).toBeCloseTo(42);
+    expect(Math.cos(2 * back.angle)).toBeCloseTo(Math.cos(1.4));
+    expect(Math.sin(2 * back.angle)).toBeCloseTo(Math.sin(1.4));
+  });
+
+  it('LOC-2 decoding perfect targets gives back every findable card, overlapping ones included', () => {
+    const size = 192;
+    // A cascade: three cards offset down by a quarter of their height, plus a turned card.
+    const cards = [card(60, 50, 40, Math.PI / 2), card(60, 64, 40, Math.PI / 2), card(60, 78, 40, Math.PI / 2), card(140, 120, 30, 0.4)];
+    const grid = size / LOCATOR_STRIDE;
+    const found = decodeLocatorOutput(perfectOutput(encodeLocatorTargets(cards, size)), grid, grid, 0.5);
+    expect(found).toHaveLength(4);
+    for (const c of cards) {
+      const g = cardGeometry(c.corners);
+      const d = found.find((f) => Math.hypot(f.cx - g.cx, f.cy - g.cy) < 1e-3);
+      expect(d, `card at ${g.cx},${g.cy}`).toBeDefined();
+      expect(d!.short).toBeCloseTo(g.short, 3);
+      expect(d!.long).toBeCloseTo(g.long, 3);
+      expect(Math.cos(2 * d!.angle)).toBeCloseTo(Math.cos(2 * g.angle), 3);
+    }
+  });
+
+  it('LOC-3 a barely visible card is not a target but its centre is not scored either', () => {
+    const size = 64;
+    const t = encodeLocatorTargets([card(30, 30, 20, 0, 0.1)], size);
+    const grid = size / LOCATOR_STRIDE;
+    const heat = (x: number, y: number) => t[(y * grid + x) * LOCATOR_CHANNELS.length];
+    expect(Math.max(...Array.from({ length: grid * grid }, (_, i) => heat(i % grid, Math.floor(i / grid))))).toBeLessThan(0.5);
+    expect(heat(7, 7)).toBe(IGNORED);
+    expect(heat(0, 0)).toBe(0);
+    expect(decodeLocatorOutput(perfectOutput(t), grid, grid, 0.5)).toHaveLength(0);
+  });
+
+  it('LOC-4 detections of one card at two scales merge; neighbours in a cascade do not', () => {
+    const a = { cx: 100, cy: 100, short: 40, long: 56, angle: 0, score: 0.9 };
+    const merged = mergeDetections([a, { ...a, cx: 104, score: 0.6 }, { ...a, cy: 120, score: 0.8 }, { ...a, short: 100, long: 140, score: 0.7 }]);
+    expect(merged.map((d) => d.score)).toEqual([0.9, 0.8, 0.7]);
+  });
+
+  it('LOC-5 scales never upscale and collapse duplicates', () => {
+    expect(locatorScales(1280, 720)).toEqual([0.5, 0.25]);
+    expect(locatorScales(300, 200)).toEqual([1]);
+  });
+
+  it('LOC-6 decoding rejects an output of the wrong size', () => {
+    expect(() => decodeLocatorOutput(new Float32Array(10), 4, 4)).toThrow(/expected 4x4x7/);
+  });
+
+  it('LOC-7 matching: one prediction per card, slivers neutral, duplicates wrong', () => {
+    const truth = [card(50, 50, 40, 0), card(150, 50, 40, 0, 0.1)];
+    const at = (cx: number, cy: number, support: number) => ({ corners: geometryQuad({ cx, cy, short: 40, long: 56, angle: 0 }), source: 'net' as const, support });
+    const m = matchLocated([at(52, 50, 0.9), at(48, 51, 0.8), at(150, 52, 0.7), at(300, 300, 0.6)], truth);
+    expect(m).toEqual({ cards: 1, found: 1, predictions: 3, wrong: 2 });
+  });
+});
+
+describe('locator net', () => {
+  it('LOC-8 the untrained net runs on any image size and frees its tensors; the loss is finite', async () => {
+    const model = buildLocatorModel();
+    const before = tf.memory().numTensors;
+    const image = { width: 100, height: 70, data: new Uint8Array(100 * 70 * 3).fill(128) };
+    const cards = await runLocator(model, image, { threshold: 0.01 });
+    expect(Array.isArray(cards)).toBe(true);
+    expect(tf.memory().numTensors).toBe(before);
+    const grid = 64 / LOCATOR_STRIDE;
+    const loss = tf.tidy(() => {
+      const y = tf.tensor4d(encodeLocatorTargets([card(30, 30, 20, 0)], 64), [1, grid, grid, LOCATOR_OUTPUTS]);
+      return locatorLoss(y, model.predict(tf.zeros([1, 64, 64, 3])) as tf.Tensor).dataSync()[0];
+    });
+    expect(Number.isFinite(loss)).toBe(true);
+    expect(loss).toBeGreaterThan(0);
+    model.dispose();
+  });
+});
