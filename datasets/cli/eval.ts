@@ -1,5 +1,5 @@
 /**
- * `npm run eval -- --data DIR [--model models/card-identity] [--index-model models/card-index|none]
+ * `npm run eval -- --data DIR [--model models/card-identity] [--index-model models/card-index|none] [--locator-model models/card-locator|none]
  *   [--whole-card-weight 1] [--face-override 0.9] [--min-confidence 0.5] [--out out/eval-NAME] [--limit N]`
  * Evaluates the recogniser on a folder in either layout:
  *  (a) class folders named by card code holding single-card crops (`JOKER` or any non-code
@@ -26,6 +26,8 @@ interface EvalArgs {
   model: string;
   /** Index-corner model folder; null reads whole-card crops only (undefined: the default, when present). */
   indexModel?: string | null;
+  /** Learned locator folder; null uses the classical localiser (undefined: the default, when present). */
+  locatorModel?: string | null;
   /** Override of the fusion's whole-card exponent (for tuning). */
   wholeCardWeight?: number;
   /** Override of the fusion's face-override threshold (for tuning; above 1 turns it off). */
@@ -55,6 +57,7 @@ function parseArgs(argv: string[]): EvalArgs {
   let mode: EvalArgs['mode'] = 'data';
   let frames = 40;
   let indexModel: string | null | undefined;
+  let locatorModel: string | null | undefined;
   let wholeCardWeight: number | undefined;
   let minConfidence: number | undefined;
   let faceOverride: number | undefined;
@@ -71,13 +74,14 @@ function parseArgs(argv: string[]): EvalArgs {
     else if (argv[i] === '--data') data = value;
     else if (argv[i] === '--model') model = value;
     else if (argv[i] === '--index-model') indexModel = value === 'none' ? null : path.resolve(value);
+    else if (argv[i] === '--locator-model') locatorModel = value === 'none' ? null : path.resolve(value);
     else if (argv[i] === '--whole-card-weight') wholeCardWeight = Number(value);
     else if (argv[i] === '--min-confidence') minConfidence = Number(value);
     else if (argv[i] === '--face-override') faceOverride = Number(value);
     else if (argv[i] === '--out') out = value;
     else if (argv[i] === '--limit') limit = Number(value);
     else if (argv[i] === '--help') {
-      console.log('npm run eval -- --data DIR [--model DIR] [--index-model DIR|none] [--whole-card-weight W] [--face-override F] [--min-confidence C] [--out DIR] [--limit N]\n  or --suite (held-out deck + back enrolment)\n  or --make-rendered DIR [--frames 40] (rendered layout-b set, held-out deck art only)');
+      console.log('npm run eval -- --data DIR [--model DIR] [--index-model DIR|none] [--locator-model DIR|none] [--whole-card-weight W] [--face-override F] [--min-confidence C] [--out DIR] [--limit N]\n  or --suite (held-out deck + back enrolment)\n  or --make-rendered DIR [--frames 40] (rendered layout-b set, held-out deck art only)');
       process.exit(0);
     } else throw new Error(`unknown argument ${argv[i]} (try --help)`);
     i++;
@@ -88,11 +92,11 @@ function parseArgs(argv: string[]): EvalArgs {
   }
   if (wholeCardWeight !== undefined && !(wholeCardWeight >= 0)) throw new Error('--whole-card-weight needs a number ≥ 0');
   if (minConfidence !== undefined && !(minConfidence >= 0 && minConfidence < 1)) throw new Error('--min-confidence needs a number in 0..1');
-  if (mode === 'suite') return { mode, frames, data: '', model: path.resolve(model), indexModel, wholeCardWeight, faceOverride, minConfidence, out: '', limit };
+  if (mode === 'suite') return { mode, frames, data: '', model: path.resolve(model), indexModel, locatorModel, wholeCardWeight, faceOverride, minConfidence, out: '', limit };
   if (!data) throw new Error('--data DIR is required (class folders of crops, or images with labels.csv)');
   if (!existsSync(data) || !statSync(data).isDirectory()) throw new Error(`--data ${data}: not a folder`);
   if (!(limit > 0)) throw new Error('--limit needs a positive number');
-  return { mode, frames, data: path.resolve(data), model: path.resolve(model), indexModel, wholeCardWeight, faceOverride, minConfidence, out: path.resolve(out || path.join(REPO_ROOT, 'out', `eval-${path.basename(data)}`)), limit };
+  return { mode, frames, data: path.resolve(data), model: path.resolve(model), indexModel, locatorModel, wholeCardWeight, faceOverride, minConfidence, out: path.resolve(out || path.join(REPO_ROOT, 'out', `eval-${path.basename(data)}`)), limit };
 }
 
 const IMAGE = /\.(jpe?g|png|webp)$/i;
@@ -254,6 +258,7 @@ function recognizerConfig(args: EvalArgs): RecognizerConfig {
   return {
     modelDir: args.model,
     indexModelDir: args.indexModel,
+    locatorModelDir: args.locatorModel,
     indexFusion: {
       ...(args.wholeCardWeight === undefined ? {} : { wholeCardWeight: args.wholeCardWeight }),
       ...(args.faceOverride === undefined ? {} : { faceOverride: args.faceOverride }),

@@ -87,17 +87,24 @@ export function decideIdentity(
   const whole = decideWholeCard(probs, offset, numClasses, names, faceBoost);
   if (!index) return whole;
   const fused = fusedFace(probs, offset, faceBoost, index, fusion);
-  if (whole.kind === 'face') return { kind: 'face', code: fused.code, confidence: whole.confidence };
+  // P(a face) x P(this face | a face), the second from the fused reading.
+  if (whole.kind === 'face') return { kind: 'face', code: fused.code, confidence: Math.min(1, fused.faceMass * fused.share) };
   if (index.indexness >= fusion.faceOverride) return { kind: 'face', code: fused.code, confidence: Math.min(1, index.indexness * fused.share) };
   return whole;
 }
 
-/** The whole-card model's own decision. */
+/**
+ * The whole-card model's own decision: face, back or reject by which has the most probability
+ * in all (the 52 faces summed, like the back designs), and for a face P(a face) x P(this face |
+ * a face), so a real card whose probability is spread over look-alike faces is still a face.
+ */
 function decideWholeCard(probs: Float32Array, offset: number, numClasses: number, names: readonly string[], faceBoost?: Float32Array): Identity {
   let bestFace = 0;
   let bestFaceScore = -1;
+  let faceMass = 0;
   for (let c = 0; c < OTHER_CLASS; c++) {
     const score = probs[offset + c] + (faceBoost ? faceBoost[c] : 0);
+    faceMass += score;
     if (score > bestFaceScore) {
       bestFaceScore = score;
       bestFace = c;
@@ -110,8 +117,8 @@ function decideWholeCard(probs: Float32Array, offset: number, numClasses: number
     if (probs[offset + c] > probs[offset + bestBack]) bestBack = c;
   }
   const other = probs[offset + OTHER_CLASS];
-  if (other >= bestFaceScore && other >= backSum) return { kind: 'other', confidence: other };
-  if (backSum > bestFaceScore) {
+  if (other >= faceMass && other >= backSum) return { kind: 'other', confidence: other };
+  if (backSum > faceMass) {
     const meaning = classMeaning(bestBack, names);
     return { kind: 'back', confidence: Math.min(1, backSum), design: meaning.kind === 'back' ? meaning.design : 'unknown' };
   }
@@ -121,7 +128,7 @@ function decideWholeCard(probs: Float32Array, offset: number, numClasses: number
 }
 
 /** The best face by whole card and index corner together, and its share of the fused face scores. */
-function fusedFace(probs: Float32Array, offset: number, faceBoost: Float32Array | undefined, index: IndexReading, fusion: IndexFusion): { code: CardCode; share: number } {
+function fusedFace(probs: Float32Array, offset: number, faceBoost: Float32Array | undefined, index: IndexReading, fusion: IndexFusion): { code: CardCode; share: number; faceMass: number } {
   let faceMass = 0;
   for (let c = 0; c < OTHER_CLASS; c++) faceMass += probs[offset + c] + (faceBoost ? faceBoost[c] : 0);
   let best = 0;
@@ -139,7 +146,7 @@ function fusedFace(probs: Float32Array, offset: number, faceBoost: Float32Array 
       best = c;
     }
   }
-  return { code: ALL_CARD_CODES[best], share: bestScore / sum };
+  return { code: ALL_CARD_CODES[best], share: bestScore / sum, faceMass };
 }
 
 // ------------------------------------------------------------------ the index-corner reader

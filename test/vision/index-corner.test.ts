@@ -70,6 +70,18 @@ describe('decideIdentity with the index corner', () => {
     expect(decideIdentity(probs, 0, names.length, names)).toMatchObject({ kind: 'other' });
     expect(decideIdentity(probs, 0, names.length, names, undefined, index)).toMatchObject({ kind: 'face', code: '9H' });
   });
+  it('a card spread over look-alike faces is still a face, and a clear index makes it a sure one', () => {
+    // No single face beats "other", but the faces together do.
+    const probs = faceProbs({ '9H': 0.3, '9D': 0.3, other: 0.35 });
+    const alone = decideIdentity(probs, 0, names.length, names);
+    expect(alone).toMatchObject({ kind: 'face' });
+    expect(alone.confidence).toBeCloseTo(0.3);
+    const index = readIndex(corners({ rank: RANKS.indexOf('9'), suit: SUITS.indexOf('D'), sure: 0.95 }, { rank: RANKS.indexOf('9'), suit: SUITS.indexOf('D'), sure: 0.95 }), 0);
+    const fused = decideIdentity(probs, 0, names.length, names, undefined, index);
+    expect(fused).toMatchObject({ kind: 'face', code: '9D' });
+    // P(a face) 0.6 x P(9D | a face) near 1.
+    expect(fused.confidence).toBeGreaterThan(0.55);
+  });
   it('ignores a corner that shows no index (a deck without indices)', () => {
     const probs = faceProbs({ QH: 0.8, KH: 0.1 });
     const index = readIndex(corners({ rank: RANKS.indexOf('2'), suit: 0, sure: 0.02 }, { rank: RANKS.indexOf('2'), suit: 0, sure: 0.02 }), 0);
