@@ -62,8 +62,9 @@ export interface RecognizerConfig {
   /** Read each crop both ways up and average (more accurate, 2x CNN time; default true). */
   bothWays?: boolean;
   /**
-   * Observations below this confidence (0..1) are dropped (default 0.5: on the real table
-   * photos it keeps precision near 80 % where 0.3 let cloth and clutter through as faces and backs).
+   * Observations below this confidence (0..1) are dropped (default 0.6, measured on the real
+   * table photos with face confidence P(a face) x P(this face): 0.5 found 58.6 % at 83.7 %
+   * precision, 0.6 found 58.1 % at 91.1 %).
    */
   minConfidence?: number;
   log?: (message: string) => void;
@@ -134,7 +135,7 @@ class TfjsRecognizer implements CardRecognizer {
   ) {
     ({ model: this.model, indexModel: this.indexModel, locatorModel: this.locatorModel } = models);
     this.tracking = config.tracking ?? true;
-    this.minConfidence = config.minConfidence ?? 0.5;
+    this.minConfidence = config.minConfidence ?? 0.6;
     this.bothWays = config.bothWays ?? true;
     this.fusion = { ...DEFAULT_INDEX_FUSION, ...config.indexFusion };
   }
