@@ -35,11 +35,14 @@ export function buildLocatorModel(): tf.LayersModel {
   return tf.model({ inputs: input, outputs: out, name: 'card_locator' });
 }
 
+/** Cells whose heat target is at least this learn the geometry of the card whose peak it is. */
+const GEOMETRY_FLOOR = 0.3;
+
 const at = (name: (typeof LOCATOR_CHANNELS)[number]) => LOCATOR_CHANNELS.indexOf(name);
 
 /**
  * Loss for a batch: `yTrue` and `yPred` [N, g, g, LOCATOR_OUTPUTS] (targets as encodeLocatorTargets). Focal loss on the centre map (penalty-reduced near a centre, as CenterNet),
- * plus L1 on offset, size, aspect and angle at the centre cells; both per card.
+ * plus heat-weighted L1 on offset, size, aspect and angle around each centre.
  */
 export function locatorLoss(yTrue: tf.Tensor, yPred: tf.Tensor): tf.Scalar {
   // No tf.tidy here: the training step already runs in one, and the gradient needs the intermediates.
@@ -57,8 +60,10 @@ export function locatorLoss(yTrue: tf.Tensor, yPred: tf.Tensor): tf.Scalar {
     const negLoss = tf.softplus(logit).mul(p.square()).mul(tf.scalar(1).sub(heat).pow(4)).mul(neg).mul(weight);
     const cards = pos.sum().maximum(1);
     const focal = posLoss.add(negLoss).sum().div(cards);
+    // Geometry wherever a card's peak dominates (heat ≥ GEOMETRY_FLOOR), weighted by the heat.
+    const near = heat.mul(heat.greaterEqual(GEOMETRY_FLOOR).toFloat());
     const geometry = yTrue.slice([0, 0, 0, at('dx')], [-1, -1, -1, LOCATOR_OUTPUTS - 1]);
     const predicted = yPred.slice([0, 0, 0, at('dx')], [-1, -1, -1, LOCATOR_OUTPUTS - 1]);
-    const l1 = geometry.sub(predicted).abs().mul(pos).sum().div(cards);
+    const l1 = geometry.sub(predicted).abs().mul(near).sum().div(near.sum().maximum(1));
     return focal.add(l1) as tf.Scalar;
 }
