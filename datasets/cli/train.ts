@@ -134,7 +134,7 @@ async function main(): Promise<void> {
     (optimizer as unknown as { learningRate: number }).learningRate = lr;
     const started = Date.now();
     const bar = new cliProgress.SingleBar(
-      { format: `epoch ${epoch}/${args.epochs} [{bar}] {value}/{total} loss {loss} acc {acc} eta {eta}s`, stream: process.stderr },
+      { format: `epoch ${epoch}/${args.epochs} [{bar}] {value}/{total} loss {loss}${task.metrics.length ? ' acc {acc}' : ''} eta {eta}s`, stream: process.stderr },
       cliProgress.Presets.shades_classic,
     );
     bar.start(args.steps, 0, { loss: '-', acc: '-' });
@@ -145,7 +145,8 @@ async function main(): Promise<void> {
       const indices = order.slice(step * args.batch, (step + 1) * args.batch);
       const { xs, ys } = task.batch(indices, rng);
       const result = await trainModel.trainOnBatch(xs, ys);
-      const metrics = Array.isArray(result) ? result : [result, NaN];
+      // A task without step metrics (the locator) gets its loss alone.
+      const metrics = Array.isArray(result) ? result : [result, 0];
       tf.dispose([xs, ys]);
       // [loss, acc] for one output; [loss, loss per output..., acc per output...] for several.
       const loss = metrics[0];
