@@ -27,7 +27,7 @@ import {
   type IndexOutputs,
 } from './identify';
 import { detectionScale, locateCards, suppressNested, type LocatedCard } from './locate';
-import { locatorScaleForCard, locatorScales, runLocator } from './locator';
+import { locatorScaleForCard, locatorScales, runLocator, unionOfLocated } from './locator';
 import { loadLayersModelFromDir, readModelMetadata } from './model-io';
 import { loadOpenCv, type OpenCv } from './opencv';
 import { tablePlane, zoneAt, type TablePlane } from './rectify';
@@ -241,16 +241,17 @@ class TfjsRecognizer implements CardRecognizer {
 
   /**
    * Finds cards in `part` (the whole frame or a region of it) at the scale of the whole `frame`,
-   * so sizes and thresholds do not depend on the region: with the learned locator when loaded
-   * (one scale when calibration gives the card size), else the classical one.
+   * so sizes and thresholds do not depend on the region. The classical localiser always runs;
+   * with the learned locator loaded, its cards are added where the classical one has none (the
+   * classical outline is exact when it finds a card; the net finds far more of them).
    */
   private async locate(part: RgbImage, frame: RgbImage): Promise<LocatedCard[]> {
     const cardWidthPx = this.plane?.cardWidthPx;
-    if (this.locatorModel) {
-      const factors = cardWidthPx ? [locatorScaleForCard(cardWidthPx)] : locatorScales(frame.width, frame.height);
-      return runLocator(this.locatorModel, part, { factors });
-    }
-    return locateCards(this.cv, part, { cardWidthPx, scale: detectionScale(frame.width, frame.height) });
+    const classical = locateCards(this.cv, part, { cardWidthPx, scale: detectionScale(frame.width, frame.height) });
+    if (!this.locatorModel) return classical;
+    const factors = cardWidthPx ? [locatorScaleForCard(cardWidthPx)] : locatorScales(frame.width, frame.height);
+    const learned = await runLocator(this.locatorModel, part, { factors });
+    return unionOfLocated(classical, learned);
   }
 
   /** Long side of a card in this frame, pixels: calibrated, else from the last frame's cards. */

@@ -9,6 +9,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { RgbImage } from './crop';
 import type { LocatedCard } from './locate';
+import { refineGeometry, toGrey } from './refine';
 import type { Point, Quad } from './types';
 
 /** Input pixels per output cell. */
@@ -154,6 +155,8 @@ export interface RunLocatorOptions {
   /** Net px per image px, one run each (default: locatorScales of the image). */
   factors?: readonly number[];
   threshold?: number;
+  /** Fit each card's outline to the image's edges (refine.ts; default true). */
+  refine?: boolean;
 }
 
 /** Runs the locator net on `image` at every scale and returns the merged cards in image pixels. */
@@ -180,5 +183,22 @@ export async function runLocator(model: tf.LayersModel, image: RgbImage, options
       all.push({ ...d, cx: d.cx / sx, cy: d.cy / sy, short: d.short / sx, long: d.long / sy });
     }
   }
-  return mergeDetections(all).map((d) => ({ corners: geometryQuad(d), source: 'net' as const, support: d.score }));
+  const merged = mergeDetections(all);
+  if (options.refine === false) return merged.map((d) => ({ corners: geometryQuad(d), source: 'net' as const, support: d.score }));
+  // The net finds where cards are better than their exact angle: fit each outline to the edges.
+  const grey = toGrey(image);
+  return merged.map((d) => ({ corners: geometryQuad(refineGeometry(grey, d)), source: 'net' as const, support: d.score }));
+}
+
+/**
+ * The cards of `first` plus those of `second` that are not already there (centres closer than
+ * `mergeDistance` of the smaller short side and sizes within a factor 1.6 are one card).
+ */
+export function unionOfLocated(first: LocatedCard[], second: LocatedCard[], mergeDistance = LOCATOR_DEFAULTS.mergeDistance): LocatedCard[] {
+  const geometry = first.map((card) => cardGeometry(card.corners));
+  const extra = second.filter((card) => {
+    const g = cardGeometry(card.corners);
+    return !geometry.some((f) => Math.hypot(f.cx - g.cx, f.cy - g.cy) < mergeDistance * Math.min(f.short, g.short) && Math.max(f.short, g.short) / Math.min(f.short, g.short) < 1.6);
+  });
+  return [...first, ...extra];
 }

@@ -13,8 +13,10 @@ import {
   locatorScales,
   mergeDetections,
   runLocator,
+  unionOfLocated,
   type CardGeometry,
 } from '../../server/vision/locator';
+import { outlineScore, refineGeometry, type GreyImage } from '../../server/vision/refine';
 
 const card = (cx: number, cy: number, short: number, angle: number, visible = 1): StoredCard => ({
   corners: geometryQuad({ cx, cy, short, long: short * 1.4, angle }),
@@ -110,5 +112,42 @@ describe('locator net', () => {
     expect(Number.isFinite(loss)).toBe(true);
     expect(loss).toBeGreaterThan(0);
     model.dispose();
+  });
+});
+
+describe('edge refinement and the union of localisers', () => {
+  /** A grey image: dark cloth with one bright card of geometry `g` and a dark pip in its middle. */
+  function cardImage(g: CardGeometry, width = 200, height = 160): GreyImage {
+    const data = new Float32Array(width * height).fill(60);
+    const ax = Math.cos(g.angle);
+    const ay = Math.sin(g.angle);
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++) {
+        const u = (x - g.cx) * ax + (y - g.cy) * ay;
+        const v = -(x - g.cx) * ay + (y - g.cy) * ax;
+        if (Math.abs(u) <= g.long / 2 && Math.abs(v) <= g.short / 2) data[y * width + x] = Math.hypot(u, v) < g.short / 6 ? 30 : 230;
+      }
+    return { width, height, data };
+  }
+
+  it('LOC-9 fits a detection with the wrong angle and size onto the card outline', () => {
+    const truth: CardGeometry = { cx: 100, cy: 80, short: 60, long: 84, angle: 0.5 };
+    const refined = refineGeometry(cardImage(truth), { cx: 103, cy: 78, short: 48, long: 60, angle: 1.3 });
+    expect(Math.hypot(refined.cx - truth.cx, refined.cy - truth.cy)).toBeLessThan(4);
+    expect(refined.short).toBeGreaterThan(54);
+    expect(refined.short).toBeLessThan(66);
+    // Same axis (mod half a turn), within 4 degrees.
+    expect(Math.abs(Math.sin(refined.angle - truth.angle))).toBeLessThan(Math.sin((4 * Math.PI) / 180));
+    expect(outlineScore(cardImage(truth), truth)).toBeGreaterThan(100);
+  });
+
+  it('LOC-10 the union keeps the first localiser’s card and adds only new ones', () => {
+    const at = (cx: number, short: number, source: 'single' | 'net') => ({ corners: geometryQuad({ cx, cy: 50, short, long: short * 1.4, angle: 0 }), source, support: 1 });
+    const union = unionOfLocated([at(50, 40, 'single')], [at(55, 44, 'net'), at(150, 40, 'net'), at(52, 100, 'net')]);
+    expect(union.map((c) => [c.source, Math.round(cardGeometry(c.corners).cx)])).toEqual([
+      ['single', 50],
+      ['net', 150],
+      ['net', 52],
+    ]);
   });
 });
