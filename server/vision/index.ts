@@ -27,7 +27,7 @@ import {
   type IndexOutputs,
 } from './identify';
 import { detectionScale, locateCards, suppressNested, type LocatedCard } from './locate';
-import { locatorScaleForCard, locatorScales, runLocator, unionOfLocated } from './locator';
+import { locatorScaleForCard, locatorScales, refineLocated, runLocator, unionOfLocated } from './locator';
 import { loadLayersModelFromDir, readModelMetadata } from './model-io';
 import { loadOpenCv, type OpenCv } from './opencv';
 import { tablePlane, zoneAt, type TablePlane } from './rectify';
@@ -250,8 +250,12 @@ class TfjsRecognizer implements CardRecognizer {
     const classical = locateCards(this.cv, part, { cardWidthPx, scale: detectionScale(frame.width, frame.height) });
     if (!this.locatorModel) return classical;
     const factors = cardWidthPx ? [locatorScaleForCard(cardWidthPx)] : locatorScales(frame.width, frame.height);
-    const learned = await runLocator(this.locatorModel, part, { factors });
-    return unionOfLocated(classical, learned);
+    // Outline fitting costs a few ms a card: only for the net's cards whose centre the classical
+    // localiser has not claimed (the net's own size is too rough to compare), then once more
+    // with the fitted outlines.
+    const learned = await runLocator(this.locatorModel, part, { factors, refine: false });
+    const fitted = refineLocated(part, unionOfLocated(classical, learned, { sameSize: false }).slice(classical.length));
+    return unionOfLocated(classical, fitted);
   }
 
   /** Long side of a card in this frame, pixels: calibrated, else from the last frame's cards. */

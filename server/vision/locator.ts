@@ -183,22 +183,33 @@ export async function runLocator(model: tf.LayersModel, image: RgbImage, options
       all.push({ ...d, cx: d.cx / sx, cy: d.cy / sy, short: d.short / sx, long: d.long / sy });
     }
   }
-  const merged = mergeDetections(all);
-  if (options.refine === false) return merged.map((d) => ({ corners: geometryQuad(d), source: 'net' as const, support: d.score }));
-  // The net finds where cards are better than their exact angle: fit each outline to the edges.
-  const grey = toGrey(image);
-  return merged.map((d) => ({ corners: geometryQuad(refineGeometry(grey, d)), source: 'net' as const, support: d.score }));
+  const cards = mergeDetections(all).map((d) => ({ corners: geometryQuad(d), source: 'net' as const, support: d.score }));
+  return options.refine === false ? cards : refineLocated(image, cards);
 }
 
 /**
- * The cards of `first` plus those of `second` that are not already there (centres closer than
- * `mergeDistance` of the smaller short side and sizes within a factor 1.6 are one card).
+ * The net finds where cards are better than their exact angle: fits the outline of each card the
+ * net found to the image's edges (refine.ts). Cards from other sources are returned as they are.
  */
-export function unionOfLocated(first: LocatedCard[], second: LocatedCard[], mergeDistance = LOCATOR_DEFAULTS.mergeDistance): LocatedCard[] {
-  const geometry = first.map((card) => cardGeometry(card.corners));
-  const extra = second.filter((card) => {
+export function refineLocated(image: RgbImage, cards: LocatedCard[]): LocatedCard[] {
+  if (!cards.some((card) => card.source === 'net')) return cards;
+  const grey = toGrey(image);
+  return cards.map((card) => (card.source === 'net' ? { ...card, corners: geometryQuad(refineGeometry(grey, cardGeometry(card.corners))) } : card));
+}
+
+/**
+ * The cards of `first` plus those of `second` that are new: a card is already there when its
+ * centre lies closer than `mergeDistance` of the smaller short side to an accepted card's (and,
+ * with `sameSize`, the sizes agree within a factor 1.6). `second` is deduplicated too.
+ */
+export function unionOfLocated(first: LocatedCard[], second: LocatedCard[], { mergeDistance = LOCATOR_DEFAULTS.mergeDistance, sameSize = true } = {}): LocatedCard[] {
+  const accepted = first.map((card) => ({ card, g: cardGeometry(card.corners) }));
+  for (const card of second) {
     const g = cardGeometry(card.corners);
-    return !geometry.some((f) => Math.hypot(f.cx - g.cx, f.cy - g.cy) < mergeDistance * Math.min(f.short, g.short) && Math.max(f.short, g.short) / Math.min(f.short, g.short) < 1.6);
-  });
-  return [...first, ...extra];
+    const known = accepted.some(
+      ({ g: f }) => Math.hypot(f.cx - g.cx, f.cy - g.cy) < mergeDistance * Math.min(f.short, g.short) && (!sameSize || Math.max(f.short, g.short) / Math.min(f.short, g.short) < 1.6),
+    );
+    if (!known) accepted.push({ card, g });
+  }
+  return accepted.map(({ card }) => card);
 }
