@@ -17,6 +17,12 @@ export interface ServerConfig {
   fakeRecognizer?: FakeRecognizerOptions;
   /** Recognition worker threads. */
   workers: number;
+  /**
+   * Live frames also go through the learned locator (models/card-locator). Off by default: on
+   * this 2-core machine's wasm backend it adds about 130 ms to every frame that changed a lot,
+   * which took the full-pipeline bench from 12 to 4 frames/s with no gain in its scores.
+   */
+  learnedLocator: boolean;
   /** When set, creating and listing tables needs it as a Bearer token. */
   adminToken: string | null;
   /** Extra origins allowed by CORS (besides same-origin requests). */
@@ -41,6 +47,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     dataDir: dataDirFromEnv(env),
     recognizer: env.NERTS_RECOGNIZER === 'fake' ? 'fake' : 'real',
     workers: Math.max(1, Number(env.NERTS_WORKERS ?? 1) || 1),
+    learnedLocator: env.NERTS_LOCATOR === '1',
     adminToken: env.NERTS_ADMIN_TOKEN && env.NERTS_ADMIN_TOKEN.length > 0 ? env.NERTS_ADMIN_TOKEN : null,
     corsOrigins: (env.NERTS_CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
     frameLimits: DEFAULT_FRAME_LIMITS,

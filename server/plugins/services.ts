@@ -18,7 +18,13 @@ declare module 'fastify' {
 export default fp(
   async (app) => {
     const store = new TableStore(app.config.dataDir);
-    const pool = new RecognitionPool({ workers: app.config.workers, kind: app.config.recognizer, fake: app.config.fakeRecognizer });
+    const pool = new RecognitionPool({
+      workers: app.config.workers,
+      kind: app.config.recognizer,
+      fake: app.config.fakeRecognizer,
+      // null: the classical localiser only; undefined: the learned locator too when its model exists.
+      realConfig: { locatorModelDir: app.config.learnedLocator ? undefined : null },
+    });
     pool.backend.then(
       (backend) => app.log.info({ backend }, 'recogniser ready'),
       (error: Error) => app.log.error({ err: error }, 'recogniser failed to load: frames will not be recognised'),
