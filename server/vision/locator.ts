@@ -9,7 +9,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { RgbImage } from './crop';
 import type { LocatedCard } from './locate';
-import { refineGeometry, toGrey } from './refine';
+import { REFINE_DEFAULTS, refineGeometry, toGrey } from './refine';
 import type { Point, Quad } from './types';
 
 /** Input pixels per output cell. */
@@ -189,12 +189,17 @@ export async function runLocator(model: tf.LayersModel, image: RgbImage, options
 
 /**
  * The net finds where cards are better than their exact angle: fits the outline of each card the
- * net found to the image's edges (refine.ts). Cards from other sources are returned as they are.
+ * net found to the image's edges (refine.ts), dropping those with no card edge to fit. Cards
+ * from other sources are returned as they are.
  */
 export function refineLocated(image: RgbImage, cards: LocatedCard[]): LocatedCard[] {
   if (!cards.some((card) => card.source === 'net')) return cards;
   const grey = toGrey(image);
-  return cards.map((card) => (card.source === 'net' ? { ...card, corners: geometryQuad(refineGeometry(grey, cardGeometry(card.corners))) } : card));
+  return cards.flatMap((card) => {
+    if (card.source !== 'net') return [card];
+    const fitted = refineGeometry(grey, cardGeometry(card.corners));
+    return fitted.edge >= REFINE_DEFAULTS.minEdge ? [{ ...card, corners: geometryQuad(fitted) }] : [];
+  });
 }
 
 /**

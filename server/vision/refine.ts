@@ -30,6 +30,12 @@ export const REFINE_DEFAULTS = {
    * side: wide first (a smooth fit that tolerates the detection being off), then narrow (exact).
    */
   probes: [0.06, 0.035],
+  /**
+   * A fitted outline whose inside is on average less than this much brighter than its outside
+   * (0..255) is no card: on the real photos this drops about a quarter of the net's false
+   * detections and 1 % of its true ones.
+   */
+  minEdge: 40,
 };
 
 /** Luma of an RGB image. */
