@@ -84,13 +84,33 @@ export function decideIdentity(
   index?: IndexReading,
   fusion: IndexFusion = DEFAULT_INDEX_FUSION,
 ): Identity {
-  const whole = decideWholeCard(probs, offset, numClasses, names, faceBoost);
+  const faces = faceEvidence(probs, offset, faceBoost);
+  const whole = decideWholeCard(probs, offset, numClasses, names, faces);
   if (!index) return whole;
-  const fused = fusedFace(probs, offset, faceBoost, index, fusion);
+  const fused = fusedFace(faces, index, fusion);
   // P(a face) x P(this face | a face), the second from the fused reading.
-  if (whole.kind === 'face') return { kind: 'face', code: fused.code, confidence: Math.min(1, fused.faceMass * fused.share) };
+  if (whole.kind === 'face') return { kind: 'face', code: fused.code, confidence: Math.min(1, faces.mass * fused.share) };
   if (index.indexness >= fusion.faceOverride) return { kind: 'face', code: fused.code, confidence: Math.min(1, index.indexness * fused.share) };
   return whole;
+}
+
+/** The whole-card model's evidence for each of the 52 faces (probability + enrolled boost), its sum and the best face. */
+interface FaceEvidence {
+  scores: Float64Array;
+  mass: number;
+  best: number;
+}
+
+function faceEvidence(probs: Float32Array, offset: number, faceBoost?: Float32Array): FaceEvidence {
+  const scores = new Float64Array(OTHER_CLASS);
+  let mass = 0;
+  let best = 0;
+  for (let c = 0; c < OTHER_CLASS; c++) {
+    scores[c] = probs[offset + c] + (faceBoost ? faceBoost[c] : 0);
+    mass += scores[c];
+    if (scores[c] > scores[best]) best = c;
+  }
+  return { scores, mass, best };
 }
 
 /**
@@ -98,18 +118,7 @@ export function decideIdentity(
  * in all (the 52 faces summed, like the back designs), and for a face P(a face) x P(this face |
  * a face), so a real card whose probability is spread over look-alike faces is still a face.
  */
-function decideWholeCard(probs: Float32Array, offset: number, numClasses: number, names: readonly string[], faceBoost?: Float32Array): Identity {
-  let bestFace = 0;
-  let bestFaceScore = -1;
-  let faceMass = 0;
-  for (let c = 0; c < OTHER_CLASS; c++) {
-    const score = probs[offset + c] + (faceBoost ? faceBoost[c] : 0);
-    faceMass += score;
-    if (score > bestFaceScore) {
-      bestFaceScore = score;
-      bestFace = c;
-    }
-  }
+function decideWholeCard(probs: Float32Array, offset: number, numClasses: number, names: readonly string[], faces: FaceEvidence): Identity {
   let backSum = 0;
   let bestBack = FIRST_BACK_CLASS;
   for (let c = FIRST_BACK_CLASS; c < numClasses; c++) {
@@ -117,25 +126,23 @@ function decideWholeCard(probs: Float32Array, offset: number, numClasses: number
     if (probs[offset + c] > probs[offset + bestBack]) bestBack = c;
   }
   const other = probs[offset + OTHER_CLASS];
-  if (other >= faceMass && other >= backSum) return { kind: 'other', confidence: other };
-  if (backSum > faceMass) {
+  if (other >= faces.mass && other >= backSum) return { kind: 'other', confidence: other };
+  if (backSum > faces.mass) {
     const meaning = classMeaning(bestBack, names);
     return { kind: 'back', confidence: Math.min(1, backSum), design: meaning.kind === 'back' ? meaning.design : 'unknown' };
   }
-  const meaning = classMeaning(bestFace, names);
+  const meaning = classMeaning(faces.best, names);
   if (meaning.kind !== 'face') throw new Error('face class index out of range');
-  return { kind: 'face', code: meaning.code, confidence: Math.min(1, bestFaceScore) };
+  return { kind: 'face', code: meaning.code, confidence: Math.min(1, faces.scores[faces.best]) };
 }
 
 /** The best face by whole card and index corner together, and its share of the fused face scores. */
-function fusedFace(probs: Float32Array, offset: number, faceBoost: Float32Array | undefined, index: IndexReading, fusion: IndexFusion): { code: CardCode; share: number; faceMass: number } {
-  let faceMass = 0;
-  for (let c = 0; c < OTHER_CLASS; c++) faceMass += probs[offset + c] + (faceBoost ? faceBoost[c] : 0);
+function fusedFace(faces: FaceEvidence, index: IndexReading, fusion: IndexFusion): { code: CardCode; share: number } {
   let best = 0;
   let bestScore = -1;
   let sum = 0;
   for (let c = 0; c < OTHER_CLASS; c++) {
-    const face = (probs[offset + c] + (faceBoost ? faceBoost[c] : 0)) / (faceMass || 1);
+    const face = faces.scores[c] / (faces.mass || 1);
     // A corner that hardly shows an index says little: blend its reading towards uniform.
     const rank = 1 / NO_RANK + index.indexness * (index.rank[FACE_RANK[c]] - 1 / NO_RANK);
     const suit = 1 / NO_SUIT + index.indexness * (index.suit[FACE_SUIT[c]] - 1 / NO_SUIT);
@@ -146,7 +153,7 @@ function fusedFace(probs: Float32Array, offset: number, faceBoost: Float32Array 
       best = c;
     }
   }
-  return { code: ALL_CARD_CODES[best], share: bestScore / sum, faceMass };
+  return { code: ALL_CARD_CODES[best], share: bestScore / sum };
 }
 
 // ------------------------------------------------------------------ the index-corner reader
