@@ -24,7 +24,7 @@ export interface AugmentOptions {
 }
 
 /** Output pixel grid of one crop. */
-interface Grid {
+export interface Grid {
   w: number;
   h: number;
 }
@@ -72,7 +72,14 @@ export function augmentInto(src: RgbImage, rng: Rng, out: Float32Array, offset: 
   // Glare: a bright soft blob.
   if (rng() < 0.15 * s) glare(view, grid, rng);
 
-  // Exposure, contrast, white balance, gamma, noise.
+  photometric(view, pixels, rng, s);
+}
+
+/**
+ * Exposure, contrast, white balance, gamma, noise and occasional greyscale, in place over
+ * `pixels` RGB pixels of `view` (float 0..1), at augmentation strength `s`.
+ */
+export function photometric(view: Float32Array, pixels: number, rng: Rng, s: number): void {
   const gain = [uniform(rng, 0.75, 1.2), uniform(rng, 0.75, 1.2), uniform(rng, 0.75, 1.2)];
   const brightness = uniform(rng, -0.15, 0.12) * s;
   const contrast = 1 + uniform(rng, -0.35, 0.25) * s;
@@ -125,17 +132,18 @@ function downUp(view: Float32Array, { w, h }: Grid, k: number): void {
   boxBlur(view, { w, h });
 }
 
-function boxBlur(view: Float32Array, { w, h }: Grid): void {
+/** In-place box blur of radius `r` (a (2r+1)² mean, clipped at the borders) of a w x h RGB view. */
+export function boxBlur(view: Float32Array, { w, h }: Grid, r = 1): void {
   const copy = view.slice();
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       for (let c = 0; c < 3; c++) {
         let sum = 0;
         let n = 0;
-        for (let dy = -1; dy <= 1; dy++) {
+        for (let dy = -r; dy <= r; dy++) {
           const yy = y + dy;
           if (yy < 0 || yy >= h) continue;
-          for (let dx = -1; dx <= 1; dx++) {
+          for (let dx = -r; dx <= r; dx++) {
             const xx = x + dx;
             if (xx < 0 || xx >= w) continue;
             sum += copy[(yy * w + xx) * 3 + c];

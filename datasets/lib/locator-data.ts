@@ -1,7 +1,8 @@
 /**
  * Training data for the learned card locator: rendered table frames (datasets/synth) stored
  * downscaled with every card's true quad, cut into randomly zoomed and rotated windows with
- * photometric augmentation, and encoded as the locator's dense targets (server/vision/locator.ts).
+ * the crop augmentation's colour changes, and encoded as the locator's dense targets
+ * (server/vision/locator.ts).
  *
  * Frames are cached in shards under .cache/vision/locator/ (`buildLocatorShard`) so several
  * processes can render in parallel; the loader concatenates every shard it finds.
@@ -13,7 +14,9 @@ import { LOCATOR_CHANNELS, LOCATOR_STRIDE, cardGeometry, type CardGeometry } fro
 import type { Point, Quad } from '../../server/vision/types';
 import { synthSamples } from '../synth/generate';
 import { HELD_OUT_STYLES } from './rendered';
-import { normal, uniform, type Rng } from './rng';
+import { warpInto } from '../../server/vision/crop';
+import { boxBlur, photometric } from './augment';
+import { uniform, type Rng } from './rng';
 import { cacheDir } from './shared-data';
 
 /** Stored frame size: rendered 1280x720 frames halved (cards about 30–60 px wide). */
@@ -158,9 +161,9 @@ export function encodeLocatorTargets(cards: StoredCard[], size: number): Float32
 }
 
 /**
- * Cuts a `size`-pixel window from frame `index`: random centre, zoom (cards about 14–120 px wide)
- * and rotation, colour, light, noise and blur. Writes RGB 0..1 into `x` at `offset` and returns
- * the cards in window pixels.
+ * Cuts a `size`-pixel window from frame `index`: random centre, zoom (cards about 14–130 px wide)
+ * and rotation, then blur and the crop augmentation's colour, light and noise (augment.ts).
+ * Writes RGB 0..1 into `x` at `offset` and returns the cards in window pixels.
  */
 export function sampleWindow(frames: LocatorFrames, index: number, size: number, rng: Rng, x: Float32Array, offset: number): StoredCard[] {
   const zoom = Math.exp(uniform(rng, Math.log(0.45), Math.log(2.2)));
@@ -172,69 +175,13 @@ export function sampleWindow(frames: LocatorFrames, index: number, size: number,
   const cy = uniform(rng, 0.15, 0.85) * STORED_HEIGHT;
   // window (u, v) → stored (x, y)
   const toStored: Affine = [cos, -sin, cx - cos * half + sin * half, sin, cos, cy - sin * half - cos * half];
+  const bytes = STORED_WIDTH * STORED_HEIGHT * 3;
+  const frame = { width: STORED_WIDTH, height: STORED_HEIGHT, data: frames.pixels.subarray(index * bytes, (index + 1) * bytes) };
+  const outside: [number, number, number] = [rng() * 0.6, rng() * 0.6, rng() * 0.6];
+  warpInto(frame, [...toStored, 0, 0, 1], size, size, x, offset, outside);
+  const view = x.subarray(offset, offset + size * size * 3);
+  if (rng() < 0.3) boxBlur(view, { w: size, h: size }, rng() < 0.5 ? 1 : 2);
+  photometric(view, size * size, rng, 1);
   const toWindow = invertAffine(toStored);
-  const base = index * STORED_WIDTH * STORED_HEIGHT * 3;
-  const px = frames.pixels;
-  // Photometric: per-channel gain, contrast around mid-grey, gamma, brightness, noise.
-  const gains = [0, 1, 2].map(() => Math.exp(0.12 * normal(rng)));
-  const contrast = Math.exp(0.2 * normal(rng));
-  const gamma = Math.exp(0.25 * normal(rng));
-  const bright = 0.08 * normal(rng);
-  const noise = rng() < 0.5 ? uniform(rng, 0, 0.05) : 0;
-  const grey = rng() < 0.1;
-  const outside = [rng() * 0.6, rng() * 0.6, rng() * 0.6];
-  const [a, b, c, d, e, f] = toStored;
-  for (let v = 0; v < size; v++) {
-    for (let u = 0; u < size; u++) {
-      const sx = a * u + b * v + c;
-      const sy = d * u + e * v + f;
-      const o = offset + (v * size + u) * 3;
-      const x0 = Math.floor(sx);
-      const y0 = Math.floor(sy);
-      if (x0 < 0 || y0 < 0 || x0 >= STORED_WIDTH - 1 || y0 >= STORED_HEIGHT - 1) {
-        x[o] = outside[0];
-        x[o + 1] = outside[1];
-        x[o + 2] = outside[2];
-        continue;
-      }
-      const fx = sx - x0;
-      const fy = sy - y0;
-      const p = base + (y0 * STORED_WIDTH + x0) * 3;
-      const q = p + STORED_WIDTH * 3;
-      let lum = 0;
-      for (let k = 0; k < 3; k++) {
-        const top = px[p + k] + (px[p + 3 + k] - px[p + k]) * fx;
-        const bottom = px[q + k] + (px[q + 3 + k] - px[q + k]) * fx;
-        const value = (top + (bottom - top) * fy) / 255;
-        x[o + k] = value * gains[k];
-        lum += value / 3;
-      }
-      for (let k = 0; k < 3; k++) {
-        let value = grey ? lum : x[o + k];
-        value = Math.pow(Math.min(1, Math.max(0, (value - 0.5) * contrast + 0.5 + bright)), gamma);
-        x[o + k] = noise ? value + noise * normal(rng) : value;
-      }
-    }
-  }
-  if (rng() < 0.3) boxBlur(x, offset, size, rng() < 0.5 ? 1 : 2);
   return frames.cards[index].map((card) => ({ visible: card.visible, corners: card.corners.map((p) => applyAffine(toWindow, p)) as Quad }));
-}
-
-/** In-place separable box blur of radius r over one window (defocus, motion). */
-function boxBlur(x: Float32Array, offset: number, size: number, r: number): void {
-  const line = new Float32Array(size * 3);
-  for (const horizontal of [true, false]) {
-    for (let j = 0; j < size; j++) {
-      const at = (i: number) => offset + (horizontal ? j * size + i : i * size + j) * 3;
-      for (let i = 0; i < size; i++) for (let k = 0; k < 3; k++) line[i * 3 + k] = x[at(i) + k];
-      for (let i = 0; i < size; i++) {
-        for (let k = 0; k < 3; k++) {
-          let sum = 0;
-          let n = 0;
-          for (let t = Math.max(0, i - r); t <= Math.min(size - 1, i + r); t++, n++) sum += line[t * 3 + k];
-          x[at(i) + k] = sum / n;
-        }
-      }
-    }
-  }
 }
