@@ -128,15 +128,15 @@ export function decodeLocatorOutput(out: Float32Array, gw: number, gh: number, t
  * Whether two card geometries describe one card: centres closer than `mergeDistance` of the
  * smaller short side and, with `sameSize`, short sides within a factor 1.6.
  */
-export function sameCard(a: CardGeometry, b: CardGeometry, mergeDistance = LOCATOR_DEFAULTS.mergeDistance, sameSize = true): boolean {
+export function sameCardGeometry(a: CardGeometry, b: CardGeometry, mergeDistance = LOCATOR_DEFAULTS.mergeDistance, sameSize = true): boolean {
   const smaller = Math.min(a.short, b.short);
   return Math.hypot(a.cx - b.cx, a.cy - b.cy) < mergeDistance * smaller && (!sameSize || Math.max(a.short, b.short) / smaller < 1.6);
 }
 
-/** Merges detections (from several scales) that describe one card (`sameCard`), keeping the best score. */
+/** Merges detections (from several scales) that describe one card (`sameCardGeometry`), keeping the best score. */
 export function mergeDetections(detections: LocatorDetection[], mergeDistance = LOCATOR_DEFAULTS.mergeDistance): LocatorDetection[] {
   const kept: LocatorDetection[] = [];
-  for (const d of detections.slice().sort((a, b) => b.score - a.score)) if (!kept.some((k) => sameCard(k, d, mergeDistance))) kept.push(d);
+  for (const d of detections.slice().sort((a, b) => b.score - a.score)) if (!kept.some((k) => sameCardGeometry(k, d, mergeDistance))) kept.push(d);
   return kept;
 }
 
@@ -204,14 +204,14 @@ export function refineLocated(image: RgbImage, cards: LocatedCard[]): LocatedCar
 }
 
 /**
- * The cards of `first` plus those of `second` that are new (not `sameCard` as one already
+ * The cards of `first` plus those of `second` that are new (not `sameCardGeometry` as one already
  * accepted; with `sameSize: false` only the centres are compared). `second` is deduplicated too.
  */
 export function unionOfLocated(first: LocatedCard[], second: LocatedCard[], { mergeDistance = LOCATOR_DEFAULTS.mergeDistance, sameSize = true } = {}): LocatedCard[] {
   const accepted = first.map((card) => ({ card, g: cardGeometry(card.corners) }));
   for (const card of second) {
     const g = cardGeometry(card.corners);
-    if (!accepted.some((a) => sameCard(a.g, g, mergeDistance, sameSize))) accepted.push({ card, g });
+    if (!accepted.some((a) => sameCardGeometry(a.g, g, mergeDistance, sameSize))) accepted.push({ card, g });
   }
   return accepted.map(({ card }) => card);
 }
