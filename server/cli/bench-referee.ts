@@ -42,6 +42,8 @@ interface HandResult {
   playsAfterCall: number;
   centreErrors: number[];
   nertsErrors: number[];
+  /** Per player, seen vs truth: "p1 centre 5/7 nerts 0/0". */
+  perPlayer: string[];
   disputesTruth: number;
   disputesRight: number;
   scoresSeen: Record<string, number>;
@@ -69,12 +71,21 @@ function entityScores(view: TableView): Record<string, number> {
   return scores;
 }
 
+/** One line about a scored hand, seen vs truth. */
+function describe(result: HandResult): string {
+  return (
+    `table ${result.table} hand ${result.hand}: ${result.exact ? 'exact' : 'NOT exact'}; scores ${JSON.stringify(result.scoresSeen)} vs truth ${JSON.stringify(result.scoresTruth)} ` +
+    `(seen/truth: ${result.perPlayer.join(', ')}); disputes ${result.disputesRight}/${result.disputesTruth}`
+  );
+}
+
 function compare(tableIndex: number, handIndex: number, view: TableView, truth: HandTruth, variant: string, callGraceMs: number): HandResult {
   const late = truth.plays.filter((p) => p.move.type === 'to-foundation' && truth.callMs !== null && p.landMs > truth.callMs + callGraceMs);
   const centreUnderRules = (player: string) => (truth.centre[player] ?? 0) - late.filter((p) => p.player === player).length;
   const centreExactUnderRules = view.players.every((p) => p.centreCards === centreUnderRules(p.id));
   const centreErrors = view.players.map((p) => Math.abs(p.centreCards - (truth.centre[p.id] ?? 0)));
   const nertsErrors = view.players.map((p) => Math.abs(p.nertsLeft - (truth.nertsLeft[p.id] ?? 0)));
+  const perPlayer = view.players.map((p) => `${p.id} centre ${p.centreCards}/${truth.centre[p.id] ?? 0} nerts ${p.nertsLeft}/${truth.nertsLeft[p.id] ?? 0}`);
   const scoresTruth = truth.scores[variant] ?? {};
   const scoresSeen = entityScores(view);
   const exact = Object.keys(scoresTruth).length > 0 && Object.entries(scoresTruth).every(([entity, score]) => scoresSeen[entity] === score);
@@ -87,7 +98,7 @@ function compare(tableIndex: number, handIndex: number, view: TableView, truth: 
       disputesRight += 1;
     }
   }
-  return { table: tableIndex, hand: handIndex, exact, centreExactUnderRules, playsAfterCall: late.length, centreErrors, nertsErrors, disputesTruth: truth.disputes.length, disputesRight, scoresSeen, scoresTruth };
+  return { table: tableIndex, hand: handIndex, exact, centreExactUnderRules, playsAfterCall: late.length, centreErrors, nertsErrors, perPlayer, disputesTruth: truth.disputes.length, disputesRight, scoresSeen, scoresTruth };
 }
 
 interface Bench {
@@ -180,10 +191,7 @@ async function playTable(bench: Bench, index: number, source: SimTable, fps: num
       const result = compare(index, frame.handIndex, view, frame.handTruth, sim.variant.name, sim.variant.callGraceMs);
       results.push(result);
       const s = await stats();
-      log(
-        `table ${index} hand ${frame.handIndex}: ${result.exact ? 'exact' : 'NOT exact'}; scores ${JSON.stringify(result.scoresSeen)} vs truth ${JSON.stringify(result.scoresTruth)}; ` +
-          `disputes ${result.disputesRight}/${result.disputesTruth}; fps ${s.fps} p95 ${s.p95Ms} ms, dropped ${s.framesDropped}, failed ${s.framesFailed ?? 0}`,
-      );
+      log(`${describe(result)}; fps ${s.fps} p95 ${s.p95Ms} ms, dropped ${s.framesDropped}, failed ${s.framesFailed ?? 0}`);
       paceStart = performance.now();
       pacedFrames = 0;
     }
@@ -260,7 +268,7 @@ async function main(): Promise<void> {
       for (const hand of await refereeFromTruth(sim, { drop, misread }, seed * 7919 + t)) {
         const result = compare(t, hand.handIndex, hand.view, hand.truth, sim.variant.name, sim.variant.callGraceMs);
         results.push(result);
-        log(`table ${t} hand ${hand.handIndex}: ${result.exact ? 'exact' : 'NOT exact'}; scores ${JSON.stringify(result.scoresSeen)} vs truth ${JSON.stringify(result.scoresTruth)}; disputes ${result.disputesRight}/${result.disputesTruth}`);
+        log(describe(result));
       }
     }
     console.log(JSON.stringify({ bench: 'referee', observations: 'truth (tracker + rules only, no recogniser)', drop, misread, players, hands, seed, tables, fps, ...accuracy(results), wallS: Math.round((performance.now() - started) / 100) / 10 }));

@@ -23,6 +23,12 @@ export interface ServerConfig {
    * which took the full-pipeline bench from 12 to 4 frames/s with no gain in its scores.
    */
   learnedLocator: boolean;
+  /**
+   * Confidence below which the recogniser drops a card before the tracker sees it. The tracker
+   * votes over frames with its own floor, so live frames pass on less certain readings than a
+   * single-image evaluation would keep.
+   */
+  recognizerMinConfidence: number;
   /** When set, creating and listing tables needs it as a Bearer token. */
   adminToken: string | null;
   /** Extra origins allowed by CORS (besides same-origin requests). */
@@ -40,6 +46,13 @@ export interface ServerConfig {
   publicOrigin: string;
 }
 
+/** A number from the environment within [min, max], or undefined when unset or invalid. */
+function numberInRange(value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const parsed = Number(value);
+  return Number.isFinite(parsed) && parsed >= min && parsed <= max ? parsed : undefined;
+}
+
 /** Defaults, overridden by the environment (see docs/SERVER.md). */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = Number(env.PORT ?? 3000);
@@ -48,6 +61,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     recognizer: env.NERTS_RECOGNIZER === 'fake' ? 'fake' : 'real',
     workers: Math.max(1, Number(env.NERTS_WORKERS ?? 1) || 1),
     learnedLocator: env.NERTS_LOCATOR === '1',
+    recognizerMinConfidence: numberInRange(env.NERTS_MIN_CONFIDENCE, 0, 1) ?? 0.6,
     adminToken: env.NERTS_ADMIN_TOKEN && env.NERTS_ADMIN_TOKEN.length > 0 ? env.NERTS_ADMIN_TOKEN : null,
     corsOrigins: (env.NERTS_CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
     frameLimits: DEFAULT_FRAME_LIMITS,

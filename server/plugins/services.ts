@@ -23,7 +23,7 @@ export default fp(
       kind: app.config.recognizer,
       fake: app.config.fakeRecognizer,
       // null: the classical localiser only; undefined: the learned locator too when its model exists.
-      realConfig: { locatorModelDir: app.config.learnedLocator ? undefined : null },
+      realConfig: { locatorModelDir: app.config.learnedLocator ? undefined : null, minConfidence: app.config.recognizerMinConfidence },
     });
     pool.backend.then(
       (backend) => app.log.info({ backend }, 'recogniser ready'),

@@ -49,40 +49,108 @@ export interface PixelRect {
 }
 
 /**
- * Bounding rectangle (frame pixels) of the cells that changed between two thumbnails, grown by
- * `margin` pixels; null when nothing changed; the whole frame when the frame size changed.
+ * The parts of the frame that changed between two thumbnails (frame pixels): each group of
+ * touching changed cells is one rectangle, grown by `margin` pixels, and rectangles that then
+ * overlap are merged, so the result never overlaps. Empty when nothing changed; the whole frame
+ * when the frame size changed. Three hands moving over a table are three small regions, not
+ * the one big rectangle around all of them.
  */
-export function changedRegion(previous: GreyThumb, current: GreyThumb, margin: number): PixelRect | null {
+export function changedRegions(previous: GreyThumb, current: GreyThumb, margin: number): PixelRect[] {
   const { sourceWidth: w, sourceHeight: h } = current;
-  if (previous.sourceWidth !== w || previous.sourceHeight !== h) return { x: 0, y: 0, width: w, height: h };
-  let minX = Infinity;
-  let minY = Infinity;
-  let maxX = -Infinity;
-  let maxY = -Infinity;
-  for (let cy = 0; cy < CHANGE_HEIGHT; cy += CELL) {
-    for (let cx = 0; cx < CHANGE_WIDTH; cx += CELL) {
+  if (previous.sourceWidth !== w || previous.sourceHeight !== h) return [{ x: 0, y: 0, width: w, height: h }];
+  const columns = Math.ceil(CHANGE_WIDTH / CELL);
+  const rows = Math.ceil(CHANGE_HEIGHT / CELL);
+  const changed = new Uint8Array(columns * rows);
+  for (let row = 0; row < rows; row++) {
+    for (let column = 0; column < columns; column++) {
       let diff = 0;
       let n = 0;
-      for (let y = cy; y < Math.min(CHANGE_HEIGHT, cy + CELL); y++)
-        for (let x = cx; x < Math.min(CHANGE_WIDTH, cx + CELL); x++) {
+      for (let y = row * CELL; y < Math.min(CHANGE_HEIGHT, (row + 1) * CELL); y++)
+        for (let x = column * CELL; x < Math.min(CHANGE_WIDTH, (column + 1) * CELL); x++) {
           diff += Math.abs(current.data[y * CHANGE_WIDTH + x] - previous.data[y * CHANGE_WIDTH + x]);
           n++;
         }
-      if (diff / n <= CELL_CHANGE_THRESHOLD) continue;
-      minX = Math.min(minX, cx);
-      minY = Math.min(minY, cy);
-      maxX = Math.max(maxX, cx + CELL);
-      maxY = Math.max(maxY, cy + CELL);
+      if (diff / n > CELL_CHANGE_THRESHOLD) changed[row * columns + column] = 1;
     }
   }
-  if (minX === Infinity) return null;
   const sx = w / CHANGE_WIDTH;
   const sy = h / CHANGE_HEIGHT;
-  const x0 = Math.max(0, Math.floor(minX * sx - margin));
-  const y0 = Math.max(0, Math.floor(minY * sy - margin));
-  const x1 = Math.min(w, Math.ceil(maxX * sx + margin));
-  const y1 = Math.min(h, Math.ceil(maxY * sy + margin));
+  const regions: PixelRect[] = [];
+  // Flood-fill each group of changed cells (8-connected) into its bounding box.
+  const stack: number[] = [];
+  for (let start = 0; start < changed.length; start++) {
+    if (changed[start] !== 1) continue;
+    changed[start] = 2;
+    stack.push(start);
+    let [minColumn, minRow, maxColumn, maxRow] = [Infinity, Infinity, -Infinity, -Infinity];
+    while (stack.length) {
+      const cell = stack.pop()!;
+      const column = cell % columns;
+      const row = (cell - column) / columns;
+      minColumn = Math.min(minColumn, column);
+      maxColumn = Math.max(maxColumn, column);
+      minRow = Math.min(minRow, row);
+      maxRow = Math.max(maxRow, row);
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          const [c, r] = [column + dx, row + dy];
+          if (c < 0 || r < 0 || c >= columns || r >= rows || changed[r * columns + c] !== 1) continue;
+          changed[r * columns + c] = 2;
+          stack.push(r * columns + c);
+        }
+    }
+    const x0 = Math.max(0, Math.floor(minColumn * CELL * sx - margin));
+    const y0 = Math.max(0, Math.floor(minRow * CELL * sy - margin));
+    const x1 = Math.min(w, Math.ceil(Math.min(CHANGE_WIDTH, (maxColumn + 1) * CELL) * sx + margin));
+    const y1 = Math.min(h, Math.ceil(Math.min(CHANGE_HEIGHT, (maxRow + 1) * CELL) * sy + margin));
+    regions.push({ x: x0, y: y0, width: x1 - x0, height: y1 - y0 });
+  }
+  return mergeOverlapping(regions);
+}
+
+/** Replaces overlapping rectangles by their bounding box until none overlap. */
+export function mergeOverlapping(rects: PixelRect[]): PixelRect[] {
+  const out = [...rects];
+  const overlap = (a: PixelRect, b: PixelRect) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  for (let merged = true; merged; ) {
+    merged = false;
+    for (let i = 0; i < out.length && !merged; i++)
+      for (let j = i + 1; j < out.length && !merged; j++) {
+        if (!overlap(out[i], out[j])) continue;
+        const [a, b] = [out[i], out[j]];
+        const x = Math.min(a.x, b.x);
+        const y = Math.min(a.y, b.y);
+        out[i] = { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
+        out.splice(j, 1);
+        merged = true;
+      }
+  }
+  return out;
+}
+
+/** The grid of refresh tiles, columns x rows. */
+export const REFRESH_GRID = [4, 3] as const;
+
+/**
+ * Refresh tile number `k` (taken modulo the grid's size) of a `width` x `height` frame: a cell
+ * of the 4x3 grid grown by half a card length on each side, so every card lies whole in some
+ * tile. Tracking re-localises one tile a frame, whatever changed.
+ */
+export function refreshTile(k: number, width: number, height: number, cardLength: number): PixelRect {
+  const [columns, rows] = REFRESH_GRID;
+  const cell = k % (columns * rows);
+  const [column, row] = [cell % columns, Math.floor(cell / columns)];
+  const grow = cardLength * 0.6;
+  const x0 = Math.max(0, Math.floor((column * width) / columns - grow));
+  const y0 = Math.max(0, Math.floor((row * height) / rows - grow));
+  const x1 = Math.min(width, Math.ceil(((column + 1) * width) / columns + grow));
+  const y1 = Math.min(height, Math.ceil(((row + 1) * height) / rows + grow));
   return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+}
+
+/** Area of some rectangles that do not overlap, square pixels. */
+export function totalArea(rects: readonly PixelRect[]): number {
+  return rects.reduce((sum, r) => sum + r.width * r.height, 0);
 }
 
 /** Copies a rectangle out of an RGB image. */

@@ -11,7 +11,7 @@ import * as tf from '@tensorflow/tfjs';
 import type { CardCode } from '../game/cards';
 import { initBackend, type VisionBackend } from './backend';
 import { CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_WIDTH } from './classes';
-import { changedRegion, cropRegion, greyThumb, type GreyThumb } from './change';
+import { changedRegions, cropRegion, greyThumb, mergeOverlapping, refreshTile, totalArea, type GreyThumb } from './change';
 import { cropCard, indexCornerQuads, rectQuad, type RgbImage } from './crop';
 import { decodeFrame } from './decode';
 import { EnrollmentStore } from './enrollment';
@@ -205,39 +205,41 @@ class TfjsRecognizer implements CardRecognizer {
 
   /**
    * Localisation, re-done only where the frame changed when tracking: cards outside the changed
-   * region keep last frame's quads; the region (grown by a card's length) is re-localised at the
-   * full frame's detection scale.
+   * regions keep last frame's quads; each region (grown by a card's length) is re-localised at
+   * the full frame's detection scale. Moving hands are separate regions, so the (costly)
+   * learned locator reads a few patches of the table rather than the box around all of them.
+   * One refresh tile a frame is re-localised too, so a card missed while nothing moved near it
+   * is looked for again within a few frames.
    */
   private async locateWithTracking(image: RgbImage): Promise<LocatedCard[]> {
     const thumb = greyThumb(image);
     const previous = this.previousThumb;
     this.previousThumb = thumb;
+    const cardLength = this.typicalCardLength(image);
+    const regions = this.tracking && previous ? mergeOverlapping([...changedRegions(previous, thumb, cardLength * 1.2), refreshTile(this.refreshCount++, image.width, image.height, cardLength)]) : null;
     let located: LocatedCard[];
-    if (!this.tracking || !previous) {
+    if (!regions || totalArea(regions) > 0.6 * image.width * image.height) {
       located = await this.locate(image, image);
     } else {
-      const cardLength = this.typicalCardLength(image);
-      const region = changedRegion(previous, thumb, cardLength * 1.2);
-      if (!region) {
-        located = this.previousLocated;
-      } else if (region.width * region.height > 0.6 * image.width * image.height) {
-        located = await this.locate(image, image);
-      } else {
-        const inside = (card: LocatedCard) => {
-          const cx = card.corners.reduce((s, p) => s + p[0], 0) / 4;
-          const cy = card.corners.reduce((s, p) => s + p[1], 0) / 4;
-          return cx >= region.x && cx < region.x + region.width && cy >= region.y && cy < region.y + region.height;
-        };
+      const regionOf = (card: LocatedCard) => {
+        const cx = card.corners.reduce((s, p) => s + p[0], 0) / 4;
+        const cy = card.corners.reduce((s, p) => s + p[1], 0) / 4;
+        return regions.findIndex((r) => cx >= r.x && cx < r.x + r.width && cy >= r.y && cy < r.y + r.height);
+      };
+      located = this.previousLocated.filter((card) => regionOf(card) < 0);
+      for (const [k, region] of regions.entries()) {
         const fresh = (await this.locate(cropRegion(image, region), image)).map((card) => ({
           ...card,
           corners: card.corners.map(([x, y]) => [x + region.x, y + region.y]) as Quad,
         }));
-        located = [...this.previousLocated.filter((c) => !inside(c)), ...fresh.filter(inside)];
+        located.push(...fresh.filter((card) => regionOf(card) === k));
       }
     }
     this.previousLocated = located;
     return located;
   }
+
+  private refreshCount = 0;
 
   /**
    * Finds cards in `part` (the whole frame or a region of it) at the scale of the whole `frame`,

@@ -1,28 +1,59 @@
 import { describe, expect, it } from 'vitest';
-import { changedRegion, cropRegion, greyThumb } from '../../server/vision/change';
+import { changedRegions, cropRegion, greyThumb, REFRESH_GRID, refreshTile, totalArea } from '../../server/vision/change';
 
-function frame(width: number, height: number, paint?: { x: number; y: number; w: number; h: number }): { data: Uint8Array; width: number; height: number } {
+type Paint = { x: number; y: number; w: number; h: number };
+
+function frame(width: number, height: number, ...paints: Paint[]): { data: Uint8Array; width: number; height: number } {
   const data = new Uint8Array(width * height * 3).fill(60);
-  if (paint)
+  for (const paint of paints)
     for (let y = paint.y; y < paint.y + paint.h; y++) for (let x = paint.x; x < paint.x + paint.w; x++) data.set([250, 250, 250], (y * width + x) * 3);
   return { data, width, height };
 }
 
 describe('change detection', () => {
   it('reports nothing for identical frames', () => {
-    expect(changedRegion(greyThumb(frame(640, 360)), greyThumb(frame(640, 360)), 20)).toBeNull();
+    expect(changedRegions(greyThumb(frame(640, 360)), greyThumb(frame(640, 360)), 20)).toEqual([]);
   });
   it('bounds the changed area, grown by the margin', () => {
-    const region = changedRegion(greyThumb(frame(640, 360)), greyThumb(frame(640, 360, { x: 300, y: 100, w: 40, h: 60 })), 20);
-    expect(region).not.toBeNull();
-    const r = region as NonNullable<typeof region>;
+    const regions = changedRegions(greyThumb(frame(640, 360)), greyThumb(frame(640, 360, { x: 300, y: 100, w: 40, h: 60 })), 20);
+    expect(regions).toHaveLength(1);
+    const [r] = regions;
     expect(r.x).toBeLessThanOrEqual(300 - 20);
     expect(r.x + r.width).toBeGreaterThanOrEqual(340 + 20);
+    expect(r.y).toBeLessThanOrEqual(100 - 20);
+    expect(r.y + r.height).toBeGreaterThanOrEqual(160 + 20);
     expect(r.width).toBeLessThan(200);
     expect(r.height).toBeLessThan(200);
   });
+  it('keeps changes far apart as separate regions, far smaller than their bounding box', () => {
+    const before = greyThumb(frame(1280, 720));
+    const after = greyThumb(frame(1280, 720, { x: 100, y: 80, w: 60, h: 80 }, { x: 1100, y: 560, w: 60, h: 80 }, { x: 600, y: 600, w: 60, h: 80 }));
+    const regions = changedRegions(before, after, 40);
+    expect(regions).toHaveLength(3);
+    expect(totalArea(regions)).toBeLessThan(0.15 * 1280 * 720);
+    for (const [x, y] of [[130, 120], [1130, 600], [630, 640]])
+      expect(regions.filter((r) => x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height)).toHaveLength(1);
+  });
+  it('merges regions that overlap once grown, so none overlap', () => {
+    const regions = changedRegions(greyThumb(frame(640, 360)), greyThumb(frame(640, 360, { x: 100, y: 100, w: 30, h: 30 }, { x: 180, y: 100, w: 30, h: 30 })), 40);
+    expect(regions).toHaveLength(1);
+    expect(regions[0].x).toBeLessThanOrEqual(60);
+    expect(regions[0].x + regions[0].width).toBeGreaterThanOrEqual(250);
+  });
+  it('cycles refresh tiles that hold every card-sized box whole within one cycle', () => {
+    const [width, height, cardLength] = [1280, 720, 60];
+    const cycle = REFRESH_GRID[0] * REFRESH_GRID[1];
+    const tiles = Array.from({ length: cycle }, (_, k) => refreshTile(k, width, height, cardLength));
+    expect(refreshTile(cycle + 2, width, height, cardLength)).toEqual(tiles[2]);
+    for (let y = 0; y + cardLength <= height; y += 17)
+      for (let x = 0; x + cardLength <= width; x += 23) {
+        const whole = tiles.some((t) => x >= t.x && y >= t.y && x + cardLength <= t.x + t.width && y + cardLength <= t.y + t.height);
+        expect(whole, `card at ${x},${y}`).toBe(true);
+      }
+    for (const t of tiles) expect(t.width * t.height).toBeLessThan(0.15 * width * height);
+  });
   it('treats a new frame size as a full change', () => {
-    expect(changedRegion(greyThumb(frame(320, 180)), greyThumb(frame(640, 360)), 0)).toEqual({ x: 0, y: 0, width: 640, height: 360 });
+    expect(changedRegions(greyThumb(frame(320, 180)), greyThumb(frame(640, 360)), 0)).toEqual([{ x: 0, y: 0, width: 640, height: 360 }]);
   });
   it('crops a region row by row', () => {
     const src = frame(8, 4, { x: 2, y: 1, w: 2, h: 2 });
