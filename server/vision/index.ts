@@ -11,7 +11,7 @@ import * as tf from '@tensorflow/tfjs';
 import type { CardCode } from '../game/cards';
 import { initBackend, type VisionBackend } from './backend';
 import { CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_WIDTH } from './classes';
-import { changedRegions, cropRegion, greyThumb, mergeOverlapping, refreshTile, totalArea, type GreyThumb } from './change';
+import { changedRegions, cropRegion, greyThumb, mergeOverlapping, refreshTile, totalArea, type GreyThumb, type PixelRect } from './change';
 import { cropCard, indexCornerQuads, rectQuad, type RgbImage } from './crop';
 import { decodeFrame } from './decode';
 import { EnrollmentStore } from './enrollment';
@@ -111,6 +111,17 @@ interface TrackedIdentity {
   embedding: Float32Array;
 }
 
+/** How often tracking re-localises one refresh tile whatever changed, ms of frame time. */
+const REFRESH_INTERVAL_MS = 200;
+
+function centreOf(corners: Quad): [number, number] {
+  return [corners.reduce((s, p) => s + p[0], 0) / 4, corners.reduce((s, p) => s + p[1], 0) / 4];
+}
+
+function contains(rect: PixelRect, [x, y]: [number, number]): boolean {
+  return x >= rect.x && x < rect.x + rect.width && y >= rect.y && y < rect.y + rect.height;
+}
+
 class TfjsRecognizer implements CardRecognizer {
   private plane: TablePlane | null = null;
   private calibration: TableCalibration | null = null;
@@ -164,7 +175,7 @@ class TfjsRecognizer implements CardRecognizer {
       this.planeSize = `${image.width}x${image.height}`;
     }
     lap('rectify');
-    const located = await this.locateWithTracking(image);
+    const located = await this.locateWithTracking(image, timestampMs);
     lap('locate');
 
     // Tracking: reuse identities of cards that stayed put and look the same.
@@ -208,38 +219,41 @@ class TfjsRecognizer implements CardRecognizer {
    * regions keep last frame's quads; each region (grown by a card's length) is re-localised at
    * the full frame's detection scale. Moving hands are separate regions, so the (costly)
    * learned locator reads a few patches of the table rather than the box around all of them.
-   * One refresh tile a frame is re-localised too, so a card missed while nothing moved near it
-   * is looked for again within a few frames.
+   * Every REFRESH_INTERVAL_MS of frame time one refresh tile is re-localised too, whatever
+   * changed: a card missed while a hand moved over it is looked for again, and cards there are
+   * outlined afresh (and read again where the outline moved), within 12 intervals.
    */
-  private async locateWithTracking(image: RgbImage): Promise<LocatedCard[]> {
+  private async locateWithTracking(image: RgbImage, timestampMs: number): Promise<LocatedCard[]> {
     const thumb = greyThumb(image);
     const previous = this.previousThumb;
     this.previousThumb = thumb;
     const cardLength = this.typicalCardLength(image);
-    const regions = this.tracking && previous ? mergeOverlapping([...changedRegions(previous, thumb, cardLength * 1.2), refreshTile(this.refreshCount++, image.width, image.height, cardLength)]) : null;
+    let regions = this.tracking && previous ? changedRegions(previous, thumb, cardLength * 1.2) : null;
+    if (regions && !(timestampMs >= this.lastRefreshMs && timestampMs - this.lastRefreshMs < REFRESH_INTERVAL_MS)) {
+      this.lastRefreshMs = timestampMs;
+      regions = mergeOverlapping([...regions, refreshTile(this.refreshCount++, image.width, image.height, cardLength)]);
+    }
     let located: LocatedCard[];
     if (!regions || totalArea(regions) > 0.6 * image.width * image.height) {
       located = await this.locate(image, image);
     } else {
-      const regionOf = (card: LocatedCard) => {
-        const cx = card.corners.reduce((s, p) => s + p[0], 0) / 4;
-        const cy = card.corners.reduce((s, p) => s + p[1], 0) / 4;
-        return regions.findIndex((r) => cx >= r.x && cx < r.x + r.width && cy >= r.y && cy < r.y + r.height);
-      };
-      located = this.previousLocated.filter((card) => regionOf(card) < 0);
-      for (const [k, region] of regions.entries()) {
-        const fresh = (await this.locate(cropRegion(image, region), image)).map((card) => ({
-          ...card,
-          corners: card.corners.map(([x, y]) => [x + region.x, y + region.y]) as Quad,
-        }));
-        located.push(...fresh.filter((card) => regionOf(card) === k));
-      }
+      located = this.previousLocated.filter((card) => !regions.some((r) => contains(r, centreOf(card.corners))));
+      for (const region of regions) located.push(...(await this.locateIn(image, region)));
     }
     this.previousLocated = located;
     return located;
   }
 
   private refreshCount = 0;
+  private lastRefreshMs = -Infinity;
+
+  /** Cards whose centre lies in `region` of the frame, found in that region alone (frame pixels). */
+  private async locateIn(image: RgbImage, region: PixelRect): Promise<LocatedCard[]> {
+    const found = await this.locate(cropRegion(image, region), image);
+    return found
+      .map((card) => ({ ...card, corners: card.corners.map(([x, y]) => [x + region.x, y + region.y]) as Quad }))
+      .filter((card) => contains(region, centreOf(card.corners)));
+  }
 
   /**
    * Finds cards in `part` (the whole frame or a region of it) at the scale of the whole `frame`,

@@ -2,20 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { configFromEnv } from '../../server/plugins/config';
 
 describe('server configuration from the environment', () => {
-  it('defaults: one worker, classical localiser, recogniser floor 0.6', () => {
+  it('defaults: one worker, classical localiser, the tracker floor for the recogniser', () => {
     const config = configFromEnv({});
     expect(config.workers).toBe(1);
     expect(config.learnedLocator).toBe(false);
-    expect(config.recognizerMinConfidence).toBe(0.6);
+    expect(config.recognizerMinConfidence).toBe(0.35);
     expect(config.publicOrigin).toBe('http://localhost:3000');
   });
   it('reads the learned locator switch and the recogniser floor', () => {
-    const config = configFromEnv({ NERTS_LOCATOR: '1', NERTS_MIN_CONFIDENCE: '0.35', NERTS_WORKERS: '2' });
+    const config = configFromEnv({ NERTS_LOCATOR: '1', NERTS_MIN_CONFIDENCE: '0.5', NERTS_WORKERS: '2' });
     expect(config.learnedLocator).toBe(true);
-    expect(config.recognizerMinConfidence).toBe(0.35);
+    expect(config.recognizerMinConfidence).toBe(0.5);
     expect(config.workers).toBe(2);
   });
   it('ignores a floor outside 0..1 or not a number, keeping the default', () => {
-    for (const value of ['1.5', '-0.1', 'high', ' ']) expect(configFromEnv({ NERTS_MIN_CONFIDENCE: value }).recognizerMinConfidence).toBe(0.6);
+    for (const value of ['1.5', '-0.1', 'high', ' ']) expect(configFromEnv({ NERTS_MIN_CONFIDENCE: value }).recognizerMinConfidence).toBe(0.35);
   });
 });
