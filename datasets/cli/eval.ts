@@ -282,7 +282,7 @@ async function main(): Promise<void> {
     console.log(`held-out deck mistakes: ${deck.mistakes.slice(0, 30).join(' ')}`);
     const backs = await backEnrolmentAccuracy(recognizer, set);
     recognizer.dispose();
-    console.log(JSON.stringify({ heldOutDeck: { crops: deck.crops, accuracy: Number(deck.accuracy.toFixed(4)) }, backs: { ...backs, accuracy: Number(backs.accuracy.toFixed(4)), calledBack: Number(backs.calledBack.toFixed(4)) } }));
+    console.log(JSON.stringify({ heldOutDeck: { crops: deck.crops, accuracy: Number(deck.accuracy.toFixed(4)) }, backs: { ...backs, accuracy: Number(backs.accuracy.toFixed(4)), calledBack: Number(backs.calledBack.toFixed(4)), falseBackOther: Number(backs.falseBackOther.toFixed(4)), falseBackFace: Number(backs.falseBackFace.toFixed(4)) } }));
     return;
   }
   const recognizer = await createRecognizer(recognizerConfig(args));

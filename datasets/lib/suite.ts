@@ -38,8 +38,17 @@ export async function heldOutDeckAccuracy(recognizer: CardRecognizer, set: Sourc
   return { crops: indices.length, accuracy: right / Math.max(1, indices.length), mistakes };
 }
 
-/** Back enrolment: held-out designs enrolled from 5 views, then `tests` fresh views each. */
-export async function backEnrolmentAccuracy(recognizer: CardRecognizer, set: SourceSet, tests = 50, strength = 0.7): Promise<{ designs: string[]; views: number; accuracy: number; calledBack: number }> {
+/**
+ * Back enrolment: held-out designs enrolled from 5 views, then `tests` fresh views each; and,
+ * with those designs enrolled, how often a held-out non-card texture (cloth, wood, skin,
+ * clutter; 5 views each) or a held-out face is taken for a back (`falseBackOther`, `falseBackFace`).
+ */
+export async function backEnrolmentAccuracy(
+  recognizer: CardRecognizer,
+  set: SourceSet,
+  tests = 50,
+  strength = 0.7,
+): Promise<{ designs: string[]; views: number; accuracy: number; calledBack: number; falseBackOther: number; falseBackFace: number }> {
   const designs = new Map<string, number>();
   set.entries.forEach((e, i) => {
     if (e.group === 'back' && e.split === 'heldout') designs.set(e.label.slice(5), i);
@@ -59,7 +68,24 @@ export async function backEnrolmentAccuracy(recognizer: CardRecognizer, set: Sou
       if (r.kind === 'back' && r.backId === design) right++;
     }
   }
-  return { designs: [...designs.keys()], views: total, accuracy: right / Math.max(1, total), calledBack: calledBack / Math.max(1, total) };
+  const others = set.entries.flatMap((e, i) => (e.label === 'other' && e.split === 'heldout' ? Array(5).fill(i) : []));
+  const faces = set.entries.flatMap((e, i) => (e.group.startsWith('art:') && e.split === 'heldout' ? [i, i] : []));
+  const backShare = async (indices: number[]) => {
+    let backs = 0;
+    for (let start = 0; start < indices.length; start += 64) {
+      const chunk = indices.slice(start, start + 64);
+      backs += (await recognizer.identifyCrops(asFrames(makeBatch(set, chunk, rng, strength), chunk.length))).filter((r) => r.kind === 'back').length;
+    }
+    return backs / Math.max(1, indices.length);
+  };
+  return {
+    designs: [...designs.keys()],
+    views: total,
+    accuracy: right / Math.max(1, total),
+    calledBack: calledBack / Math.max(1, total),
+    falseBackOther: await backShare(others),
+    falseBackFace: await backShare(faces),
+  };
 }
 
 /** Loads sources for the suite (same cache as training). */

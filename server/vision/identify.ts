@@ -67,31 +67,52 @@ export type Identity =
 const FACE_RANK = ALL_CARD_CODES.map((code) => RANKS.indexOf(parseCard(code).rank));
 const FACE_SUIT = ALL_CARD_CODES.map((code) => SUITS.indexOf(parseCard(code).suit));
 
+/** Evidence besides the whole-card model's probabilities, all optional. */
+export interface ExtraEvidence {
+  /** Enrolled-face evidence per face class index (see EnrollmentStore.faceBoost). */
+  faceBoost?: Float32Array;
+  /** Enrolled-back evidence, 0..1, added to the summed back probability (see backEvidence). */
+  backBoost?: number;
+  /** The index-corner model's reading. */
+  index?: IndexReading;
+  fusion?: IndexFusion;
+}
+
 /**
  * Decides between the 52 faces, "a back" (all back-design classes summed) and reject.
- * `faceBoost` adds enrolled-face evidence per class index (0 when nothing is enrolled).
  * The whole-card model decides whether the crop is a face, a back or neither, and how sure it is
- * (the confidence floors compare against that). With an `index` reading (the corner model),
- * which face is chosen by p(face)^wholeCardWeight x p(rank) x p(suit); and a clearly visible
- * index makes the card a face even when the whole crop (a covered card) looks otherwise.
+ * (the confidence floors compare against that); enrolled faces and backs add to its evidence.
+ * With an `index` reading (the corner model), which face is chosen by
+ * p(face)^wholeCardWeight x p(rank) x p(suit); and a clearly visible index makes the card a face
+ * even when the whole crop (a covered card) looks otherwise.
  */
 export function decideIdentity(
   probs: Float32Array,
   offset: number,
   numClasses: number,
   names: readonly string[],
-  faceBoost?: Float32Array,
-  index?: IndexReading,
-  fusion: IndexFusion = DEFAULT_INDEX_FUSION,
+  { faceBoost, backBoost = 0, index, fusion = DEFAULT_INDEX_FUSION }: ExtraEvidence = {},
 ): Identity {
   const faces = faceEvidence(probs, offset, faceBoost);
-  const whole = decideWholeCard(probs, offset, numClasses, names, faces);
+  const whole = decideWholeCard(probs, offset, numClasses, names, faces, backBoost);
   if (!index) return whole;
   const fused = fusedFace(faces, index, fusion);
   // P(a face) x P(this face | a face), the second from the fused reading.
   if (whole.kind === 'face') return { kind: 'face', code: fused.code, confidence: Math.min(1, faces.mass * fused.share) };
   if (index.indexness >= fusion.faceOverride) return { kind: 'face', code: fused.code, confidence: Math.min(1, index.indexness * fused.share) };
   return whole;
+}
+
+/** Cosine similarity to the nearest enrolled back view from which it starts to count as evidence. */
+export const BACK_EVIDENCE_FROM = 0.9;
+
+/**
+ * Enrolled-back evidence from the similarity of a crop's embedding to the nearest enrolled back
+ * view: 0 up to BACK_EVIDENCE_FROM, rising to 1 at identical. Other crops (cloth, clutter) reach
+ * 0.9 now and then; backs of an enrolled design almost always do (see the model card).
+ */
+export function backEvidence(similarity: number): number {
+  return Math.max(0, (similarity - BACK_EVIDENCE_FROM) / (1 - BACK_EVIDENCE_FROM));
 }
 
 /** The whole-card model's evidence for each of the 52 faces (probability + enrolled boost), its sum and the best face. */
@@ -118,8 +139,8 @@ function faceEvidence(probs: Float32Array, offset: number, faceBoost?: Float32Ar
  * in all (the 52 faces summed, like the back designs), and for a face P(a face) x P(this face |
  * a face), so a real card whose probability is spread over look-alike faces is still a face.
  */
-function decideWholeCard(probs: Float32Array, offset: number, numClasses: number, names: readonly string[], faces: FaceEvidence): Identity {
-  let backSum = 0;
+function decideWholeCard(probs: Float32Array, offset: number, numClasses: number, names: readonly string[], faces: FaceEvidence, backBoost: number): Identity {
+  let backSum = backBoost;
   let bestBack = FIRST_BACK_CLASS;
   for (let c = FIRST_BACK_CLASS; c < numClasses; c++) {
     backSum += probs[offset + c];

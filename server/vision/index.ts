@@ -16,6 +16,7 @@ import { cropCard, indexCornerQuads, rectQuad, type RgbImage } from './crop';
 import { decodeFrame } from './decode';
 import { EnrollmentStore } from './enrollment';
 import {
+  backEvidence,
   DEFAULT_INDEX_FUSION,
   decideIdentity,
   readIndex,
@@ -313,9 +314,10 @@ class TfjsRecognizer implements CardRecognizer {
 
   /** Crop k's identity from both models' outputs and the enrolled faces. */
   private decide(outputs: IdentityOutputs, k: number, embedding: Float32Array, indexOutputs: IndexOutputs | null): Identity {
-    const boost = this.enrolled.faceBoost(embedding, 0, outputs.embeddingSize);
+    const faceBoost = this.enrolled.faceBoost(embedding, 0, outputs.embeddingSize);
+    const backBoost = backEvidence(this.enrolled.nearestBack(embedding, 0, outputs.embeddingSize)?.similarity ?? 0);
     const index = indexOutputs ? readIndex(indexOutputs, k) : undefined;
-    return decideIdentity(outputs.probs, k * outputs.numClasses, outputs.numClasses, this.names, boost, index, this.fusion);
+    return decideIdentity(outputs.probs, k * outputs.numClasses, outputs.numClasses, this.names, { faceBoost, backBoost, index, fusion: this.fusion });
   }
 
   /** Crops for whole-card views (each view is a card filling its image), and their index corners. */

@@ -62,13 +62,13 @@ describe('decideIdentity with the index corner', () => {
     const probs = faceProbs({ '7S': 0.6, '7C': 0.35 });
     expect(decideIdentity(probs, 0, names.length, names)).toMatchObject({ code: '7S' });
     const index = readIndex(corners({ rank: RANKS.indexOf('7'), suit: SUITS.indexOf('C'), sure: 0.95 }, { rank: RANKS.indexOf('7'), suit: SUITS.indexOf('C'), sure: 0.9 }), 0);
-    expect(decideIdentity(probs, 0, names.length, names, undefined, index)).toMatchObject({ kind: 'face', code: '7C' });
+    expect(decideIdentity(probs, 0, names.length, names, { index })).toMatchObject({ kind: 'face', code: '7C' });
   });
   it('calls a covered card with a clear index a face even when the whole crop says other', () => {
     const probs = faceProbs({ other: 0.7, '3D': 0.1 });
     const index = readIndex(corners({ rank: RANKS.indexOf('9'), suit: SUITS.indexOf('H'), sure: 0.97 }, { rank: 0, suit: 0, sure: 0 }), 0);
     expect(decideIdentity(probs, 0, names.length, names)).toMatchObject({ kind: 'other' });
-    expect(decideIdentity(probs, 0, names.length, names, undefined, index)).toMatchObject({ kind: 'face', code: '9H' });
+    expect(decideIdentity(probs, 0, names.length, names, { index })).toMatchObject({ kind: 'face', code: '9H' });
   });
   it('a card spread over look-alike faces is still a face, and a clear index makes it a sure one', () => {
     // No single face beats "other", but the faces together do.
@@ -77,7 +77,7 @@ describe('decideIdentity with the index corner', () => {
     expect(alone).toMatchObject({ kind: 'face' });
     expect(alone.confidence).toBeCloseTo(0.3);
     const index = readIndex(corners({ rank: RANKS.indexOf('9'), suit: SUITS.indexOf('D'), sure: 0.95 }, { rank: RANKS.indexOf('9'), suit: SUITS.indexOf('D'), sure: 0.95 }), 0);
-    const fused = decideIdentity(probs, 0, names.length, names, undefined, index);
+    const fused = decideIdentity(probs, 0, names.length, names, { index });
     expect(fused).toMatchObject({ kind: 'face', code: '9D' });
     // P(a face) 0.6 x P(9D | a face) near 1.
     expect(fused.confidence).toBeGreaterThan(0.55);
@@ -85,11 +85,11 @@ describe('decideIdentity with the index corner', () => {
   it('ignores a corner that shows no index (a deck without indices)', () => {
     const probs = faceProbs({ QH: 0.8, KH: 0.1 });
     const index = readIndex(corners({ rank: RANKS.indexOf('2'), suit: 0, sure: 0.02 }, { rank: RANKS.indexOf('2'), suit: 0, sure: 0.02 }), 0);
-    expect(decideIdentity(probs, 0, names.length, names, undefined, index)).toMatchObject({ kind: 'face', code: 'QH' });
+    expect(decideIdentity(probs, 0, names.length, names, { index })).toMatchObject({ kind: 'face', code: 'QH' });
   });
   it('keeps a confident reject when the corner is unsure', () => {
     const probs = faceProbs({ other: 0.9, '5S': 0.05 });
     const index = readIndex(corners({ rank: RANKS.indexOf('5'), suit: 0, sure: 0.5 }, { rank: 0, suit: 0, sure: 0 }), 0);
-    expect(decideIdentity(probs, 0, names.length, names, undefined, index)).toMatchObject({ kind: 'other' });
+    expect(decideIdentity(probs, 0, names.length, names, { index })).toMatchObject({ kind: 'other' });
   });
 });

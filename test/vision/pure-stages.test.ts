@@ -4,7 +4,7 @@ import { ALL_CARD_CODES } from '../../server/game/cards';
 import { classMeaning, classNames, FIRST_BACK_CLASS, OTHER_CLASS } from '../../server/vision/classes';
 import { decodeFrame } from '../../server/vision/decode';
 import { EnrollmentStore } from '../../server/vision/enrollment';
-import { decideIdentity } from '../../server/vision/identify';
+import { backEvidence, BACK_EVIDENCE_FROM, decideIdentity } from '../../server/vision/identify';
 import { tablePlane, zoneAt } from '../../server/vision/rectify';
 import { findUnchanged, THUMB_HEIGHT, THUMB_WIDTH } from '../../server/vision/tracking';
 import type { Quad, TableCalibration } from '../../server/vision/types';
@@ -38,7 +38,15 @@ describe('decideIdentity', () => {
   it('lets enrolled-face evidence tip the balance', () => {
     const boost = new Float32Array(52);
     boost[6] = 0.5;
-    expect(decideIdentity(probs({ 5: 0.5, 6: 0.3 }), 0, names.length, names, boost)).toMatchObject({ code: ALL_CARD_CODES[6] });
+    expect(decideIdentity(probs({ 5: 0.5, 6: 0.3 }), 0, names.length, names, { faceBoost: boost })).toMatchObject({ code: ALL_CARD_CODES[6] });
+  });
+  it('lets a close match to an enrolled back make an unsure crop a back', () => {
+    const unsure = probs({ 52: 0.45, 53: 0.25, 5: 0.3 });
+    expect(decideIdentity(unsure, 0, names.length, names).kind).toBe('other');
+    expect(decideIdentity(unsure, 0, names.length, names, { backBoost: backEvidence(0.96) })).toMatchObject({ kind: 'back', confidence: expect.closeTo(0.85, 5) });
+    // A look-alike below the evidence threshold changes nothing.
+    expect(backEvidence(BACK_EVIDENCE_FROM - 0.05)).toBe(0);
+    expect(decideIdentity(unsure, 0, names.length, names, { backBoost: backEvidence(0.85) }).kind).toBe('other');
   });
 });
 
