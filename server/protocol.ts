@@ -166,6 +166,8 @@ export const CardObservationSchema = Type.Object({
   confidence: Type.Number({ minimum: 0, maximum: 1 }),
   corners: QuadSchema,
   zone: Type.Optional(Type.String()),
+  /** A face on a Nerts pile: its look (unit vector), for counting cards that cannot be named. */
+  look: Type.Optional(Type.Array(Type.Number(), { maxItems: 256 })),
 });
 
 /** Everything seen in one frame: answer of POST .../frames and payload of `observations`. */

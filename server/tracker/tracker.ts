@@ -11,6 +11,7 @@
 import { parseCard, rankValue, suitOf, type CardCode } from '../game/cards';
 import type { CardObservation, FrameObservations, Point } from '../vision/types';
 import type { TableEvent } from '../protocol';
+import { addLook, cardsGoneByLook, initialLooks, type NertsLooks } from './nerts-looks';
 
 /** Tunables of the tracker; times in ms, distances in image pixels relative to card size. */
 export interface TrackerConfig {
@@ -230,6 +231,8 @@ export interface TrackedSeat {
   nertsSeen: CardCode[];
   nertsLeft: number;
   nertsVotes: Vote[];
+  /** The pile's tops by look, for tops that cannot be named (see nerts-looks.ts); absent in older saved states. */
+  nertsLooks?: NertsLooks;
   emptySinceMs: number | null;
   emptyFrames: number;
   /** Code → last time it was seen face up anywhere in this seat's zones (confirmed by a repeat), ms. */
@@ -342,6 +345,18 @@ export interface TimedEvent {
 }
 
 /** Parsed zone id. */
+/** The surest face with a look on seat `seat`'s Nerts pile this frame, at any confidence. */
+function lookedTop(cards: readonly CardObservation[], seat: number): CardObservation | undefined {
+  let best: CardObservation | undefined;
+  for (const card of cards) {
+    if (card.kind !== 'face' || !card.look) continue;
+    const zone = parseZone(card.zone);
+    if (zone?.area !== 'seat' || zone.seat !== seat || zone.part !== 'nerts') continue;
+    if (!best || card.confidence > best.confidence) best = card;
+  }
+  return best;
+}
+
 export function parseZone(zone: string | undefined): { area: 'centre' } | { area: 'seat'; seat: number; part: string } | null {
   if (!zone) return null;
   if (zone === 'centre' || zone.startsWith('centre')) return { area: 'centre' };
@@ -462,6 +477,9 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
   for (const seat of state.seats) {
     const seen = nertsObserved.get(seat.seat) ?? [];
     const face = seen.filter((c) => c.kind === 'face' && c.code).sort((a, b) => b.confidence - a.confidence)[0];
+    // The top's look, however unsure its name (such faces come with a look, below the floor too).
+    const looked = lookedTop(frame.cards, seat.seat);
+    if (looked?.look) seat.nertsLooks = addLook(seat.nertsLooks ?? initialLooks(), looked.look).state;
     const back = seat.callPending;
     if (back && !state.called && back.lastCard !== null && face?.code === back.lastCard) {
       // The last Nerts card is back on the pile (it lost a race, or a hand had covered the pile):
@@ -474,7 +492,7 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
       seat.nertsVotes.push({ code: face.code, weight: face.confidence, timeMs: now });
       seat.emptySinceMs = null;
       seat.emptyFrames = 0;
-    } else if (seen.length === 0) {
+    } else if (seen.length === 0 && !looked) {
       seat.emptySinceMs ??= now;
       seat.emptyFrames += 1;
     }
@@ -483,11 +501,13 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
     if (decided?.code && decided.code !== seat.nertsTop) {
       seat.nertsTop = decided.code;
       if (!seat.nertsSeen.includes(decided.code)) seat.nertsSeen.push(decided.code);
-      const left = Math.max(1, seat.nertsSize - (seat.nertsSeen.length - 1));
-      if (left !== seat.nertsLeft && left < seat.nertsLeft) {
-        seat.nertsLeft = left;
-        emit({ type: 'nerts-count', player: seat.playerId, left });
-      }
+    }
+    // Cards gone: distinct tops after the first, by name or by look, whichever saw more of them.
+    const gone = Math.max(seat.nertsSeen.length - 1, cardsGoneByLook(seat.nertsLooks ?? initialLooks()));
+    const left = Math.max(1, seat.nertsSize - gone);
+    if (seat.nertsLeft > 0 && left < seat.nertsLeft) {
+      seat.nertsLeft = left;
+      emit({ type: 'nerts-count', player: seat.playerId, left });
     }
     const emptyLongEnough =
       seat.emptySinceMs !== null && now - seat.emptySinceMs >= config.emptyNertsMs && seat.emptyFrames >= config.emptyNertsFrames;
@@ -504,7 +524,7 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
           // unless it showed up elsewhere since (it was carried off hidden under the hand)
           !tracks.some((other) => other !== t && other.code === t.code && (other.origin === null || other.origin === t.origin) && (other.bornMs ?? 0) > t.lastMs),
       );
-    if (emptyLongEnough && !topStillHome && seat.nertsLeft <= 2 && seat.nertsSeen.length > 0 && seat.nertsLeft > 0) {
+    if (emptyLongEnough && !topStillHome && seat.nertsLeft <= 2 && (seat.nertsSeen.length > 0 || (seat.nertsLooks?.tops.length ?? 0) > 0) && seat.nertsLeft > 0) {
       const lastCard = seat.nertsTop;
       const leftBefore = seat.nertsLeft;
       seat.nertsLeft = 0;

@@ -119,6 +119,16 @@ function centreOf(corners: Quad): [number, number] {
   return [corners.reduce((s, p) => s + p[0], 0) / 4, corners.reduce((s, p) => s + p[1], 0) / 4];
 }
 
+/** A Nerts pile's zone ('seat-2/nerts'). */
+function isNertsZone(zone: string | undefined): boolean {
+  return zone !== undefined && zone.endsWith('/nerts');
+}
+
+/** A card's look for the tracker: its identity embedding (unit length), to 3 decimals. */
+function lookOf(embedding: Float32Array): number[] {
+  return Array.from(embedding, (v) => Math.round(v * 1000) / 1000);
+}
+
 function contains(rect: PixelRect, [x, y]: [number, number]): boolean {
   return x >= rect.x && x < rect.x + rect.width && y >= rect.y && y < rect.y + rect.height;
 }
@@ -202,7 +212,9 @@ class TfjsRecognizer implements CardRecognizer {
     const kept: Array<LocatedCard & { id: TrackedIdentity }> = [];
     located.forEach((card, i) => {
       const { identity } = identities[i];
-      if (identity.kind === 'other' || identity.confidence < this.minConfidence) return;
+      // A face on a Nerts pile stays, however unsure its name: the tracker counts those cards by look.
+      const onNertsPile = identity.kind === 'face' && isNertsZone(this.zoneOf(card.corners));
+      if (identity.kind === 'other' || (identity.confidence < this.minConfidence && !onNertsPile)) return;
       kept.push({ ...card, id: identities[i] });
     });
     // A card-shaped thing inside a bigger recognised card is its picture frame, not a card.
@@ -282,18 +294,20 @@ class TfjsRecognizer implements CardRecognizer {
     return sides.length ? sides[Math.floor(sides.length / 2)] : Math.max(image.width, image.height) / 8;
   }
 
+  /** The calibrated zone under a card's centre, if calibrated. */
+  private zoneOf(corners: Quad): string | undefined {
+    return this.plane ? zoneAt(this.plane, centreOf(corners)) : undefined;
+  }
+
   private observation(card: LocatedCard & { id: TrackedIdentity }): CardObservation {
     const { identity, embedding } = card.id;
-    const centre: [number, number] = [
-      card.corners.reduce((s, p) => s + p[0], 0) / 4,
-      card.corners.reduce((s, p) => s + p[1], 0) / 4,
-    ];
-    const zone = this.plane ? zoneAt(this.plane, centre) : undefined;
+    const zone = this.zoneOf(card.corners);
     if (identity.kind === 'back') {
       const match = this.enrolled.nearestBack(embedding, 0, embedding.length);
       return { kind: 'back', backId: match?.backId, confidence: match ? identity.confidence * match.similarity : identity.confidence * 0.5, corners: card.corners, zone };
     }
-    return { kind: 'face', code: identity.kind === 'face' ? identity.code : undefined, confidence: identity.confidence, corners: card.corners, zone };
+    const face: CardObservation = { kind: 'face', code: identity.kind === 'face' ? identity.code : undefined, confidence: identity.confidence, corners: card.corners, zone };
+    return isNertsZone(zone) ? { ...face, look: lookOf(embedding) } : face;
   }
 
   /** Both index corners of each card quad, packed for the index model. */

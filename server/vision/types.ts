@@ -46,6 +46,13 @@ export interface CardObservation {
   corners: Quad;
   /** Zone id from the calibration, when calibrated. */
   zone?: string;
+  /**
+   * A face on a Nerts pile: its look, a unit vector (the identity model's embedding) that stays
+   * the same while the card does and differs for the next card, so the tracker can count Nerts
+   * cards it cannot name (webcam resolution, court cards). Such faces are reported whatever their
+   * confidence.
+   */
+  look?: number[];
 }
 
 /** Everything seen in one frame. */

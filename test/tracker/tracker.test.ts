@@ -148,6 +148,23 @@ describe('tracker: Nerts piles and the call', () => {
     ]);
   });
 
+  it('counts Nerts cards it cannot name by their looks, and sees the pile as not empty meanwhile', () => {
+    // The recogniser cannot read these tops (confidence under the tracker's floor, names a guess)
+    // but each comes with a look: four tops, so three cards gone.
+    const unit = (k: number) => Array.from({ length: 8 }, (_, i) => (i === k ? 1 : 0));
+    const sequence = [0, 1, 2, 3].flatMap((k) =>
+      frames(k * 500, 4, 100, () => [{ ...face('KH', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts', 0.15), look: unit(k) }]),
+    );
+    const { events, state } = run(sequence);
+    expect(events.filter((e) => e.type === 'nerts-count')).toEqual([
+      { type: 'nerts-count', player: 'ann', left: 12 },
+      { type: 'nerts-count', player: 'ann', left: 11 },
+      { type: 'nerts-count', player: 'ann', left: 10 },
+    ]);
+    expect(state.seats[0].emptySinceMs).toBeNull();
+    expect(events.some((e) => e.type === 'call')).toBe(false);
+  });
+
   it('a Nerts pile seen empty on its last card is the call (after a while when the card is not seen landing)', () => {
     const sequence = [
       ...frames(0, 4, 100, () => [face('QC', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts')]),

@@ -1,0 +1,71 @@
+/**
+ * Counting a Nerts pile's cards by how its top card looks, for tops the recogniser cannot name
+ * (at webcam resolution a court card's index is a blur, and some deck styles read badly). Each
+ * frame's top brings a look: a unit vector that stays put while the card does and moves for the
+ * next card (see CardObservation.look). A look held steady for a few frames is a top; a top
+ * unlike every earlier one is a new card, so the pile shrank by one. Pure data and math.
+ *
+ * Measured on the simulated table (3 players, 1,500 frames at 10 fps): the same card's look in
+ * consecutive frames has cosine ≥ 0.96 in 99 % of frames; consecutive different cards mostly
+ * 0.1–0.7, a few pairs of near twins (2C then 2S) above 0.95, which this cannot separate.
+ */
+
+/** Plain-JSON state for one Nerts pile. */
+export interface NertsLooks {
+  /** The latest looks of the pile's top, newest last (at most `steadyFrames`). */
+  recent: number[][];
+  /** Distinct steady tops, in the order they showed (each a unit look). */
+  tops: number[][];
+}
+
+export interface LookTuning {
+  /** Two looks with at least this cosine are the same card. */
+  sameCard: number;
+  /** A look must hold this many frames in a row to be a top (a passing hand is not). */
+  steadyFrames: number;
+}
+
+export const DEFAULT_LOOK_TUNING: LookTuning = { sameCard: 0.93, steadyFrames: 3 };
+
+export function initialLooks(): NertsLooks {
+  return { recent: [], tops: [] };
+}
+
+function cosine(a: readonly number[], b: readonly number[]): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i] * b[i];
+    na += a[i] * a[i];
+    nb += b[i] * b[i];
+  }
+  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
+}
+
+function unitMean(looks: readonly number[][]): number[] {
+  const mean = looks[0].map((_, i) => looks.reduce((s, look) => s + look[i], 0) / looks.length);
+  const norm = Math.hypot(...mean) || 1;
+  return mean.map((v) => Math.round((v / norm) * 1000) / 1000);
+}
+
+/**
+ * Adds one frame's look of the pile's top. `newCard` is true when a steady top unlike every
+ * earlier top appears (a card left the pile); a top that returns to an earlier look (a card that
+ * lost a race and came back) adds nothing.
+ */
+export function addLook(state: NertsLooks, look: readonly number[], tuning: LookTuning = DEFAULT_LOOK_TUNING): { state: NertsLooks; newCard: boolean } {
+  const recent = [...state.recent, [...look]].slice(-tuning.steadyFrames);
+  const next: NertsLooks = { recent, tops: state.tops };
+  if (recent.length < tuning.steadyFrames) return { state: next, newCard: false };
+  const latest = recent[recent.length - 1];
+  if (!recent.every((other) => cosine(other, latest) >= tuning.sameCard)) return { state: next, newCard: false };
+  const top = unitMean(recent);
+  if (state.tops.some((seen) => cosine(seen, top) >= tuning.sameCard)) return { state: next, newCard: false };
+  return { state: { recent, tops: [...state.tops, top] }, newCard: state.tops.length > 0 };
+}
+
+/** Cards that have left the pile by its looks: distinct tops after the first. */
+export function cardsGoneByLook(state: NertsLooks): number {
+  return Math.max(0, state.tops.length - 1);
+}

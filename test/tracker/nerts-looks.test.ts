@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { addLook, cardsGoneByLook, DEFAULT_LOOK_TUNING, initialLooks, type NertsLooks } from '../../server/tracker/nerts-looks';
+
+/** A unit look pointing mostly along axis `k` of 8, with a little of `wobble` along the next axis. */
+function look(k: number, wobble = 0): number[] {
+  const v = new Array(8).fill(0);
+  v[k] = 1;
+  v[(k + 1) % 8] = wobble;
+  const norm = Math.hypot(...v);
+  return v.map((x) => x / norm);
+}
+
+function feed(looks: number[][], start: NertsLooks = initialLooks()): { state: NertsLooks; newCards: number } {
+  let state = start;
+  let newCards = 0;
+  for (const l of looks) {
+    const result = addLook(state, l);
+    state = result.state;
+    if (result.newCard) newCards++;
+  }
+  return { state, newCards };
+}
+
+describe('Nerts cards counted by look', () => {
+  it('a steady look is the first top; a different steady look is a card gone', () => {
+    const { state, newCards } = feed([look(0), look(0, 0.05), look(0), look(0), look(1), look(1, 0.05), look(1)]);
+    expect(state.tops).toHaveLength(2);
+    expect(newCards).toBe(1);
+    expect(cardsGoneByLook(state)).toBe(1);
+  });
+  it('a look held for fewer frames than steadyFrames (a passing hand) counts nothing', () => {
+    const frames = [look(0), look(0), look(0), look(3), look(4), look(0), look(0), look(0)];
+    expect(DEFAULT_LOOK_TUNING.steadyFrames).toBe(3);
+    const { state, newCards } = feed(frames);
+    expect(state.tops).toHaveLength(1);
+    expect(newCards).toBe(0);
+  });
+  it('a top that comes back to an earlier look (a card that lost a race) is not a new card', () => {
+    const { state, newCards } = feed([look(0), look(0), look(0), look(1), look(1), look(1), look(0), look(0), look(0)]);
+    expect(state.tops).toHaveLength(2);
+    expect(newCards).toBe(1);
+  });
+  it('small frame-to-frame wobble of one card stays one card', () => {
+    const frames = Array.from({ length: 30 }, (_, i) => look(2, 0.15 * Math.sin(i)));
+    expect(feed(frames).state.tops).toHaveLength(1);
+  });
+  it('keeps plain JSON state (it is saved with the hand)', () => {
+    const { state } = feed([look(0), look(0), look(0), look(5), look(5), look(5)]);
+    expect(JSON.parse(JSON.stringify(state))).toEqual(state);
+  });
+});
