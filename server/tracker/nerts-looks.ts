@@ -2,8 +2,9 @@
  * Counting a Nerts pile's cards by how its top card looks, for tops the recogniser cannot name
  * (at webcam resolution a court card's index is a blur, and some deck styles read badly). Each
  * frame's top brings a look: a unit vector that stays put while the card does and moves for the
- * next card (see CardObservation.look). A look held steady for a few frames is a top; a top
- * unlike every earlier one is a new card, so the pile shrank by one. Pure data and math.
+ * next card (see CardObservation.look). A look held steady for a few frames, by a card lying
+ * still, is a top; a top unlike every earlier one is a new card, so the pile shrank by one.
+ * Pure data and math.
  *
  * Measured on the simulated table (3 players, 1,500 frames at 10 fps): the same card's look in
  * consecutive frames has cosine ≥ 0.96 in 99 % of frames; consecutive different cards mostly
@@ -12,8 +13,8 @@
 
 /** Plain-JSON state for one Nerts pile. */
 export interface NertsLooks {
-  /** The latest looks of the pile's top, newest last (at most `steadyFrames`). */
-  recent: number[][];
+  /** The latest sightings of the pile's top, newest last (at most `steadyFrames`): look and centre (image px). */
+  recent: Array<{ look: number[]; at: [number, number] }>;
   /** Distinct steady tops, in the order they showed (each a unit look). */
   tops: number[][];
 }
@@ -23,9 +24,11 @@ export interface LookTuning {
   sameCard: number;
   /** A look must hold this many frames in a row to be a top (a passing hand is not). */
   steadyFrames: number;
+  /** ... and its card stay within this fraction of the card's length of where it was (a card carried over the pile is not). */
+  maxShift: number;
 }
 
-export const DEFAULT_LOOK_TUNING: LookTuning = { sameCard: 0.93, steadyFrames: 3 };
+export const DEFAULT_LOOK_TUNING: LookTuning = { sameCard: 0.93, steadyFrames: 3, maxShift: 0.5 };
 
 export function initialLooks(): NertsLooks {
   return { recent: [], tops: [] };
@@ -50,17 +53,24 @@ function unitMean(looks: readonly number[][]): number[] {
 }
 
 /**
- * Adds one frame's look of the pile's top. `newCard` is true when a steady top unlike every
- * earlier top appears (a card left the pile); a top that returns to an earlier look (a card that
- * lost a race and came back) adds nothing.
+ * Adds one frame's sighting of the pile's top: its look, its centre and its length (image px).
+ * `newCard` is true when a steady top unlike every earlier top appears (a card left the pile); a
+ * top that returns to an earlier look (a card that lost a race and came back) adds nothing.
  */
-export function addLook(state: NertsLooks, look: readonly number[], tuning: LookTuning = DEFAULT_LOOK_TUNING): { state: NertsLooks; newCard: boolean } {
-  const recent = [...state.recent, [...look]].slice(-tuning.steadyFrames);
+export function addLook(
+  state: NertsLooks,
+  sighting: { look: readonly number[]; at: [number, number]; cardLength: number },
+  tuning: LookTuning = DEFAULT_LOOK_TUNING,
+): { state: NertsLooks; newCard: boolean } {
+  const recent = [...state.recent, { look: [...sighting.look], at: sighting.at }].slice(-tuning.steadyFrames);
   const next: NertsLooks = { recent, tops: state.tops };
   if (recent.length < tuning.steadyFrames) return { state: next, newCard: false };
   const latest = recent[recent.length - 1];
-  if (!recent.every((other) => cosine(other, latest) >= tuning.sameCard)) return { state: next, newCard: false };
-  const top = unitMean(recent);
+  const steady = recent.every(
+    (other) => cosine(other.look, latest.look) >= tuning.sameCard && Math.hypot(other.at[0] - latest.at[0], other.at[1] - latest.at[1]) <= tuning.maxShift * sighting.cardLength,
+  );
+  if (!steady) return { state: next, newCard: false };
+  const top = unitMean(recent.map((r) => r.look));
   if (state.tops.some((seen) => cosine(seen, top) >= tuning.sameCard)) return { state: next, newCard: false };
   return { state: { recent, tops: [...state.tops, top] }, newCard: state.tops.length > 0 };
 }

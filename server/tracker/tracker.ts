@@ -479,7 +479,7 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
     const face = seen.filter((c) => c.kind === 'face' && c.code).sort((a, b) => b.confidence - a.confidence)[0];
     // The top's look, however unsure its name (such faces come with a look, below the floor too).
     const looked = lookedTop(frame.cards, seat.seat);
-    if (looked?.look) seat.nertsLooks = addLook(seat.nertsLooks ?? initialLooks(), looked.look).state;
+    if (looked?.look) seat.nertsLooks = addLook(seat.nertsLooks ?? initialLooks(), { look: looked.look, at: centreOf(looked.corners), cardLength: cardHeightPx(looked.corners) }).state;
     const back = seat.callPending;
     if (back && !state.called && back.lastCard !== null && face?.code === back.lastCard) {
       // The last Nerts card is back on the pile (it lost a race, or a hand had covered the pile):

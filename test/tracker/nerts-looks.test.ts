@@ -10,11 +10,11 @@ function look(k: number, wobble = 0): number[] {
   return v.map((x) => x / norm);
 }
 
-function feed(looks: number[][], start: NertsLooks = initialLooks()): { state: NertsLooks; newCards: number } {
+function feed(looks: number[][], start: NertsLooks = initialLooks(), at = (_: number): [number, number] => [300, 600]): { state: NertsLooks; newCards: number } {
   let state = start;
   let newCards = 0;
-  for (const l of looks) {
-    const result = addLook(state, l);
+  for (const [i, l] of looks.entries()) {
+    const result = addLook(state, { look: l, at: at(i), cardLength: 80 });
     state = result.state;
     if (result.newCard) newCards++;
   }
@@ -34,6 +34,11 @@ describe('Nerts cards counted by look', () => {
     const { state, newCards } = feed(frames);
     expect(state.tops).toHaveLength(1);
     expect(newCards).toBe(0);
+  });
+  it('a card carried over the pile (moving) is no top, however steady its look', () => {
+    const frames = [look(0), look(0), look(0), look(6), look(6), look(6), look(6)];
+    const { state } = feed(frames, initialLooks(), (i) => (i < 3 ? [300, 600] : [300 + 60 * i, 600]));
+    expect(state.tops).toHaveLength(1);
   });
   it('a top that comes back to an earlier look (a card that lost a race) is not a new card', () => {
     const { state, newCards } = feed([look(0), look(0), look(0), look(1), look(1), look(1), look(0), look(0), look(0)]);
