@@ -12,6 +12,8 @@ import { sharedDataDir, REPO_ROOT } from '../../datasets/lib/shared-data';
 import { createRecognizer, DEFAULT_MODEL_DIR, type CardRecognizer } from '../../server/vision/index';
 import { loadLayersModelFromDir, saveLayersModelToDir } from '../../server/vision/model-io';
 import type { FrameInput } from '../../server/vision/types';
+import { createSimTable } from '../../server/sim/live';
+import { simCalibration } from '../../server/tables/sim-calibration';
 
 /** Accuracy the committed model must keep on the fixture crops (measured, minus a margin). */
 const MIN_FIXTURE_ACCURACY = 0.8; // 87.7 % measured with both committed models (72.6 % with the whole-card model alone)
@@ -61,6 +63,29 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
     const again = await tracked.recognize(frame, 1);
     tracked.dispose();
     expect(again.cards.map((c) => c.code ?? c.kind)).toEqual(expected.cards.map((c) => c.code ?? c.kind));
+  });
+
+  it('reports faces on a Nerts pile with their look, below the confidence floor too', async () => {
+    // A simulated table, calibrated: a recogniser that keeps only near-certain cards still
+    // reports the faces on the Nerts piles, each with a unit-length look for the tracker.
+    const sim = await createSimTable({ players: 3, seed: 1, fps: 30, camera: 'top' });
+    let frame = await sim.next();
+    for (let i = 0; i < 45; i++) frame = await sim.next();
+    const strict = await createRecognizer({ log: () => {}, minConfidence: 0.999, locatorModelDir: null });
+    strict.setCalibration(simCalibration(sim.layout, sim.camera!));
+    const result = await strict.recognize({ kind: 'encoded', data: frame!.jpeg }, frame!.timeMs);
+    strict.dispose();
+    const onNerts = result.cards.filter((c) => c.zone?.endsWith('/nerts'));
+    expect(onNerts.length).toBeGreaterThan(0);
+    for (const card of onNerts) {
+      expect(card.kind).toBe('face');
+      expect(card.look).toHaveLength(96);
+      expect(Math.hypot(...card.look!)).toBeCloseTo(1, 2);
+    }
+    for (const card of result.cards.filter((c) => !c.zone?.endsWith('/nerts'))) {
+      expect(card.look).toBeUndefined();
+      expect(card.confidence).toBeGreaterThanOrEqual(0.999);
+    }
   });
 
   it('enrols a back design from views and names it', async () => {
