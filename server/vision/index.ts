@@ -209,13 +209,14 @@ class TfjsRecognizer implements CardRecognizer {
     lap('identify');
 
     this.tracks = located.map((card, i) => ({ corners: card.corners, thumbnail: thumbs[i], value: identities[i] }));
-    const kept: Array<LocatedCard & { id: TrackedIdentity }> = [];
+    const kept: Array<LocatedCard & { id: TrackedIdentity; zone: string | undefined }> = [];
     located.forEach((card, i) => {
       const { identity } = identities[i];
+      const zone = this.zoneOf(card.corners);
       // A face on a Nerts pile stays, however unsure its name: the tracker counts those cards by look.
-      const onNertsPile = identity.kind === 'face' && isNertsZone(this.zoneOf(card.corners));
+      const onNertsPile = identity.kind === 'face' && isNertsZone(zone);
       if (identity.kind === 'other' || (identity.confidence < this.minConfidence && !onNertsPile)) return;
-      kept.push({ ...card, id: identities[i] });
+      kept.push({ ...card, id: identities[i], zone });
     });
     // A card-shaped thing inside a bigger recognised card is its picture frame, not a card.
     const cards: CardObservation[] = (suppressNested(kept) as typeof kept).map((card) => this.observation(card));
@@ -299,9 +300,9 @@ class TfjsRecognizer implements CardRecognizer {
     return this.plane ? zoneAt(this.plane, centreOf(corners)) : undefined;
   }
 
-  private observation(card: LocatedCard & { id: TrackedIdentity }): CardObservation {
+  private observation(card: LocatedCard & { id: TrackedIdentity; zone: string | undefined }): CardObservation {
     const { identity, embedding } = card.id;
-    const zone = this.zoneOf(card.corners);
+    const { zone } = card;
     if (identity.kind === 'back') {
       const match = this.enrolled.nearestBack(embedding, 0, embedding.length);
       return { kind: 'back', backId: match?.backId, confidence: match ? identity.confidence * match.similarity : identity.confidence * 0.5, corners: card.corners, zone };
