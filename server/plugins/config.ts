@@ -20,8 +20,10 @@ export interface ServerConfig {
   workers: number;
   /**
    * Live frames also go through the learned locator (models/card-locator). Off by default: on
-   * this 2-core machine's wasm backend it adds about 130 ms to every frame that changed a lot,
-   * which took the full-pipeline bench from 12 to 4 frames/s with no gain in its scores.
+   * this 2-core machine's wasm backend it adds about 130 ms to every frame that changed a lot;
+   * on the full-pipeline bench (3 players, 2 hands) it read the Nerts piles better (error 1.0
+   * against 1.8–2.3 cards) but recognised 4.9 instead of about 15 frames/s, too few to follow the
+   * plays (centre error 7.3 against 4.0–5.8).
    */
   learnedLocator: boolean;
   /**

@@ -344,19 +344,23 @@ export interface TimedEvent {
   event: TableEvent;
 }
 
-/** Parsed zone id. */
-/** The surest face with a look on seat `seat`'s Nerts pile this frame, at any confidence. */
-function lookedTop(cards: readonly CardObservation[], seat: number): CardObservation | undefined {
-  let best: CardObservation | undefined;
+/**
+ * Per seat, the surest face with a look on its Nerts pile this frame, at any confidence (such
+ * faces come below the confidence floor too).
+ */
+function lookedTops(cards: readonly CardObservation[]): Map<number, CardObservation> {
+  const best = new Map<number, CardObservation>();
   for (const card of cards) {
     if (card.kind !== 'face' || !card.look) continue;
     const zone = parseZone(card.zone);
-    if (zone?.area !== 'seat' || zone.seat !== seat || zone.part !== 'nerts') continue;
-    if (!best || card.confidence > best.confidence) best = card;
+    if (zone?.area !== 'seat' || zone.part !== 'nerts') continue;
+    const current = best.get(zone.seat);
+    if (!current || card.confidence > current.confidence) best.set(zone.seat, card);
   }
   return best;
 }
 
+/** Parsed zone id. */
 export function parseZone(zone: string | undefined): { area: 'centre' } | { area: 'seat'; seat: number; part: string } | null {
   if (!zone) return null;
   if (zone === 'centre' || zone.startsWith('centre')) return { area: 'centre' };
@@ -474,11 +478,12 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
   updateTracks(state, usable, now, config);
 
   // --- Nerts piles: the top card's changes count cards leaving; a pile seen empty is the call.
+  const looks = lookedTops(frame.cards);
   for (const seat of state.seats) {
     const seen = nertsObserved.get(seat.seat) ?? [];
     const face = seen.filter((c) => c.kind === 'face' && c.code).sort((a, b) => b.confidence - a.confidence)[0];
-    // The top's look, however unsure its name (such faces come with a look, below the floor too).
-    const looked = lookedTop(frame.cards, seat.seat);
+    // The top's look, however unsure its name.
+    const looked = looks.get(seat.seat);
     if (looked?.look) seat.nertsLooks = addLook(seat.nertsLooks ?? initialLooks(), { look: looked.look, at: centreOf(looked.corners), cardLength: cardHeightPx(looked.corners) }).state;
     const back = seat.callPending;
     if (back && !state.called && back.lastCard !== null && face?.code === back.lastCard) {
@@ -505,7 +510,7 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
     // Cards gone: distinct tops after the first, by name or by look, whichever saw more of them.
     const gone = Math.max(seat.nertsSeen.length - 1, cardsGoneByLook(seat.nertsLooks ?? initialLooks()));
     const left = Math.max(1, seat.nertsSize - gone);
-    if (seat.nertsLeft > 0 && left < seat.nertsLeft) {
+    if (left < seat.nertsLeft) {
       seat.nertsLeft = left;
       emit({ type: 'nerts-count', player: seat.playerId, left });
     }
