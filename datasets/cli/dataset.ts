@@ -8,12 +8,19 @@
  * Caches the learned locator's training frames (training deck styles, in shards that can render
  * in parallel: `--shard K` renders only shard K) and 60 validation frames of held-out deck art
  * under .cache/vision/locator/. Shards already there are kept.
+ *
+ * `npm run dataset -- --rendered-crops [--frames 120] [--seed 1] [--webcam-share 0.25] [--append]`
+ * Renders training scenes (held-out deck styles left out) and caches their face crops in
+ * .cache/vision/rendered.*, which `npm run train` mixes into both card models. `--webcam-share`
+ * is the share of scenes seen by a whole-table webcam (cards about 36x50 pixels, as live);
+ * `--append` adds to the crops already cached.
  */
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { buildLocatorShard } from '../lib/locator-data';
+import { buildRenderedCrops } from '../lib/rendered';
 import { cacheDir } from '../lib/shared-data';
 import { writeDataset, type SynthOptions } from '../synth/generate';
 
@@ -59,8 +66,22 @@ async function main(): Promise<void> {
       locator: { type: 'boolean', default: false },
       shards: { type: 'string', default: '2' },
       shard: { type: 'string' },
+      'rendered-crops': { type: 'boolean', default: false },
+      'webcam-share': { type: 'string', default: '0.25' },
+      append: { type: 'boolean', default: false },
     },
   });
+  if (values['rendered-crops']) {
+    const frames = Number(values.frames ?? 120);
+    const share = Number(values['webcam-share']);
+    if (!(frames > 0) || !Number.isInteger(frames)) throw new Error('--frames must be a positive integer');
+    if (!(share >= 0 && share <= 1)) throw new Error('--webcam-share must be between 0 and 1');
+    const seed = Number(values.seed);
+    const started = Date.now();
+    const crops = await buildRenderedCrops(frames, seed, { presetCameraShare: share, append: values.append });
+    console.log(JSON.stringify({ renderedCrops: crops, frames, seed, webcamShare: share, seconds: Math.round((Date.now() - started) / 1000) }));
+    return;
+  }
   if (values.locator) {
     const frames = Number(values.frames ?? 1400);
     if (!(frames > 0) || !(Number(values.shards) > 0)) throw new Error('--frames and --shards must be positive numbers');

@@ -5,6 +5,11 @@
  * the whole-card identity model (default) or the index-corner model. Checkpoints every epoch
  * (.cache/vision/checkpoint[-index]) and resumes from there unless --fresh; writes the best model
  * (by cards53 valid) to models/card-identity or models/card-index, with its history and curves.
+ * Every epoch's model is also kept under <checkpoint>/epochs/e<N> so any epoch can be evaluated.
+ *
+ * `--warm-restart` (when resuming) starts a new cosine schedule from --lr at the resumed epoch
+ * and forgets the best score so far: a fine-tune on new data (e.g. more rendered crops) whose
+ * best epoch by cards53 valid goes to --out. An interrupted fine-tune resumes without the flag.
  */
 import { promises as fs, existsSync } from 'node:fs';
 import path from 'node:path';
@@ -14,6 +19,7 @@ import { initBackend } from '../../server/vision/backend';
 import { loadLayersModelFromDir, readModelMetadata, saveLayersModelToDir } from '../../server/vision/model-io';
 import { curvesSvg, writeSvgAsPng } from '../lib/plots';
 import { makeRng, shuffle } from '../lib/rng';
+import { learningRate } from '../lib/schedule';
 import { loadSources } from '../lib/sources';
 import { identityTask, indexTask, locatorTask, TASK_SCORES, taskFiles, type TrainTask } from '../lib/train-tasks';
 
@@ -27,6 +33,8 @@ interface TrainArgs {
   plotOnly: boolean;
   seed: number;
   out?: string;
+  /** New cosine schedule from the resumed epoch, best score forgotten (fine-tuning). */
+  warmRestart: boolean;
 }
 
 /** One epoch's metrics, as written to the history file. */
@@ -41,7 +49,7 @@ export interface EpochRecord {
 }
 
 function parseArgs(argv: string[]): TrainArgs {
-  const args: TrainArgs = { model: 'identity', epochs: 14, steps: 100, batch: 64, lr: 0.002, fresh: false, plotOnly: false, seed: 7 };
+  const args: TrainArgs = { model: 'identity', epochs: 14, steps: 100, batch: 64, lr: 0.002, fresh: false, plotOnly: false, seed: 7, warmRestart: false };
   for (let i = 0; i < argv.length; i++) {
     const key = argv[i];
     const value = argv[i + 1];
@@ -57,6 +65,7 @@ function parseArgs(argv: string[]): TrainArgs {
     else if (key === '--lr') args.lr = num();
     else if (key === '--seed') args.seed = num();
     else if (key === '--fresh') args.fresh = true;
+    else if (key === '--warm-restart') args.warmRestart = true;
     else if (key === '--model') {
       if (value !== 'identity' && value !== 'index' && value !== 'locator') throw new Error(`--model is identity, index or locator, got ${value}`);
       args.model = value;
@@ -67,7 +76,7 @@ function parseArgs(argv: string[]): TrainArgs {
       args.out = path.resolve(value);
       i++;
     } else if (key === '--help') {
-      console.log('npm run train -- [--model identity|index|locator] [--epochs 14] [--steps 100 per epoch] [--batch 64] [--lr 0.002] [--seed 7] [--fresh] [--out models/card-identity] [--plot-only]');
+      console.log('npm run train -- [--model identity|index|locator] [--epochs 14] [--steps 100 per epoch] [--batch 64] [--lr 0.002] [--seed 7] [--fresh | --warm-restart] [--out models/card-identity] [--plot-only]');
       process.exit(0);
     } else throw new Error(`unknown argument ${key} (try --help)`);
   }
@@ -111,13 +120,17 @@ async function main(): Promise<void> {
   let model: tf.LayersModel;
   let history: EpochRecord[] = [];
   let bestValid = -1;
+  // The schedule's first epoch: 1, or the first one after the checkpoint of a warm restart (kept
+  // in the state, so a plain resume of an interrupted fine-tune goes on with its schedule).
+  let first = 1;
   if (!args.fresh && existsSync(statePath)) {
-    const state = JSON.parse(await fs.readFile(statePath, 'utf8')) as { history: EpochRecord[]; bestValid: number; names: string[] };
+    const state = JSON.parse(await fs.readFile(statePath, 'utf8')) as { history: EpochRecord[]; bestValid: number; names: string[]; scheduleFirst?: number };
     if (JSON.stringify(state.names) !== JSON.stringify(task.signature)) throw new Error('checkpoint classes differ from the data; rerun with --fresh');
     model = await loadLayersModelFromDir(path.join(task.checkpointDir, 'model'));
     history = state.history;
-    bestValid = state.bestValid;
-    console.error(`[train] resuming after epoch ${history.length} (best valid ${bestValid.toFixed(4)}); optimizer moments restart`);
+    bestValid = args.warmRestart ? -1 : state.bestValid;
+    first = args.warmRestart ? history.length + 1 : (state.scheduleFirst ?? 1);
+    console.error(`[train] resuming after epoch ${history.length} (best valid ${state.bestValid.toFixed(4)}${args.warmRestart ? ', warm restart: new schedule, best forgotten' : ''}); optimizer moments restart`);
   } else {
     model = task.build();
   }
@@ -127,9 +140,7 @@ async function main(): Promise<void> {
 
   const rng = makeRng(args.seed * 1000 + history.length);
   for (let epoch = history.length + 1; epoch <= args.epochs; epoch++) {
-    // Cosine decay to lr/20, with one warm-up epoch.
-    const progress = (epoch - 1) / Math.max(1, args.epochs - 1);
-    const lr = epoch === 1 ? args.lr / 3 : args.lr * (0.05 + 0.95 * 0.5 * (1 + Math.cos(Math.PI * progress)));
+    const lr = learningRate(epoch, args.lr, first, args.epochs);
     // Adam's learningRate is a plain field set at construction; tfjs gives no setter.
     (optimizer as unknown as { learningRate: number }).learningRate = lr;
     const started = Date.now();
@@ -170,12 +181,13 @@ async function main(): Promise<void> {
     console.error(`[train] epoch ${epoch}: ${JSON.stringify(record)}`);
     const metadata = { ...task.metadata, epoch, validAcc, heldoutDeckAcc, backend };
     await saveLayersModelToDir(model, path.join(task.checkpointDir, 'model'), metadata);
+    await saveLayersModelToDir(model, path.join(task.checkpointDir, 'epochs', `e${epoch}`), metadata);
     if (validAcc > bestValid) {
       bestValid = validAcc;
       await saveLayersModelToDir(model, outDir, metadata);
       console.error(`[train] new best ${task.scoreLabels[0]} ${validAcc.toFixed(4)} → ${outDir}`);
     }
-    await fs.writeFile(statePath, JSON.stringify({ history, bestValid, names: task.signature }));
+    await fs.writeFile(statePath, JSON.stringify({ history, bestValid, names: task.signature, scheduleFirst: first }));
     await fs.writeFile(task.historyFile, JSON.stringify(history, null, 1));
     await plotHistory(history, task);
   }

@@ -45,9 +45,13 @@ export function weightedPool(set: SourceSet, weights: PoolWeights): number[] {
   return pool;
 }
 
-/** The identity model's training pool: clean art x5, backs x16 (one class each), rejects and rendered crops x2. */
+/**
+ * The identity model's training pool: clean art x5, backs x16 (one class each), rejects x2,
+ * rendered crops once (since session 5 there are about 9,700 of them, mostly webcam-size cards,
+ * close to half the pool; the first 1,376 were weighted x2).
+ */
 export function trainingPool(set: SourceSet): number[] {
-  return weightedPool(set, { art: 5, back: 16, other: 2, rendered: 2 });
+  return weightedPool(set, { art: 5, back: 16, other: 2, rendered: 1 });
 }
 
 /** A float batch [n, CROP_HEIGHT, CROP_WIDTH, 3] of entries `indices`, augmented with `strength`. */

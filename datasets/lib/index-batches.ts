@@ -22,7 +22,7 @@ export function indexLabels(label: string): { rank: number; suit: number } {
 
 /** The index model's training pool: as the identity model's, but backs only x3 (they are all one "no index" class). */
 export function indexTrainingPool(set: SourceSet): number[] {
-  return weightedPool(set, { art: 5, back: 3, other: 2, rendered: 2, skip: NO_INDEX_GROUPS });
+  return weightedPool(set, { art: 5, back: 3, other: 2, rendered: 1, skip: NO_INDEX_GROUPS });
 }
 
 /** A random card-interior region the size of the index region: pips or court art, no index. */

@@ -18,25 +18,55 @@ export function renderedCachePaths(): { manifest: string; pixels: string } {
   return { manifest: path.join(cacheDir(), 'rendered.json'), pixels: path.join(cacheDir(), 'rendered.bin') };
 }
 
-/** Renders `frames` training scenes (held-out styles excluded) and caches their face crops. */
-export async function buildRenderedCrops(frames: number, seed: number, log: (m: string) => void = console.error): Promise<number> {
-  const entries: SourceEntry[] = [];
-  const chunks: Uint8Array[] = [];
-  for await (const sample of synthSamples({ seed, frames, excludeDecks: HELD_OUT_STYLES, cropWidth: SOURCE_WIDTH, cropHeight: SOURCE_HEIGHT, framesPerSession: 4 })) {
+/** How to build the rendered crop cache. */
+export interface RenderedCropOptions {
+  /** Share of scenes seen by a whole-table webcam (webcam-size cards); see SynthOptions. */
+  presetCameraShare?: number;
+  /** Keep the crops already cached and add these to them (a different seed gives new scenes). */
+  append?: boolean;
+  log?: (message: string) => void;
+}
+
+/** Renders `frames` training scenes (held-out styles excluded) and caches their face crops; returns the cache's crop count. */
+export async function buildRenderedCrops(frames: number, seed: number, options: RenderedCropOptions = {}): Promise<number> {
+  const log = options.log ?? console.error;
+  const previous = options.append ? await loadRenderedCrops() : null;
+  const entries: SourceEntry[] = [...(previous?.entries ?? [])];
+  const chunks: Uint8Array[] = previous ? [previous.pixels] : [];
+  const samples = synthSamples({
+    seed,
+    frames,
+    excludeDecks: HELD_OUT_STYLES,
+    cropWidth: SOURCE_WIDTH,
+    cropHeight: SOURCE_HEIGHT,
+    framesPerSession: 4,
+    presetCameraShare: options.presetCameraShare,
+  });
+  for await (const sample of samples) {
     for (const crop of sample.crops) {
       if (crop.kind !== 'face' || !crop.code) continue;
       entries.push({ group: `rendered:${crop.faceStyle}`, label: crop.code, split: 'train', file: `rendered:${seed}/${sample.index}` });
       chunks.push(crop.rgb);
     }
-    if (sample.index % 10 === 9) log(`[rendered] ${sample.index + 1}/${frames} frames, ${entries.length} face crops`);
+    if (sample.index % 10 === 9) log(`[rendered] ${sample.index + 1}/${frames} frames, ${entries.length} face crops in the cache`);
   }
-  const pixels = new Uint8Array(chunks.length * SOURCE_WIDTH * SOURCE_HEIGHT * 3);
-  chunks.forEach((c, i) => pixels.set(c, i * SOURCE_WIDTH * SOURCE_HEIGHT * 3));
+  const pixels = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let offset = 0;
+  for (const chunk of chunks) {
+    pixels.set(chunk, offset);
+    offset += chunk.length;
+  }
   const paths = renderedCachePaths();
   await fs.mkdir(cacheDir(), { recursive: true });
   await fs.writeFile(paths.pixels, pixels);
-  await fs.writeFile(paths.manifest, JSON.stringify({ format: 'nerts-vision-rendered/1', seed, frames, entries }));
+  const seeds = [...((previous && (await readManifestSeeds())) ?? []), seed];
+  await fs.writeFile(paths.manifest, JSON.stringify({ format: 'nerts-vision-rendered/1', seeds, frames, entries }));
   return entries.length;
+}
+
+async function readManifestSeeds(): Promise<number[]> {
+  const manifest = JSON.parse(await fs.readFile(renderedCachePaths().manifest, 'utf8')) as { seed?: number; seeds?: number[] };
+  return manifest.seeds ?? (manifest.seed === undefined ? [] : [manifest.seed]);
 }
 
 /** Loads cached rendered crops, or null when none were built. */
@@ -52,12 +82,13 @@ export async function loadRenderedCrops(): Promise<{ entries: SourceEntry[]; pix
 /**
  * Writes an evaluation folder in layout (b): rendered 1280x720 frames whose faces all come from
  * `styles` (default: the held-out ones), with labels.csv of face-up cards at least
- * `minVisible` visible (boxes around the visible card, clipped to the image).
+ * `minVisible` visible (boxes around the visible card, clipped to the image). `presetCameraShare`:
+ * the share of scenes seen by a whole-table webcam (see SynthOptions; 1 gives live-size cards only).
  */
-export async function writeRenderedEvalSet(outDir: string, frames: number, seed: number, styles: string[] = ['kennard'], minVisible = 0.3): Promise<{ frames: number; labels: number }> {
+export async function writeRenderedEvalSet(outDir: string, frames: number, seed: number, styles: string[] = ['kennard'], minVisible = 0.3, presetCameraShare?: number): Promise<{ frames: number; labels: number }> {
   await fs.mkdir(outDir, { recursive: true });
   const rows = ['filename,width,height,code,xmin,ymin,xmax,ymax'];
-  for await (const sample of synthSamples({ seed, frames, decks: styles, framesPerSession: 2 })) {
+  for await (const sample of synthSamples({ seed, frames, decks: styles, framesPerSession: 2, presetCameraShare })) {
     const name = `render_${String(sample.index).padStart(4, '0')}.jpg`;
     await fs.writeFile(path.join(outDir, name), sample.jpeg);
     for (const label of sample.labels) {

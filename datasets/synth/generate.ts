@@ -28,6 +28,12 @@ export interface SynthOptions {
   height?: number;
   /** Scenes rendered per camera/surface/light session (a renderer is built per session). */
   framesPerSession?: number;
+  /**
+   * Share of sessions seen by a whole-table webcam (the `top` and `oblique` presets, 3:2), where a
+   * card is only about 36x50 pixels at 1280x720, as on a live table; the rest get a random camera,
+   * mostly closer. Default 0.25.
+   */
+  presetCameraShare?: number;
   /** Face styles to use (patterns, see matchesStyle); default all. */
   decks?: string[];
   /** Face styles and back designs to leave out (patterns). */
@@ -167,7 +173,11 @@ export async function* synthSamples(options: SynthOptions): AsyncGenerator<Synth
     const rng = createRng(sessionSeed);
     const table = { widthMm: Math.round(rng.range(1000, 1400)), heightMm: Math.round(rng.range(700, 950)) };
     const cameraKind = rng.next();
-    const camera = cameraKind < 0.15 ? presetCamera('top', width, height, table) : cameraKind < 0.25 ? presetCamera('oblique', width, height, table) : randomCamera(rng, width, height, table);
+    const presetShare = options.presetCameraShare ?? 0.25;
+    const camera =
+      cameraKind < presetShare * 0.6 ? presetCamera('top', width, height, table)
+      : cameraKind < presetShare ? presetCamera('oblique', width, height, table)
+      : randomCamera(rng, width, height, table);
     const renderer = await createRenderer({
       seed: sessionSeed,
       width,

@@ -117,6 +117,22 @@ describe('dataset writer', () => {
     expect(checked).toBeGreaterThan(10);
   });
 
+  it('shows live-size cards when every scene is seen by a whole-table webcam', async () => {
+    // Longest side of any labelled card per scene, pixels (one scene per session).
+    const longestCards = async (presetCameraShare: number) => {
+      const longest: number[] = [];
+      for await (const sample of synthSamples({ seed: 5, frames: 5, width: 640, height: 360, framesPerSession: 1, presetCameraShare })) {
+        longest.push(Math.max(...sample.labels.map((l) => Math.max(l.box.w, l.box.h))));
+      }
+      return longest;
+    };
+    // The whole table (1 to 1.4 m) in a 640 px frame: no card (89 mm) is longer than a tenth of it,
+    // even on the near side of the oblique webcam.
+    for (const length of await longestCards(1)) expect(length).toBeLessThan(64);
+    // Random cameras come closer: this seed's sessions include one.
+    expect(Math.max(...(await longestCards(0)))).toBeGreaterThan(64);
+  });
+
   it('is deterministic for a seed', async () => {
     const first: Buffer[] = [];
     const second: Buffer[] = [];
