@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as tf from '@tensorflow/tfjs';
 import type { CardCode } from '../game/cards';
+import { pointInPolygon } from '../geometry';
 import { initBackend, type VisionBackend } from './backend';
 import { CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_WIDTH } from './classes';
 import { changedRegions, cropRegion, greyThumb, mergeOverlapping, refreshTile, totalArea, type GreyThumb, type PixelRect } from './change';
@@ -31,9 +32,10 @@ import { detectionScale, locateCards, suppressNested, type LocatedCard } from '.
 import { locatorScaleForCard, locatorScales, refineLocated, runLocator, unionOfLocated } from './locator';
 import { loadLayersModelFromDir, readModelMetadata } from './model-io';
 import { loadOpenCv, type OpenCv } from './opencv';
+import { probePile, zoneImagePolygon } from './probe';
 import { tablePlane, zoneAt, type TablePlane } from './rectify';
 import { cardThumbnail, findUnchanged, type Track } from './tracking';
-import type { CardObservation, FrameInput, FrameObservations, Quad, Recognizer, TableCalibration } from './types';
+import type { CardObservation, FrameInput, FrameObservations, Point, Quad, Recognizer, TableCalibration } from './types';
 
 /** Default model folders: models/card-identity and models/card-index at the repo root. */
 export const DEFAULT_MODEL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'models', 'card-identity');
@@ -165,6 +167,7 @@ class TfjsRecognizer implements CardRecognizer {
   setCalibration(calibration: TableCalibration | null): void {
     this.calibration = calibration;
     this.plane = null;
+    this.nertsPiles = [];
     this.tracks = [];
     this.previousThumb = null;
     this.previousLocated = [];
@@ -184,9 +187,10 @@ class TfjsRecognizer implements CardRecognizer {
     if (this.calibration && (!this.plane || this.planeSize !== `${image.width}x${image.height}`)) {
       this.plane = tablePlane(this.calibration, image.width, image.height);
       this.planeSize = `${image.width}x${image.height}`;
+      this.nertsPiles = this.plane.zonesBySpecificity.filter((zone) => zone.kind === 'nerts').map((zone) => zoneImagePolygon(this.plane!, zone));
     }
     lap('rectify');
-    const located = await this.locateWithTracking(image, timestampMs);
+    const located = this.probeNertsPiles(image, await this.locateWithTracking(image, timestampMs));
     lap('locate');
 
     // Tracking: reuse identities of cards that stayed put and look the same.
@@ -225,6 +229,23 @@ class TfjsRecognizer implements CardRecognizer {
   }
 
   private planeSize = '';
+  /** Each calibrated Nerts pile zone, image pixels. */
+  private nertsPiles: Point[][] = [];
+
+  /**
+   * `located` plus, for each calibrated Nerts pile where it holds no card, the card a probe
+   * fits there (see probe.ts): the pile the score hangs on is looked for on every frame.
+   */
+  private probeNertsPiles(image: RgbImage, located: LocatedCard[]): LocatedCard[] {
+    if (!this.plane) return located;
+    const probed: LocatedCard[] = [];
+    for (const polygon of this.nertsPiles) {
+      if (located.some((card) => pointInPolygon(polygon, ...centreOf(card.corners)))) continue;
+      const corners = probePile(image, polygon, this.plane.cardWidthPx);
+      if (corners) probed.push({ corners, source: 'probe', support: 1 });
+    }
+    return probed.length ? [...located, ...probed] : located;
+  }
   private previousThumb: GreyThumb | null = null;
   private previousLocated: LocatedCard[] = [];
 

@@ -52,8 +52,11 @@ export interface LocateOptions {
 /** A located card: its quad (TL TR BR BL, TL→TR the short side) and how it was found. */
 export interface LocatedCard {
   corners: Quad;
-  /** 'single': an isolated card-shaped blob; 'split': a hypothesis inside a merged blob; 'net': the learned locator. */
-  source: 'single' | 'split' | 'net';
+  /**
+   * 'single': an isolated card-shaped blob; 'split': a hypothesis inside a merged blob; 'net': the
+   * learned locator; 'probe': an outline fitted on a calibrated Nerts pile (probe.ts).
+   */
+  source: 'single' | 'split' | 'net' | 'probe';
   /** Fraction of the quad supported by the card mask, 0..1. */
   support: number;
 }

@@ -68,15 +68,20 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
   it('reports faces on a Nerts pile with their look, below the confidence floor too', async () => {
     // A simulated table, calibrated: a recogniser that keeps only near-certain cards still
     // reports the faces on the Nerts piles, each with a unit-length look for the tracker.
-    const sim = await createSimTable({ players: 3, seed: 1, fps: 30, camera: 'top' });
+    // 5 s into the hand (2 frames a second, to get there fast).
+    const sim = await createSimTable({ players: 3, seed: 1, fps: 2, camera: 'top' });
     let frame = await sim.next();
-    for (let i = 0; i < 45; i++) frame = await sim.next();
+    for (let i = 0; i < 10; i++) frame = await sim.next();
     const strict = await createRecognizer({ log: () => {}, minConfidence: 0.999, locatorModelDir: null });
     strict.setCalibration(simCalibration(sim.layout, sim.camera!));
     const result = await strict.recognize({ kind: 'encoded', data: frame!.jpeg }, frame!.timeMs);
     strict.dispose();
     const onNerts = result.cards.filter((c) => c.zone?.endsWith('/nerts'));
-    expect(onNerts.length).toBeGreaterThan(0);
+    // Every Nerts pile showing a face in full view is seen, also where the localiser misses it
+    // (seat 1's 10H touches its column: only the pile probe finds it).
+    const inView = frame!.truth.filter((t) => t.zone.kind === 'nerts' && t.faceUp && t.visibleFraction > 0.9);
+    expect(inView.length).toBe(3);
+    expect(onNerts.map((c) => c.zone).sort()).toEqual(inView.map((t) => `seat-${(t.zone as { seat: number }).seat}/nerts`).sort());
     for (const card of onNerts) {
       expect(card.kind).toBe('face');
       expect(card.look).toHaveLength(96);

@@ -1,0 +1,74 @@
+/**
+ * Pile probes: on a calibrated table we know where each seat's Nerts pile lies and how big a card
+ * is there. The score hangs on that pile (its count, and the call when it empties), yet the
+ * classical localiser often misses it at webcam size: a pile touching its neighbours in a column
+ * merges into one blob, and a face with big red pips breaks the white mask its split relies on.
+ * So where the localiser found no card on a Nerts pile, a card-sized outline is fitted there
+ * (refine.ts: the rectangle whose edge is the strongest brightness step) and, when the edge is
+ * clear, that is a card for the identity model to read, like any other. Pure.
+ */
+import { applyHomography, pointInPolygon } from '../geometry';
+import type { RgbImage } from './crop';
+import { geometryQuad, type CardGeometry } from './locator';
+import type { TablePlane } from './rectify';
+import { REFINE_DEFAULTS, refineGeometry, type GreyImage } from './refine';
+import type { CalibrationZone, Point, Quad } from './types';
+
+/** Tunables of a probe. */
+export const PROBE_DEFAULTS = {
+  /** Sizes tried, as factors of the calibrated card width (perspective and calibration error). */
+  scales: [0.85, 0.95, 1.05, 1.15],
+  /** Long/short ratios tried (63x88 mm is 1.40). */
+  aspects: [1.3, 1.4, 1.5],
+  /** An outline whose inside is on average less than this much brighter than outside is no card (0..255). */
+  minEdge: REFINE_DEFAULTS.minEdge,
+  /** The window searched round the zone, in card widths beyond its bounding box. */
+  marginCards: 0.5,
+};
+
+/** A zone's polygon in image pixels (zones are in table mm with the origin at the table's centre). */
+export function zoneImagePolygon(plane: TablePlane, zone: CalibrationZone): Point[] {
+  const { tableWidthMm, tableHeightMm } = plane.calibration;
+  return zone.polygonMm.map(([x, y]) => applyHomography(plane.tableToImage, x + tableWidthMm / 2, y + tableHeightMm / 2) as Point);
+}
+
+/** Luma of the part of `image` inside `rect` (whole pixels, clipped to the image). */
+function greyWindow(image: RgbImage, rect: { x0: number; y0: number; x1: number; y1: number }): GreyImage & { x0: number; y0: number } {
+  const x0 = Math.max(0, Math.floor(rect.x0));
+  const y0 = Math.max(0, Math.floor(rect.y0));
+  const x1 = Math.min(image.width, Math.ceil(rect.x1));
+  const y1 = Math.min(image.height, Math.ceil(rect.y1));
+  const width = Math.max(0, x1 - x0);
+  const height = Math.max(0, y1 - y0);
+  const data = new Float32Array(width * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0, j = ((y + y0) * image.width + x0) * 3; x < width; x++, j += 3) {
+      data[y * width + x] = 0.299 * image.data[j] + 0.587 * image.data[j + 1] + 0.114 * image.data[j + 2];
+    }
+  }
+  return { width, height, data, x0, y0 };
+}
+
+/**
+ * The card lying in the pile zone `polygon` (image pixels), found by fitting a card outline of
+ * about `cardWidthPx` there; null when no outline with a clear edge has its centre in the zone
+ * (an empty pile, a hand over it).
+ */
+export function probePile(image: RgbImage, polygon: Point[], cardWidthPx: number, params = PROBE_DEFAULTS): Quad | null {
+  const xs = polygon.map((p) => p[0]);
+  const ys = polygon.map((p) => p[1]);
+  const margin = params.marginCards * cardWidthPx;
+  const grey = greyWindow(image, { x0: Math.min(...xs) - margin, y0: Math.min(...ys) - margin, x1: Math.max(...xs) + margin, y1: Math.max(...ys) + margin });
+  if (grey.width < 4 || grey.height < 4) return null;
+  const start: CardGeometry = {
+    cx: xs.reduce((a, b) => a + b, 0) / xs.length - grey.x0,
+    cy: ys.reduce((a, b) => a + b, 0) / ys.length - grey.y0,
+    short: cardWidthPx,
+    long: cardWidthPx * 1.4,
+    angle: 0,
+  };
+  const fitted = refineGeometry(grey, start, { ...REFINE_DEFAULTS, scales: params.scales, aspects: params.aspects });
+  const centre: Point = [fitted.cx + grey.x0, fitted.cy + grey.y0];
+  if (fitted.edge < params.minEdge || !pointInPolygon(polygon, centre[0], centre[1])) return null;
+  return geometryQuad({ ...fitted, cx: centre[0], cy: centre[1] });
+}

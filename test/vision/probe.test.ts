@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { probePile } from '../../server/vision/probe';
+import type { RgbImage } from '../../server/vision/crop';
+import type { Point, Quad } from '../../server/vision/types';
+
+interface PaintedCard {
+  cx: number;
+  cy: number;
+  w: number;
+  h: number;
+  angle: number;
+}
+
+/** Webcam-size white cards, each with a big red pip in the middle, on a dark brown cloth. */
+function paint(width: number, height: number, cards: PaintedCard[]): RgbImage {
+  const data = new Uint8Array(width * height * 3);
+  for (let i = 0; i < width * height; i++) data.set([70, 45, 30], i * 3);
+  for (const c of cards) {
+    const cos = Math.cos(c.angle);
+    const sin = Math.sin(c.angle);
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++) {
+        const u = (x - c.cx) * cos + (y - c.cy) * sin;
+        const v = -(x - c.cx) * sin + (y - c.cy) * cos;
+        if (Math.abs(u) > c.w / 2 || Math.abs(v) > c.h / 2) continue;
+        const pip = Math.abs(u) < c.w * 0.3 && Math.abs(v) < c.h * 0.32;
+        data.set(pip ? [200, 20, 30] : [245, 245, 240], (y * width + x) * 3);
+      }
+  }
+  return { width, height, data };
+}
+
+const centre = (q: Quad): Point => [q.reduce((s, p) => s + p[0], 0) / 4, q.reduce((s, p) => s + p[1], 0) / 4];
+const side = (a: Point, b: Point) => Math.hypot(a[0] - b[0], a[1] - b[1]);
+
+/** A pile zone round (cx, cy): a card's size plus a margin, axis-aligned. */
+const zone = (cx: number, cy: number, w: number, h: number): Point[] => [
+  [cx - w / 2 - 4, cy - h / 2 - 8],
+  [cx + w / 2 + 4, cy - h / 2 - 8],
+  [cx + w / 2 + 4, cy + h / 2 + 8],
+  [cx - w / 2 - 4, cy + h / 2 + 8],
+];
+
+describe('probePile', () => {
+  // A seat's column: three cards touching end to end, the Nerts pile (slightly turned) last.
+  const column: PaintedCard[] = [
+    { cx: 100, cy: 60, w: 36, h: 50, angle: 0 },
+    { cx: 100, cy: 110, w: 36, h: 50, angle: 0 },
+    { cx: 101, cy: 160, w: 36, h: 50, angle: 0.08 },
+  ];
+  const image = paint(200, 220, column);
+
+  it('fits the card on a pile that touches its column', () => {
+    const pile = column[2];
+    const quad = probePile(image, zone(100, 158, 36, 50), 36);
+    expect(quad).not.toBeNull();
+    const [x, y] = centre(quad!);
+    expect(Math.hypot(x - pile.cx, y - pile.cy)).toBeLessThan(2);
+    const sides = [side(quad![0], quad![1]), side(quad![1], quad![2])].sort((a, b) => a - b);
+    expect(sides[0]).toBeCloseTo(36, -0.5);
+    expect(sides[1]).toBeCloseTo(50, -0.5);
+  });
+
+  it('finds nothing on an empty pile', () => {
+    expect(probePile(image, zone(160, 160, 36, 50), 36)).toBeNull();
+  });
+
+  it('does not take a neighbouring card for the pile', () => {
+    // A zone beside the column, overlapping its edge: the only outline near it is the column's.
+    expect(probePile(image, zone(150, 110, 36, 50), 36)).toBeNull();
+  });
+});
