@@ -135,6 +135,18 @@ function contains(rect: PixelRect, [x, y]: [number, number]): boolean {
   return x >= rect.x && x < rect.x + rect.width && y >= rect.y && y < rect.y + rect.height;
 }
 
+function overlaps(a: PixelRect, b: PixelRect): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+function boundingRect(points: Point[]): PixelRect {
+  const xs = points.map((p) => p[0]);
+  const ys = points.map((p) => p[1]);
+  const x = Math.min(...xs);
+  const y = Math.min(...ys);
+  return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
+}
+
 class TfjsRecognizer implements CardRecognizer {
   private plane: TablePlane | null = null;
   private calibration: TableCalibration | null = null;
@@ -168,6 +180,7 @@ class TfjsRecognizer implements CardRecognizer {
     this.calibration = calibration;
     this.plane = null;
     this.nertsPiles = [];
+    this.probed = [];
     this.tracks = [];
     this.previousThumb = null;
     this.previousLocated = [];
@@ -187,7 +200,11 @@ class TfjsRecognizer implements CardRecognizer {
     if (this.calibration && (!this.plane || this.planeSize !== `${image.width}x${image.height}`)) {
       this.plane = tablePlane(this.calibration, image.width, image.height);
       this.planeSize = `${image.width}x${image.height}`;
-      this.nertsPiles = this.plane.zonesBySpecificity.filter((zone) => zone.kind === 'nerts').map((zone) => zoneImagePolygon(this.plane!, zone));
+      this.nertsPiles = this.plane.zonesBySpecificity.filter((zone) => zone.kind === 'nerts').map((zone) => {
+        const polygon = zoneImagePolygon(this.plane!, zone);
+        return { polygon, box: boundingRect(polygon) };
+      });
+      this.probed = [];
     }
     lap('rectify');
     const located = this.probeNertsPiles(image, await this.locateWithTracking(image, timestampMs));
@@ -229,23 +246,34 @@ class TfjsRecognizer implements CardRecognizer {
   }
 
   private planeSize = '';
-  /** Each calibrated Nerts pile zone, image pixels. */
-  private nertsPiles: Point[][] = [];
+  /** Each calibrated Nerts pile zone, image pixels, with its bounding box. */
+  private nertsPiles: Array<{ polygon: Point[]; box: PixelRect }> = [];
+  /** The last probe's card on each Nerts pile (null: none), reused while nothing changed there. */
+  private probed: Array<Quad | null | undefined> = [];
+  /** The regions this frame re-localised; null when the whole frame was. */
+  private changed: PixelRect[] | null = null;
 
   /**
    * `located` plus, for each calibrated Nerts pile where it holds no card, the card a probe
-   * fits there (see probe.ts): the pile the score hangs on is looked for on every frame.
+   * fits there (see probe.ts): the pile the score hangs on is looked for on every frame. A pile
+   * outside this frame's changed regions keeps its last probe.
    */
   private probeNertsPiles(image: RgbImage, located: LocatedCard[]): LocatedCard[] {
     if (!this.plane) return located;
     const probed: LocatedCard[] = [];
-    for (const polygon of this.nertsPiles) {
-      if (located.some((card) => pointInPolygon(polygon, ...centreOf(card.corners)))) continue;
-      const corners = probePile(image, polygon, this.plane.cardWidthPx);
+    this.nertsPiles.forEach(({ polygon, box }, k) => {
+      if (located.some((card) => pointInPolygon(polygon, ...centreOf(card.corners)))) {
+        this.probed[k] = undefined;
+        return;
+      }
+      const unchanged = this.changed !== null && !this.changed.some((region) => overlaps(region, box));
+      if (!unchanged || this.probed[k] === undefined) this.probed[k] = probePile(image, polygon, this.plane!.cardWidthPx);
+      const corners = this.probed[k];
       if (corners) probed.push({ corners, source: 'probe', support: 1 });
-    }
+    });
     return probed.length ? [...located, ...probed] : located;
   }
+
   private previousThumb: GreyThumb | null = null;
   private previousLocated: LocatedCard[] = [];
 
@@ -269,11 +297,13 @@ class TfjsRecognizer implements CardRecognizer {
       regions = mergeOverlapping([...regions, refreshTile(this.refreshCount++, image.width, image.height, cardLength)]);
     }
     let located: LocatedCard[];
-    if (!regions || totalArea(regions) > 0.6 * image.width * image.height) {
+    const changed = regions && totalArea(regions) <= 0.6 * image.width * image.height ? regions : null;
+    this.changed = changed;
+    if (!changed) {
       located = await this.locate(image, image);
     } else {
-      located = this.previousLocated.filter((card) => !regions.some((r) => contains(r, centreOf(card.corners))));
-      for (const region of regions) located.push(...(await this.locateIn(image, region)));
+      located = this.previousLocated.filter((card) => !changed.some((r) => contains(r, centreOf(card.corners))));
+      for (const region of changed) located.push(...(await this.locateIn(image, region)));
     }
     this.previousLocated = located;
     return located;

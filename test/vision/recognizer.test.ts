@@ -75,8 +75,12 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
     const strict = await createRecognizer({ log: () => {}, minConfidence: 0.999, locatorModelDir: null });
     strict.setCalibration(simCalibration(sim.layout, sim.camera!));
     const result = await strict.recognize({ kind: 'encoded', data: frame!.jpeg }, frame!.timeMs);
+    // The same frame again: nothing changed, so the tracked cards and the piles' probes are reused.
+    const again = await strict.recognize({ kind: 'encoded', data: frame!.jpeg }, frame!.timeMs + 33);
     strict.dispose();
     const onNerts = result.cards.filter((c) => c.zone?.endsWith('/nerts'));
+    const nertsKey = (cards: typeof result.cards) => cards.filter((c) => c.zone?.endsWith('/nerts')).map((c) => `${c.zone} ${c.code}`).sort();
+    expect(nertsKey(again.cards)).toEqual(nertsKey(result.cards));
     // Every Nerts pile showing a face in full view is seen, also where the localiser misses it
     // (seat 1's 10H touches its column: only the pile probe finds it).
     const inView = frame!.truth.filter((t) => t.zone.kind === 'nerts' && t.faceUp && t.visibleFraction > 0.9);
