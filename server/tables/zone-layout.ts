@@ -50,12 +50,42 @@ export interface ZoneLayoutInput {
   /** Half the side of the square centre zone. */
   centreHalfMm: number;
   seatCount: number;
+  /**
+   * Where each seat's Nerts pile lies (index = seat; missing or null: not marked). The tracker
+   * counts a player's Nerts cards, and sees the call, only on a marked pile.
+   */
+  nertsPilesMm?: ReadonlyArray<Point | null | undefined>;
+}
+
+/** Room round a Nerts pile's card for a messy stack, mm: across the card, and along it. */
+export const NERTS_PILE_MARGIN_MM: readonly [number, number] = [8, 12];
+
+/**
+ * The zone of a Nerts pile at `pileMm`: a card (63 x 88 mm) plus NERTS_PILE_MARGIN_MM, its long
+ * side pointing from the pile to the centre of play (as a player lays their piles out).
+ */
+export function nertsPileZone(pileMm: Point, centreMm: Point): Array<[number, number]> {
+  const angle = Math.atan2(centreMm[1] - pileMm[1], centreMm[0] - pileMm[0]);
+  const along: Point = [Math.cos(angle), Math.sin(angle)];
+  const across: Point = [-along[1], along[0]];
+  const halfAcross = 63 / 2 + NERTS_PILE_MARGIN_MM[0];
+  const halfAlong = 88 / 2 + NERTS_PILE_MARGIN_MM[1];
+  return [
+    [-1, -1],
+    [1, -1],
+    [1, 1],
+    [-1, 1],
+  ].map(([a, b]) => [
+    Math.round(pileMm[0] + a * halfAcross * across[0] + b * halfAlong * along[0]),
+    Math.round(pileMm[1] + a * halfAcross * across[1] + b * halfAlong * along[1]),
+  ]);
 }
 
 /**
  * The zones of a table: a square centre zone round the centre of play, and one wedge per seat
- * from the table centre out to the table's edge, seats spaced evenly (seatAngle). The centre zone
- * wins where they overlap (zoneLocator's priority). Coordinates rounded to whole millimetres.
+ * from the table centre out to the table's edge, seats spaced evenly (seatAngle), plus each
+ * marked Nerts pile (nertsPileZone). A Nerts pile wins over the centre, the centre over the seat
+ * wedges (zoneLocator's priority). Coordinates rounded to whole millimetres.
  */
 export function layoutZones(input: ZoneLayoutInput): LayoutZone[] {
   const w = input.tableWidthMm / 2;
@@ -75,6 +105,8 @@ export function layoutZones(input: ZoneLayoutInput): LayoutZone[] {
       polygon.push(round(rectangleEdgePoint(middle - spread + (2 * spread * step) / steps, w, h)));
     }
     zones.push({ id: `seat-${seat}`, kind: 'seat', seat, polygonMm: polygon });
+    const pile = input.nertsPilesMm?.[seat];
+    if (pile) zones.push({ id: `seat-${seat}/nerts`, kind: 'nerts', seat, polygonMm: nertsPileZone(pile, input.centreMm) });
   }
   return zones;
 }

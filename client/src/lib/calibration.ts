@@ -2,8 +2,9 @@
  * Builds the table calibration from what the referee clicked on the live image: the four table
  * corners (TL, TR, BR, BL, image pixels) and the centre of play. Zones are laid out on the
  * table plane in millimetres (origin at the table centre, as in server/sim/scene.ts): a centre
- * square around the clicked centre, and one wedge per seat, seats spaced evenly clockwise
- * starting at the camera's bottom edge.
+ * square around the clicked centre, one wedge per seat, seats spaced evenly clockwise starting
+ * at the camera's bottom edge, and a zone round each Nerts pile the referee clicked (the tracker
+ * counts a player's Nerts cards, and sees the call, only there).
  */
 import type { Calibration } from '../../../server/protocol';
 import { DEFAULT_CENTRE_HALF_MM, layoutZones } from '../../../server/tables/zone-layout';
@@ -24,6 +25,8 @@ export interface CalibrationInput {
   tableHeightMm: number;
   seatCount: number;
   centreHalfMm?: number;
+  /** Clicked Nerts piles, image pixels, seat by seat (seat 1 first); fewer than seatCount leaves the rest unmarked. */
+  nertsPiles?: Pt[];
 }
 
 /** The image point → table millimetre mapping for the clicked corners; null if they are degenerate. */
@@ -45,7 +48,16 @@ export function buildCalibration(input: CalibrationInput): { calibration: Calibr
   if (!centreMm || Math.abs(centreMm[0]) > w || Math.abs(centreMm[1]) > h) return { error: 'The centre must be inside the table corners' };
   const half = Math.min(input.centreHalfMm ?? DEFAULT_CENTRE_HALF_MM, w * 0.8, h * 0.8);
   const round = (p: Pt): [number, number] => [Math.round(p[0]), Math.round(p[1])];
-  const zones = layoutZones({ tableWidthMm: input.tableWidthMm, tableHeightMm: input.tableHeightMm, centreMm, centreHalfMm: half, seatCount: input.seatCount });
+  const piles = input.nertsPiles ?? [];
+  if (piles.length > input.seatCount) return { error: `There are ${input.seatCount} seats: at most ${input.seatCount} Nerts piles` };
+  const nertsPilesMm: Pt[] = [];
+  for (const [seat, pile] of piles.entries()) {
+    const mm = applyHomography(toTable, pile);
+    if (!mm || Math.abs(mm[0]) > w || Math.abs(mm[1]) > h) return { error: `Seat ${seat + 1}’s Nerts pile must be inside the table corners` };
+    if (Math.abs(mm[0] - centreMm[0]) < half && Math.abs(mm[1] - centreMm[1]) < half) return { error: `Seat ${seat + 1}’s Nerts pile lies in the centre of play: click the pile in front of the player` };
+    nertsPilesMm.push(mm);
+  }
+  const zones = layoutZones({ tableWidthMm: input.tableWidthMm, tableHeightMm: input.tableHeightMm, centreMm, centreHalfMm: half, seatCount: input.seatCount, nertsPilesMm });
   return {
     calibration: {
       imageWidth: Math.round(input.imageWidth),

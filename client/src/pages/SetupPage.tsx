@@ -22,8 +22,10 @@ import { useNow } from '../lib/useNow';
 import { useRefereeAction } from '../lib/useRefereeAction';
 
 /** Click order for calibration. */
+/** The points every calibration needs; then, optionally, each seat's Nerts pile (seat 1 first). */
 const CLICK_STEPS = ['top-left corner', 'top-right corner', 'bottom-right corner', 'bottom-left corner', 'centre of play'] as const;
 const POINT_LABELS = ['TL', 'TR', 'BR', 'BL', 'centre'];
+const REQUIRED_POINTS = CLICK_STEPS.length;
 
 /** The setup page. */
 export function SetupPage() {
@@ -212,15 +214,20 @@ function CalibrationPanel() {
   }, [tableId, viewToken]);
 
   const frameUrl = tableResourceUrl(tableId, 'frame.jpg', viewToken, { t: String(Math.floor(now / 1000)) });
+  // After the table, the Nerts piles: the tracker counts a player's Nerts cards only on a marked pile.
+  const steps = [...CLICK_STEPS, ...table.seats.map((seat, index) => `seat ${index + 1} (${seat.name}) Nerts pile`)];
+  const labels = [...POINT_LABELS, ...table.seats.map((_, index) => `N${index + 1}`)];
   const marked: MarkedPoint[] = points.length
-    ? points.map(([x, y], index) => ({ x, y, label: POINT_LABELS[index] }))
+    ? points.map(([x, y], index) => ({ x, y, label: labels[index] }))
     : saved
       ? saved.imageCorners.map(([x, y], index) => ({ x, y, label: POINT_LABELS[index] }))
       : [];
-  const nextStep = points.length < CLICK_STEPS.length ? CLICK_STEPS[points.length] : null;
+  const nextStep = points.length < steps.length ? steps[points.length] : null;
+  const optionalStep = points.length >= REQUIRED_POINTS;
+  const savedPiles = saved ? saved.zones.filter((zone) => zone.kind === 'nerts').length : 0;
 
   const save = async (): Promise<void> => {
-    if (!imageSize || points.length < 5) return;
+    if (!imageSize || points.length < REQUIRED_POINTS) return;
     const result = buildCalibration({
       imageWidth: imageSize.width,
       imageHeight: imageSize.height,
@@ -229,6 +236,7 @@ function CalibrationPanel() {
       tableWidthMm: Number(tableWidth),
       tableHeightMm: Number(tableHeight),
       seatCount: table.seats.length,
+      nertsPiles: points.slice(REQUIRED_POINTS),
     });
     if ('error' in result) return setProblem(result.error);
     setProblem(null);
@@ -252,8 +260,10 @@ function CalibrationPanel() {
         </p>
       )}
       <p className="small" style={{ margin: 0 }} aria-live="polite">
-        {saved && points.length === 0 && <>The saved calibration and its zones are drawn on the image. To redo it, </>}
-        {nextStep ? <>{saved && points.length === 0 ? 'click' : 'Click'} the table’s <strong>{nextStep}</strong> on the image ({points.length + 1} of {CLICK_STEPS.length}).</> : 'All points set: check the outline and the cards drawn over the image, then save.'}
+        {saved && points.length === 0 && <>The saved calibration and its zones are drawn on the image ({savedPiles} of {table.seats.length} Nerts piles marked). To redo it, </>}
+        {nextStep && !optionalStep && <>{saved && points.length === 0 ? 'click' : 'Click'} the table’s <strong>{nextStep}</strong> on the image ({points.length + 1} of {REQUIRED_POINTS}).</>}
+        {nextStep && optionalStep && <>Now click each player’s Nerts pile, so their Nerts cards are counted and the call is seen: the <strong>{nextStep}</strong> ({points.length - REQUIRED_POINTS + 1} of {table.seats.length}). Or save now without them.</>}
+        {!nextStep && 'All points set: check the outline and the cards drawn over the image, then save.'}
       </p>
       <div className="video-wrap" style={{ maxWidth: 960 }}>
         {viewToken && (
@@ -286,7 +296,7 @@ function CalibrationPanel() {
         </div>
       </div>
       <div className="row">
-        <button type="button" className="primary" disabled={!refereeToken || busy || points.length < 5 || !imageSize} onClick={save}>Save calibration</button>
+        <button type="button" className="primary" disabled={!refereeToken || busy || points.length < REQUIRED_POINTS || !imageSize} onClick={save}>Save calibration</button>
         <button type="button" disabled={points.length === 0} onClick={() => setPoints((current) => current.slice(0, -1))}>Undo last point</button>
         <button type="button" disabled={points.length === 0} onClick={() => setPoints([])}>Start over</button>
         <button type="button" onClick={() => setPaused((value) => !value)} aria-pressed={paused}>{paused ? 'Resume live image' : 'Freeze image'}</button>

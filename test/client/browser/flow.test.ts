@@ -194,7 +194,7 @@ describe.skipIf(skipReason !== null)('web app in Chromium', () => {
     }
   });
 
-  it('calibrates by clicking the corners and the centre on the live image', async () => {
+  it('calibrates by clicking the corners, the centre and Nerts piles on the live image', async () => {
     const { page } = browser;
     await page.goto(`${server.origin}/tables/${encodeURIComponent(tableId)}/setup`);
     await page.getByTestId('setup').waitFor();
@@ -205,13 +205,19 @@ describe.skipIf(skipReason !== null)('web app in Chromium', () => {
     const box = (await page.getByTestId('detections').boundingBox())!;
     const clicks: Array<[number, number]> = [[0.1, 0.1], [0.9, 0.12], [0.92, 0.9], [0.08, 0.88], [0.5, 0.5]];
     for (const [fx, fy] of clicks) await page.mouse.click(box.x + fx * box.width, box.y + fy * box.height);
-    await page.getByText('All points set').waitFor();
+    // Then the Nerts piles, seat by seat; two of three marked, the third left out.
+    await page.getByText('Now click each player’s Nerts pile').waitFor();
+    await page.getByText('seat 1 (Ann) Nerts pile', { exact: true }).waitFor();
+    await page.mouse.click(box.x + 0.45 * box.width, box.y + 0.85 * box.height);
+    await page.getByText('seat 2 (Bob) Nerts pile', { exact: true }).waitFor();
+    await page.mouse.click(box.x + 0.15 * box.width, box.y + 0.45 * box.height);
     await page.getByRole('button', { name: 'Save calibration' }).click();
     await page.getByText('calibrated', { exact: true }).waitFor();
     const calibration = server.app.tables.get(tableId)!.calibration!;
     expect(calibration.imageWidth).toBe(640);
     expect(calibration.imageCorners[0][0]).toBeCloseTo(64, -1);
-    expect(calibration.zones.map((zone) => zone.id)).toEqual(['centre', 'seat-0', 'seat-1', 'seat-2']);
+    expect(calibration.zones.map((zone) => zone.id)).toEqual(['centre', 'seat-0', 'seat-0/nerts', 'seat-1', 'seat-1/nerts', 'seat-2']);
+    await page.getByText('2 of 3 Nerts piles marked').waitFor();
 
     // Enrol Ann's deck back from the camera's latest frame.
     const annDeck = page.locator('li', { hasText: 'deck-ann' });

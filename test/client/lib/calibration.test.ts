@@ -39,6 +39,34 @@ describe('calibration', () => {
       expect(Math.abs(y)).toBeLessThanOrEqual(400);
     }
   });
+  it('adds a card-sized zone round each clicked Nerts pile, its long side towards the centre', async () => {
+    const { zoneLocator } = await import('../../../server/tables/zone-layout');
+    // Seat 1 at the bottom edge, seat 2 at the left edge of a 2-seat table.
+    const piles: Pt[] = [[560, 600], [200, 300]];
+    const result = buildCalibration({ ...base, seatCount: 2, centre: [640, 380], nertsPiles: piles });
+    if ('error' in result) throw new Error(result.error);
+    const { zones } = result.calibration;
+    expect(zones.map((z) => z.id)).toEqual(['centre', 'seat-0', 'seat-0/nerts', 'seat-1', 'seat-1/nerts']);
+    const locate = zoneLocator(result.calibration, 1280, 720);
+    // A card on the pile is in the pile's zone, not just its seat; the table beside it is not.
+    expect(locate(piles[0])).toBe('seat-0/nerts');
+    expect(locate(piles[1])).toBe('seat-1/nerts');
+    expect(locate([piles[0][0] + 120, piles[0][1]])).toBe('seat-0');
+    // 63 + 2x8 mm across, 88 + 2x12 mm along the line to the centre.
+    const [a, b, c] = zones[2].polygonMm;
+    const sides = [Math.hypot(b[0] - a[0], b[1] - a[1]), Math.hypot(c[0] - b[0], c[1] - b[1])];
+    expect(sides[0]).toBeCloseTo(79, -0.5);
+    expect(sides[1]).toBeCloseTo(112, -0.5);
+    // Seat 1's pile lies below the centre: the long side runs up and down the table.
+    expect(Math.abs(c[1] - b[1])).toBeGreaterThan(Math.abs(c[0] - b[0]));
+  });
+
+  it('explains bad Nerts pile clicks', () => {
+    expect(buildCalibration({ ...base, centre: [640, 380], nertsPiles: [[640, 380]] })).toEqual({ error: 'Seat 1’s Nerts pile lies in the centre of play: click the pile in front of the player' });
+    expect(buildCalibration({ ...base, centre: [640, 380], nertsPiles: [[560, 600], [5000, 10]] })).toEqual({ error: 'Seat 2’s Nerts pile must be inside the table corners' });
+    expect('error' in buildCalibration({ ...base, seatCount: 2, centre: [640, 380], nertsPiles: [[560, 600], [200, 300], [1000, 300]] })).toBe(true);
+  });
+
   it('explains bad clicks instead of throwing', () => {
     expect(buildCalibration({ ...base, centre: [5000, 5000] })).toEqual({ error: 'The centre must be inside the table corners' });
     expect('error' in buildCalibration({ ...base, corners: [[0, 0], [1, 1], [2, 2], [3, 3]], centre: [1, 1] })).toBe(true);
