@@ -9,14 +9,20 @@
  * Measured on the simulated table (3 players, 1,500 frames at 10 fps): the same card's look in
  * consecutive frames has cosine ≥ 0.96 in 99 % of frames; consecutive different cards mostly
  * 0.1–0.7, a few pairs of near twins (2C then 2S) above 0.95, which this cannot separate.
+ *
+ * A look can also drift for one card (a hand resting over part of it, an outline fitted a little
+ * differently): a steady top that the recogniser names surely, with the same name as an earlier
+ * top, is that card again, however its look moved.
  */
 
 /** Plain-JSON state for one Nerts pile. */
 export interface NertsLooks {
   /** The latest sightings of the pile's top, newest last (at most `steadyFrames`): look and centre (image px). */
-  recent: Array<{ look: number[]; at: [number, number] }>;
+  recent: Array<{ look: number[]; at: [number, number]; name?: string }>;
   /** Distinct steady tops, in the order they showed (each a unit look). */
   tops: number[][];
+  /** Each top's sure name, when it had one (parallel to `tops`; absent in states saved before names). */
+  topNames?: Array<string | null>;
 }
 
 export interface LookTuning {
@@ -59,11 +65,12 @@ function unitMean(looks: readonly number[][]): number[] {
  */
 export function addLook(
   state: NertsLooks,
-  sighting: { look: readonly number[]; at: [number, number]; cardLength: number },
+  sighting: { look: readonly number[]; at: [number, number]; cardLength: number; name?: string },
   tuning: LookTuning = DEFAULT_LOOK_TUNING,
 ): { state: NertsLooks; newCard: boolean } {
-  const recent = [...state.recent, { look: [...sighting.look], at: sighting.at }].slice(-tuning.steadyFrames);
-  const next: NertsLooks = { recent, tops: state.tops };
+  const recent = [...state.recent, { look: [...sighting.look], at: sighting.at, ...(sighting.name ? { name: sighting.name } : {}) }].slice(-tuning.steadyFrames);
+  const topNames = state.topNames ?? state.tops.map(() => null);
+  const next: NertsLooks = { recent, tops: state.tops, topNames };
   if (recent.length < tuning.steadyFrames) return { state: next, newCard: false };
   const latest = recent[recent.length - 1];
   const steady = recent.every(
@@ -72,7 +79,16 @@ export function addLook(
   if (!steady) return { state: next, newCard: false };
   const top = unitMean(recent.map((r) => r.look));
   if (state.tops.some((seen) => cosine(seen, top) >= tuning.sameCard)) return { state: next, newCard: false };
-  return { state: { recent, tops: [...state.tops, top] }, newCard: state.tops.length > 0 };
+  const name = steadyName(recent);
+  if (name !== null && topNames.includes(name)) return { state: next, newCard: false };
+  return { state: { recent, tops: [...state.tops, top], topNames: [...topNames, name] }, newCard: state.tops.length > 0 };
+}
+
+/** The name most of the steady window's sightings give, surely and without a rival; else null. */
+function steadyName(recent: NertsLooks['recent']): string | null {
+  const names = recent.map((r) => r.name).filter((n): n is string => n !== undefined);
+  if (names.length * 2 <= recent.length || names.some((n) => n !== names[0])) return null;
+  return names[0];
 }
 
 /** Cards that have left the pile by its looks: distinct tops after the first. */

@@ -27,6 +27,8 @@ export interface TrackerConfig {
   voteWindowMs: number;
   /** Observations below this confidence are ignored. */
   minConfidence: number;
+  /** A Nerts top named at least this surely keeps its name through a drifting look (see nerts-looks.ts). */
+  sureNameConfidence: number;
   /** Two cards of the same code leaving two seats within this window onto one pile = dispute, ms. */
   disputeWindowMs: number;
   /** How long ago a card must have been seen in a seat to be attributed to it, ms. */
@@ -89,6 +91,7 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   voteFrames: 5,
   voteWindowMs: 1200,
   minConfidence: 0.35,
+  sureNameConfidence: 0.6,
   disputeWindowMs: 700,
   attributionWindowMs: 4000,
   attributionDelayMs: 1000,
@@ -484,7 +487,10 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
     const face = seen.filter((c) => c.kind === 'face' && c.code).sort((a, b) => b.confidence - a.confidence)[0];
     // The top's look, however unsure its name.
     const looked = looks.get(seat.seat);
-    if (looked?.look) seat.nertsLooks = addLook(seat.nertsLooks ?? initialLooks(), { look: looked.look, at: centreOf(looked.corners), cardLength: cardHeightPx(looked.corners) }).state;
+    if (looked?.look) {
+      const sureName = looked.code && looked.confidence >= config.sureNameConfidence ? looked.code : undefined;
+      seat.nertsLooks = addLook(seat.nertsLooks ?? initialLooks(), { look: looked.look, at: centreOf(looked.corners), cardLength: cardHeightPx(looked.corners), name: sureName }).state;
+    }
     const back = seat.callPending;
     if (back && !state.called && back.lastCard !== null && face?.code === back.lastCard) {
       // The last Nerts card is back on the pile (it lost a race, or a hand had covered the pile):

@@ -10,11 +10,11 @@ function look(k: number, wobble = 0): number[] {
   return v.map((x) => x / norm);
 }
 
-function feed(looks: number[][], start: NertsLooks = initialLooks(), at = (_: number): [number, number] => [300, 600]): { state: NertsLooks; newCards: number } {
+function feed(looks: number[][], start: NertsLooks = initialLooks(), at = (_: number): [number, number] => [300, 600], names: Array<string | undefined> = []): { state: NertsLooks; newCards: number } {
   let state = start;
   let newCards = 0;
   for (const [i, l] of looks.entries()) {
-    const result = addLook(state, { look: l, at: at(i), cardLength: 80 });
+    const result = addLook(state, { look: l, at: at(i), cardLength: 80, name: names[i] });
     state = result.state;
     if (result.newCard) newCards++;
   }
@@ -22,6 +22,24 @@ function feed(looks: number[][], start: NertsLooks = initialLooks(), at = (_: nu
 }
 
 describe('Nerts cards counted by look', () => {
+  it('a drifting look of a card named surely the same is that card again (no card gone)', () => {
+    // 7H's look moves (a hand rests over part of it) but the recogniser still names it 7H.
+    const frames = [look(0), look(0), look(0), look(2), look(2), look(2)];
+    const sure = feed(frames, initialLooks(), undefined, ['7H', '7H', '7H', '7H', undefined, '7H']);
+    expect(sure.newCards).toBe(0);
+    expect(sure.state.topNames).toEqual(['7H']);
+    // Named differently (the next card), or not surely named: a new card, as by look alone.
+    expect(feed(frames, initialLooks(), undefined, ['7H', '7H', '7H', '9C', '9C', '9C']).newCards).toBe(1);
+    expect(feed(frames, initialLooks(), undefined, ['7H', '7H', '7H', '7H', undefined, undefined]).newCards).toBe(1);
+    // Two names in one steady window: no sure name, so the look decides.
+    expect(feed(frames, initialLooks(), undefined, ['7H', '7H', '7H', '7H', '9C', '7H']).newCards).toBe(1);
+  });
+  it('reads a state saved before tops had names', () => {
+    const old: NertsLooks = { recent: [], tops: [look(0)] };
+    const { state, newCards } = feed([look(5), look(5), look(5)], old, undefined, ['KD', 'KD', 'KD']);
+    expect(newCards).toBe(1);
+    expect(state.topNames).toEqual([null, 'KD']);
+  });
   it('a steady look is the first top; a different steady look is a card gone', () => {
     const { state, newCards } = feed([look(0), look(0, 0.05), look(0), look(0), look(1), look(1, 0.05), look(1)]);
     expect(state.tops).toHaveLength(2);
