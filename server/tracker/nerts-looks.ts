@@ -11,8 +11,12 @@
  * 0.1–0.7, a few pairs of near twins (2C then 2S) above 0.95, which this cannot separate.
  *
  * A look can also drift for one card (a hand resting over part of it, an outline fitted a little
- * differently): a steady top that the recogniser names surely, with the same name as an earlier
- * top, is that card again, however its look moved.
+ * differently), so a new look is not always a new card:
+ * - a steady top that the recogniser names surely, with the same name as an earlier top, is that
+ *   card again, however its look moved;
+ * - a new card needs the pile to have been `open`: the player's hand took the top card and turned
+ *   the next one, so for a moment the pile showed no face (the caller, tracker.ts, decides). A new
+ *   look with no such break is the same card looking different: an alias of the latest card.
  */
 
 /** Plain-JSON state for one Nerts pile. */
@@ -23,6 +27,8 @@ export interface NertsLooks {
   tops: number[][];
   /** Each top's sure name, when it had one (parallel to `tops`; absent in states saved before names). */
   topNames?: Array<string | null>;
+  /** Which card each top is a look of, 0 first (parallel to `tops`; absent: each top its own card). */
+  topCards?: number[];
 }
 
 export interface LookTuning {
@@ -67,10 +73,12 @@ export function addLook(
   state: NertsLooks,
   sighting: { look: readonly number[]; at: [number, number]; cardLength: number; name?: string },
   tuning: LookTuning = DEFAULT_LOOK_TUNING,
+  open = true,
 ): { state: NertsLooks; newCard: boolean } {
   const recent = [...state.recent, { look: [...sighting.look], at: sighting.at, ...(sighting.name ? { name: sighting.name } : {}) }].slice(-tuning.steadyFrames);
   const topNames = state.topNames ?? state.tops.map(() => null);
-  const next: NertsLooks = { recent, tops: state.tops, topNames };
+  const topCards = state.topCards ?? state.tops.map((_, k) => k);
+  const next: NertsLooks = { recent, tops: state.tops, topNames, topCards };
   if (recent.length < tuning.steadyFrames) return { state: next, newCard: false };
   const latest = recent[recent.length - 1];
   const steady = recent.every(
@@ -80,8 +88,12 @@ export function addLook(
   const top = unitMean(recent.map((r) => r.look));
   if (state.tops.some((seen) => cosine(seen, top) >= tuning.sameCard)) return { state: next, newCard: false };
   const name = steadyName(recent);
-  if (name !== null && topNames.includes(name)) return { state: next, newCard: false };
-  return { state: { recent, tops: [...state.tops, top], topNames: [...topNames, name] }, newCard: state.tops.length > 0 };
+  const named = name === null ? -1 : topNames.indexOf(name);
+  const cards = topCards.length ? Math.max(...topCards) + 1 : 0;
+  // The same card: surely named as an earlier top, or no break since the latest card showed.
+  const sameAs = named >= 0 ? topCards[named] : !open && cards > 0 ? cards - 1 : -1;
+  const card = sameAs >= 0 ? sameAs : cards;
+  return { state: { recent, tops: [...state.tops, top], topNames: [...topNames, name], topCards: [...topCards, card] }, newCard: sameAs < 0 && cards > 0 };
 }
 
 /** The name most of the steady window's sightings give, surely and without a rival; else null. */
@@ -91,7 +103,8 @@ function steadyName(recent: NertsLooks['recent']): string | null {
   return names[0];
 }
 
-/** Cards that have left the pile by its looks: distinct tops after the first. */
+/** Cards that have left the pile by its looks: distinct cards after the first. */
 export function cardsGoneByLook(state: NertsLooks): number {
-  return Math.max(0, state.tops.length - 1);
+  const cards = state.topCards ?? state.tops.map((_, k) => k);
+  return cards.length ? Math.max(...cards) : 0;
 }

@@ -29,6 +29,17 @@ export interface TrackerConfig {
   minConfidence: number;
   /** A Nerts top named at least this surely keeps its name through a drifting look (see nerts-looks.ts). */
   sureNameConfidence: number;
+  /**
+   * No face on a Nerts pile for this long opens it for a new top (see SeatState.nertsBreak), ms:
+   * taking the top card and turning the next takes a player 0.3 s or more; a card missed in one
+   * frame (or by one of several recognition workers) is no break.
+   */
+  nertsBreakMs: number;
+  /**
+   * A new Nerts top within this long of the previous one is that card still arriving (a hand
+   * still turning it shows it partly covered, then whole), ms.
+   */
+  nertsMinGapMs: number;
   /** Two cards of the same code leaving two seats within this window onto one pile = dispute, ms. */
   disputeWindowMs: number;
   /** How long ago a card must have been seen in a seat to be attributed to it, ms. */
@@ -92,6 +103,8 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   voteWindowMs: 1200,
   minConfidence: 0.35,
   sureNameConfidence: 0.6,
+  nertsBreakMs: 200,
+  nertsMinGapMs: 600,
   disputeWindowMs: 700,
   attributionWindowMs: 4000,
   attributionDelayMs: 1000,
@@ -236,6 +249,12 @@ export interface TrackedSeat {
   nertsVotes: Vote[];
   /** The pile's tops by look, for tops that cannot be named (see nerts-looks.ts); absent in older saved states. */
   nertsLooks?: NertsLooks;
+  /**
+   * Breaks on the Nerts pile: when a face was last seen on it (ms), and whether the pile has been
+   * open (no face for nertsBreakMs) since the latest new top by name and by look. A new top needs
+   * one: the player's hand took the card and turned the next. Absent in older saved states.
+   */
+  nertsBreak?: { lastFaceMs: number; name: boolean; look: boolean; newTopMs?: number };
   emptySinceMs: number | null;
   emptyFrames: number;
   /** Code → last time it was seen face up anywhere in this seat's zones (confirmed by a repeat), ms. */
@@ -487,9 +506,27 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
     const face = seen.filter((c) => c.kind === 'face' && c.code).sort((a, b) => b.confidence - a.confidence)[0];
     // The top's look, however unsure its name.
     const looked = looks.get(seat.seat);
+    // A new top needs a break first: a moment with no face on the pile, or its top card seen
+    // elsewhere (taken to the centre or a work pile).
+    const pause = (seat.nertsBreak ??= { lastFaceMs: now, name: true, look: true });
+    const topMoved = seat.nertsTop !== null && usable.some((card) => card.code === seat.nertsTop && card.kind === 'face' && card.zone !== `seat-${seat.seat}/nerts`);
+    if (face || looked) {
+      if (now - pause.lastFaceMs >= config.nertsBreakMs) pause.name = pause.look = true;
+      pause.lastFaceMs = now;
+    }
+    if (topMoved) pause.name = pause.look = true;
+    // Just after a new top, another is the same card still arriving.
+    const settled = pause.newTopMs === undefined || now - pause.newTopMs >= config.nertsMinGapMs;
     if (looked?.look) {
       const sureName = looked.code && looked.confidence >= config.sureNameConfidence ? looked.code : undefined;
-      seat.nertsLooks = addLook(seat.nertsLooks ?? initialLooks(), { look: looked.look, at: centreOf(looked.corners), cardLength: cardHeightPx(looked.corners), name: sureName }).state;
+      const before = seat.nertsLooks?.tops.length ?? 0;
+      const added = addLook(seat.nertsLooks ?? initialLooks(), { look: looked.look, at: centreOf(looked.corners), cardLength: cardHeightPx(looked.corners), name: sureName }, undefined, pause.look && settled);
+      seat.nertsLooks = added.state;
+      // The first top, or a new card, closes the pile until the next break.
+      if (added.newCard || (before === 0 && added.state.tops.length === 1)) {
+        pause.look = false;
+        if (added.newCard) pause.newTopMs = now;
+      }
     }
     const back = seat.callPending;
     if (back && !state.called && back.lastCard !== null && face?.code === back.lastCard) {
@@ -499,19 +536,30 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
       seat.nertsTop = back.lastCard;
       seat.nertsLeft = back.leftBefore ?? 1;
     }
-    if (face?.code) {
-      seat.nertsVotes.push({ code: face.code, weight: face.confidence, timeMs: now });
+    if (face?.code) seat.nertsVotes.push({ code: face.code, weight: face.confidence, timeMs: now });
+    if (face?.code || looked) {
+      // A face on the pile, named or not: it is not empty.
       seat.emptySinceMs = null;
       seat.emptyFrames = 0;
-    } else if (seen.length === 0 && !looked) {
+    } else if (seen.length === 0) {
       seat.emptySinceMs ??= now;
       seat.emptyFrames += 1;
     }
     seat.nertsVotes = pruneVotes(seat.nertsVotes, now, config);
     const decided = tally(seat.nertsVotes, config);
     if (decided?.code && decided.code !== seat.nertsTop) {
-      seat.nertsTop = decided.code;
-      if (!seat.nertsSeen.includes(decided.code)) seat.nertsSeen.push(decided.code);
+      // A card seen on the pile before may show again (a lost race); a new one needs a break, and
+      // one sure reading (unsure tops are counted by look).
+      const known = seat.nertsSeen.includes(decided.code);
+      const sure = seat.nertsVotes.some((vote) => vote.code === decided.code && vote.weight >= config.sureNameConfidence);
+      if (known || (pause.name && settled && sure)) {
+        seat.nertsTop = decided.code;
+        if (!known) {
+          seat.nertsSeen.push(decided.code);
+          pause.name = false;
+          if (seat.nertsSeen.length > 1) pause.newTopMs = now;
+        }
+      }
     }
     // Cards gone: distinct tops after the first, by name or by look, whichever saw more of them.
     const gone = Math.max(seat.nertsSeen.length - 1, cardsGoneByLook(seat.nertsLooks ?? initialLooks()));

@@ -27,18 +27,40 @@ describe('Nerts cards counted by look', () => {
     const frames = [look(0), look(0), look(0), look(2), look(2), look(2)];
     const sure = feed(frames, initialLooks(), undefined, ['7H', '7H', '7H', '7H', undefined, '7H']);
     expect(sure.newCards).toBe(0);
-    expect(sure.state.topNames).toEqual(['7H']);
+    // The new look is kept as another look of the same card.
+    expect(sure.state.topNames).toEqual(['7H', '7H']);
+    expect(sure.state.topCards).toEqual([0, 0]);
+    expect(cardsGoneByLook(sure.state)).toBe(0);
     // Named differently (the next card), or not surely named: a new card, as by look alone.
     expect(feed(frames, initialLooks(), undefined, ['7H', '7H', '7H', '9C', '9C', '9C']).newCards).toBe(1);
     expect(feed(frames, initialLooks(), undefined, ['7H', '7H', '7H', '7H', undefined, undefined]).newCards).toBe(1);
     // Two names in one steady window: no sure name, so the look decides.
     expect(feed(frames, initialLooks(), undefined, ['7H', '7H', '7H', '7H', '9C', '7H']).newCards).toBe(1);
   });
+  it('a new look with no break on the pile (no moment without a face) is the same card', () => {
+    let state = initialLooks();
+    const add = (l: number[], open: boolean) => {
+      const result = addLook(state, { look: l, at: [300, 600], cardLength: 80 }, DEFAULT_LOOK_TUNING, open);
+      state = result.state;
+      return result.newCard;
+    };
+    // The first card, then its look drifts while it stays on the pile: no card gone.
+    for (let i = 0; i < 3; i++) add(look(0), true);
+    expect([add(look(2), false), add(look(2), false), add(look(2), false)]).toEqual([false, false, false]);
+    expect(cardsGoneByLook(state)).toBe(0);
+    // The drifted look comes back after a break: still that card (its look is known now).
+    expect([add(look(2), true), add(look(2), true), add(look(2), true)]).toEqual([false, false, false]);
+    // After a break, a new look is the next card.
+    expect([add(look(4), true), add(look(4), true), add(look(4), true)]).toEqual([false, false, true]);
+    expect(cardsGoneByLook(state)).toBe(1);
+  });
+
   it('reads a state saved before tops had names', () => {
     const old: NertsLooks = { recent: [], tops: [look(0)] };
     const { state, newCards } = feed([look(5), look(5), look(5)], old, undefined, ['KD', 'KD', 'KD']);
     expect(newCards).toBe(1);
     expect(state.topNames).toEqual([null, 'KD']);
+    expect(state.topCards).toEqual([0, 1]);
   });
   it('a steady look is the first top; a different steady look is a card gone', () => {
     const { state, newCards } = feed([look(0), look(0, 0.05), look(0), look(0), look(1), look(1, 0.05), look(1)]);

@@ -138,8 +138,9 @@ describe('tracker: Nerts piles and the call', () => {
   const small: TrackerConfig = { ...config, players: [{ seat: 0, playerId: 'ann', nertsPileSize: 2 }, { seat: 1, playerId: 'bob', nertsPileSize: 13 }] };
 
   it('counts cards leaving the Nerts pile from its changing top card', () => {
+    // Between tops the player's hand covers the pile for a frame (nothing seen there).
     const tops = ['QC', 'JD', '5S', '8H'] as const;
-    const sequence = tops.flatMap((code, i) => frames(i * 500, 4, 100, () => [face(code, ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts')]));
+    const sequence = tops.flatMap((code, i) => [...frames(i * 700, 4, 100, () => [face(code, ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts')]), frame(i * 700 + 400, [])]);
     const { events } = run(sequence);
     expect(events.filter((e) => e.type === 'nerts-count')).toEqual([
       { type: 'nerts-count', player: 'ann', left: 12 },
@@ -148,13 +149,52 @@ describe('tracker: Nerts piles and the call', () => {
     ]);
   });
 
+  it('does not count a Nerts top that changes name without a break (a misread of the same card)', () => {
+    // QC lies on the pile the whole time; for a while it reads as 10D (the tracker's vote takes it):
+    // no moment without a face on the pile, so no card left. Then the hand takes QC and turns 10D.
+    const sequence = [
+      ...frames(0, 4, 100, () => [face('QC', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts')]),
+      ...frames(400, 6, 100, () => [face('10D', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts', 0.8)]),
+      ...frames(1000, 4, 100, () => [face('QC', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts')]),
+      frame(1400, []),
+      ...frames(1500, 4, 100, () => [face('10D', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts')]),
+    ];
+    const { events } = run(sequence);
+    expect(events.filter((e) => e.type === 'nerts-count')).toEqual([{ type: 'nerts-count', player: 'ann', left: 12 }]);
+    const early = run(sequence.slice(0, 14)).events;
+    expect(early.filter((e) => e.type === 'nerts-count')).toEqual([]);
+  });
+
+  it('counts a new Nerts top by name only when read surely once (unsure tops count by look)', () => {
+    const sequence = [
+      ...frames(0, 4, 100, () => [face('QC', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts')]),
+      frame(400, []),
+      ...frames(500, 5, 100, () => [face('JD', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts', 0.45)]),
+    ];
+    expect(run(sequence).events.filter((e) => e.type === 'nerts-count')).toEqual([]);
+    const surely = [...sequence, frame(1000, [face('JD', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts', 0.7)])];
+    expect(run(surely).events.filter((e) => e.type === 'nerts-count')).toEqual([{ type: 'nerts-count', player: 'ann', left: 12 }]);
+  });
+
+  it('takes a new look just after a new Nerts top for the same card still arriving', () => {
+    // Card 1's look, the hand turns card 2 (seen partly covered, look 2), lifts off it for a
+    // moment and shows it whole (look 3) within 0.6 s: one card gone, not two. Then card 3.
+    const unit = (k: number) => Array.from({ length: 8 }, (_, i) => (i === k ? 1 : 0));
+    const top = (at: number, k: number) => frames(at, 3, 100, () => [{ ...face('KH', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts', 0.15), look: unit(k) }]);
+    const sequence = [...top(0, 0), frame(300, []), frame(400, []), ...top(500, 1), frame(800, []), frame(900, []), ...top(1000, 2), frame(1300, []), frame(1400, []), ...top(1600, 3)];
+    const counts = run(sequence).events.filter((e) => e.type === 'nerts-count');
+    expect(counts).toEqual([{ type: 'nerts-count', player: 'ann', left: 12 }, { type: 'nerts-count', player: 'ann', left: 11 }]);
+  });
+
   it('counts Nerts cards it cannot name by their looks, and sees the pile as not empty meanwhile', () => {
     // The recogniser cannot read these tops (confidence under the tracker's floor, names a guess)
     // but each comes with a look: four tops, so three cards gone.
     const unit = (k: number) => Array.from({ length: 8 }, (_, i) => (i === k ? 1 : 0));
-    const sequence = [0, 1, 2, 3].flatMap((k) =>
-      frames(k * 500, 4, 100, () => [{ ...face('KH', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts', 0.15), look: unit(k) }]),
-    );
+    const sequence = [0, 1, 2, 3].flatMap((k) => [
+      ...frames(k * 700, 4, 100, () => [{ ...face('KH', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts', 0.15), look: unit(k) }]),
+      // The player's hand over the pile as they turn the next card: a frame with nothing seen there.
+      ...(k < 3 ? [frame(k * 700 + 400, [])] : []),
+    ]);
     const { events, state } = run(sequence);
     expect(events.filter((e) => e.type === 'nerts-count')).toEqual([
       { type: 'nerts-count', player: 'ann', left: 12 },
@@ -180,7 +220,8 @@ describe('tracker: Nerts piles and the call', () => {
   it('the call is placed when the last Nerts card lands', () => {
     const sequence = [
       ...frames(0, 4, 100, () => [face('AH', CENTRE.x, CENTRE.y, 'centre'), face('QC', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts')]),
-      ...frames(400, 4, 100, () => [face('AH', CENTRE.x, CENTRE.y, 'centre'), face('2H', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts')]),
+      frame(400, [face('AH', CENTRE.x, CENTRE.y, 'centre')]), // her hand over the pile, turning 2H
+      ...frames(500, 3, 100, () => [face('AH', CENTRE.x, CENTRE.y, 'centre'), face('2H', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts')]),
       ...frames(800, 8, 100, () => [face('AH', CENTRE.x, CENTRE.y, 'centre')]), // the 2H is in her hand
       ...frames(1600, 20, 100, () => [face('2H', CENTRE.x, CENTRE.y, 'centre')]),
     ];
