@@ -108,15 +108,19 @@ export function changedRegions(previous: GreyThumb, current: GreyThumb, margin: 
   return mergeOverlapping(regions);
 }
 
+/** Whether two rectangles share any area. */
+export function rectsOverlap(a: PixelRect, b: PixelRect): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
 /** Replaces overlapping rectangles by their bounding box until none overlap. */
 export function mergeOverlapping(rects: PixelRect[]): PixelRect[] {
   const out = [...rects];
-  const overlap = (a: PixelRect, b: PixelRect) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
   for (let merged = true; merged; ) {
     merged = false;
     for (let i = 0; i < out.length && !merged; i++)
       for (let j = i + 1; j < out.length && !merged; j++) {
-        if (!overlap(out[i], out[j])) continue;
+        if (!rectsOverlap(out[i], out[j])) continue;
         const [a, b] = [out[i], out[j]];
         const x = Math.min(a.x, b.x);
         const y = Math.min(a.y, b.y);

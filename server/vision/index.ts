@@ -12,7 +12,7 @@ import type { CardCode } from '../game/cards';
 import { pointInPolygon } from '../geometry';
 import { initBackend, type VisionBackend } from './backend';
 import { CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_WIDTH } from './classes';
-import { changedRegions, cropRegion, greyThumb, mergeOverlapping, refreshTile, totalArea, type GreyThumb, type PixelRect } from './change';
+import { changedRegions, cropRegion, greyThumb, mergeOverlapping, rectsOverlap, refreshTile, totalArea, type GreyThumb, type PixelRect } from './change';
 import { cropCard, indexCornerQuads, rectQuad, type RgbImage } from './crop';
 import { decodeFrame } from './decode';
 import { EnrollmentStore } from './enrollment';
@@ -133,10 +133,6 @@ function lookOf(embedding: Float32Array): number[] {
 
 function contains(rect: PixelRect, [x, y]: [number, number]): boolean {
   return x >= rect.x && x < rect.x + rect.width && y >= rect.y && y < rect.y + rect.height;
-}
-
-function overlaps(a: PixelRect, b: PixelRect): boolean {
-  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
 
 function boundingRect(points: Point[]): PixelRect {
@@ -266,7 +262,7 @@ class TfjsRecognizer implements CardRecognizer {
         this.probed[k] = undefined;
         return;
       }
-      const unchanged = this.changed !== null && !this.changed.some((region) => overlaps(region, box));
+      const unchanged = this.changed !== null && !this.changed.some((region) => rectsOverlap(region, box));
       if (!unchanged || this.probed[k] === undefined) this.probed[k] = probePile(image, polygon, this.plane!.cardWidthPx);
       const corners = this.probed[k];
       if (corners) probed.push({ corners, source: 'probe', support: 1 });

@@ -8,10 +8,11 @@
  * clear, that is a card for the identity model to read, like any other. Pure.
  */
 import { applyHomography, pointInPolygon } from '../geometry';
+import { cropRegion, type PixelRect } from './change';
 import type { RgbImage } from './crop';
 import { geometryQuad, type CardGeometry } from './locator';
 import type { TablePlane } from './rectify';
-import { REFINE_DEFAULTS, refineGeometry, type GreyImage } from './refine';
+import { REFINE_DEFAULTS, refineGeometry, toGrey } from './refine';
 import type { CalibrationZone, Point, Quad } from './types';
 
 /** Tunables of a probe. */
@@ -32,21 +33,11 @@ export function zoneImagePolygon(plane: TablePlane, zone: CalibrationZone): Poin
   return zone.polygonMm.map(([x, y]) => applyHomography(plane.tableToImage, x + tableWidthMm / 2, y + tableHeightMm / 2) as Point);
 }
 
-/** Luma of the part of `image` inside `rect` (whole pixels, clipped to the image). */
-function greyWindow(image: RgbImage, rect: { x0: number; y0: number; x1: number; y1: number }): GreyImage & { x0: number; y0: number } {
-  const x0 = Math.max(0, Math.floor(rect.x0));
-  const y0 = Math.max(0, Math.floor(rect.y0));
-  const x1 = Math.min(image.width, Math.ceil(rect.x1));
-  const y1 = Math.min(image.height, Math.ceil(rect.y1));
-  const width = Math.max(0, x1 - x0);
-  const height = Math.max(0, y1 - y0);
-  const data = new Float32Array(width * height);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0, j = ((y + y0) * image.width + x0) * 3; x < width; x++, j += 3) {
-      data[y * width + x] = 0.299 * image.data[j] + 0.587 * image.data[j + 1] + 0.114 * image.data[j + 2];
-    }
-  }
-  return { width, height, data, x0, y0 };
+/** The whole-pixel rectangle from (x0, y0) to (x1, y1), clipped to the image. */
+function clippedRect(image: RgbImage, x0: number, y0: number, x1: number, y1: number): PixelRect {
+  const x = Math.max(0, Math.floor(x0));
+  const y = Math.max(0, Math.floor(y0));
+  return { x, y, width: Math.max(0, Math.min(image.width, Math.ceil(x1)) - x), height: Math.max(0, Math.min(image.height, Math.ceil(y1)) - y) };
 }
 
 /**
@@ -58,17 +49,18 @@ export function probePile(image: RgbImage, polygon: Point[], cardWidthPx: number
   const xs = polygon.map((p) => p[0]);
   const ys = polygon.map((p) => p[1]);
   const margin = params.marginCards * cardWidthPx;
-  const grey = greyWindow(image, { x0: Math.min(...xs) - margin, y0: Math.min(...ys) - margin, x1: Math.max(...xs) + margin, y1: Math.max(...ys) + margin });
-  if (grey.width < 4 || grey.height < 4) return null;
+  const window = clippedRect(image, Math.min(...xs) - margin, Math.min(...ys) - margin, Math.max(...xs) + margin, Math.max(...ys) + margin);
+  if (window.width < 4 || window.height < 4) return null;
+  const grey = toGrey(cropRegion(image, window));
   const start: CardGeometry = {
-    cx: xs.reduce((a, b) => a + b, 0) / xs.length - grey.x0,
-    cy: ys.reduce((a, b) => a + b, 0) / ys.length - grey.y0,
+    cx: xs.reduce((a, b) => a + b, 0) / xs.length - window.x,
+    cy: ys.reduce((a, b) => a + b, 0) / ys.length - window.y,
     short: cardWidthPx,
     long: cardWidthPx * 1.4,
     angle: 0,
   };
   const fitted = refineGeometry(grey, start, { ...REFINE_DEFAULTS, scales: params.scales, aspects: params.aspects });
-  const centre: Point = [fitted.cx + grey.x0, fitted.cy + grey.y0];
+  const centre: Point = [fitted.cx + window.x, fitted.cy + window.y];
   if (fitted.edge < params.minEdge || !pointInPolygon(polygon, centre[0], centre[1])) return null;
   return geometryQuad({ ...fitted, cx: centre[0], cy: centre[1] });
 }

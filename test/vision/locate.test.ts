@@ -2,27 +2,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { cornerHypotheses, locateCards, orderCardQuad, suppressNested, type LocatedCard } from '../../server/vision/locate';
 import { loadOpenCv, type OpenCv } from '../../server/vision/opencv';
 import type { Point, Quad } from '../../server/vision/types';
+import { paintCards, type PaintedCard } from './painted-cards';
 
 /** Paints white cards (with a black index mark) on a dark brown cloth. */
-function paint(width: number, height: number, cards: Array<{ cx: number; cy: number; w: number; h: number; angle: number }>): Uint8Array {
-  const data = new Uint8Array(width * height * 3);
-  for (let i = 0; i < width * height; i++) data.set([70, 45, 30], i * 3);
-  for (const c of cards) {
-    const cos = Math.cos(c.angle);
-    const sin = Math.sin(c.angle);
-    for (let y = 0; y < height; y++)
-      for (let x = 0; x < width; x++) {
-        const dx = x - c.cx;
-        const dy = y - c.cy;
-        const u = dx * cos + dy * sin;
-        const v = -dx * sin + dy * cos;
-        if (Math.abs(u) > c.w / 2 || Math.abs(v) > c.h / 2) continue;
-        // A card-like face: white with a dark index mark near the top-left.
-        const mark = u < -c.w / 2 + c.w * 0.2 && u > -c.w / 2 + c.w * 0.08 && v < -c.h / 2 + c.h * 0.2 && v > -c.h / 2 + c.h * 0.06;
-        data.set(mark ? [20, 20, 20] : [245, 245, 240], (y * width + x) * 3);
-      }
-  }
-  return data;
+function paint(width: number, height: number, cards: PaintedCard[]): Uint8Array {
+  return paintCards(width, height, cards, (u, v, c) => {
+    // A card-like face: white with a dark index mark near the top-left.
+    const mark = u < -c.w / 2 + c.w * 0.2 && u > -c.w / 2 + c.w * 0.08 && v < -c.h / 2 + c.h * 0.2 && v > -c.h / 2 + c.h * 0.06;
+    return mark ? [20, 20, 20] : [245, 245, 240];
+  });
 }
 
 function centre(q: Quad): Point {

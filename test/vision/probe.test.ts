@@ -2,32 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { probePile } from '../../server/vision/probe';
 import type { RgbImage } from '../../server/vision/crop';
 import type { Point, Quad } from '../../server/vision/types';
-
-interface PaintedCard {
-  cx: number;
-  cy: number;
-  w: number;
-  h: number;
-  angle: number;
-}
+import { paintCards, type PaintedCard } from './painted-cards';
 
 /** Webcam-size white cards, each with a big red pip in the middle, on a dark brown cloth. */
 function paint(width: number, height: number, cards: PaintedCard[]): RgbImage {
-  const data = new Uint8Array(width * height * 3);
-  for (let i = 0; i < width * height; i++) data.set([70, 45, 30], i * 3);
-  for (const c of cards) {
-    const cos = Math.cos(c.angle);
-    const sin = Math.sin(c.angle);
-    for (let y = 0; y < height; y++)
-      for (let x = 0; x < width; x++) {
-        const u = (x - c.cx) * cos + (y - c.cy) * sin;
-        const v = -(x - c.cx) * sin + (y - c.cy) * cos;
-        if (Math.abs(u) > c.w / 2 || Math.abs(v) > c.h / 2) continue;
-        const pip = Math.abs(u) < c.w * 0.3 && Math.abs(v) < c.h * 0.32;
-        data.set(pip ? [200, 20, 30] : [245, 245, 240], (y * width + x) * 3);
-      }
-  }
-  return { width, height, data };
+  const pip = (u: number, v: number, c: PaintedCard) => Math.abs(u) < c.w * 0.3 && Math.abs(v) < c.h * 0.32;
+  return { width, height, data: paintCards(width, height, cards, (u, v, c) => (pip(u, v, c) ? [200, 20, 30] : [245, 245, 240])) };
 }
 
 const centre = (q: Quad): Point => [q.reduce((s, p) => s + p[0], 0) / 4, q.reduce((s, p) => s + p[1], 0) / 4];
