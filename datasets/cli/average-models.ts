@@ -42,7 +42,9 @@ async function main(): Promise<void> {
   if (JSON.stringify(a.json.weightsManifest) !== JSON.stringify(b.json.weightsManifest)) throw new Error('the two models have different weights (architecture or layer names)');
   const mixed = interpolate(a.weights, b.weights, alpha);
   await fs.mkdir(values.out, { recursive: true });
-  const metadata = { ...b.json.userDefinedMetadata, interpolated: { from: String(a.json.userDefinedMetadata?.epoch ?? values.from), to: String(b.json.userDefinedMetadata?.epoch ?? values.to), alpha } };
+  // B's metadata (classes, crop size, ...) minus its scores, which were measured on B, not the mix.
+  const { validAcc: _valid, heldoutDeckAcc: _heldout, ...kept } = b.json.userDefinedMetadata ?? {};
+  const metadata = { ...kept, interpolated: { from: String(a.json.userDefinedMetadata?.epoch ?? values.from), to: String(b.json.userDefinedMetadata?.epoch ?? values.to), alpha } };
   await fs.writeFile(path.join(values.out, 'model.json'), JSON.stringify({ ...b.json, userDefinedMetadata: metadata }));
   await fs.writeFile(path.join(values.out, b.json.weightsManifest[0].paths[0]), Buffer.from(mixed.buffer, mixed.byteOffset, mixed.byteLength));
   console.log(JSON.stringify({ out: values.out, alpha, weights: mixed.length }));
