@@ -21,8 +21,7 @@ import { useTable } from '../lib/useLiveTable';
 import { useNow } from '../lib/useNow';
 import { useRefereeAction } from '../lib/useRefereeAction';
 
-/** Click order for calibration. */
-/** The points every calibration needs; then, optionally, each seat's Nerts pile (seat 1 first). */
+/** Click order for calibration: the points every calibration needs; then, optionally, each seat's Nerts pile (seat 1 first). */
 const CLICK_STEPS = ['top-left corner', 'top-right corner', 'bottom-right corner', 'bottom-left corner', 'centre of play'] as const;
 const POINT_LABELS = ['TL', 'TR', 'BR', 'BL', 'centre'];
 const REQUIRED_POINTS = CLICK_STEPS.length;
