@@ -59,24 +59,20 @@ export async function buildRenderedCrops(frames: number, seed: number, options: 
   const paths = renderedCachePaths();
   await fs.mkdir(cacheDir(), { recursive: true });
   await fs.writeFile(paths.pixels, pixels);
-  const seeds = [...((previous && (await readManifestSeeds())) ?? []), seed];
+  const seeds = [...(previous?.seeds ?? []), seed];
   await fs.writeFile(paths.manifest, JSON.stringify({ format: 'nerts-vision-rendered/1', seeds, frames, entries }));
   return entries.length;
 }
 
-async function readManifestSeeds(): Promise<number[]> {
-  const manifest = JSON.parse(await fs.readFile(renderedCachePaths().manifest, 'utf8')) as { seed?: number; seeds?: number[] };
-  return manifest.seeds ?? (manifest.seed === undefined ? [] : [manifest.seed]);
-}
-
-/** Loads cached rendered crops, or null when none were built. */
-export async function loadRenderedCrops(): Promise<{ entries: SourceEntry[]; pixels: Uint8Array } | null> {
+/** Loads cached rendered crops (and the seeds that rendered them), or null when none were built. */
+export async function loadRenderedCrops(): Promise<{ entries: SourceEntry[]; pixels: Uint8Array; seeds: number[] } | null> {
   const paths = renderedCachePaths();
   if (!existsSync(paths.manifest) || !existsSync(paths.pixels)) return null;
-  const manifest = JSON.parse(await fs.readFile(paths.manifest, 'utf8')) as { entries: SourceEntry[] };
+  // Caches written before --append held one `seed`.
+  const manifest = JSON.parse(await fs.readFile(paths.manifest, 'utf8')) as { entries: SourceEntry[]; seed?: number; seeds?: number[] };
   const pixels = new Uint8Array(await fs.readFile(paths.pixels));
   if (pixels.length !== manifest.entries.length * SOURCE_WIDTH * SOURCE_HEIGHT * 3) return null;
-  return { entries: manifest.entries, pixels };
+  return { entries: manifest.entries, pixels, seeds: manifest.seeds ?? (manifest.seed === undefined ? [] : [manifest.seed]) };
 }
 
 /**

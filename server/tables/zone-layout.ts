@@ -8,6 +8,7 @@
  * edge (as in server/sim/scene.ts). Image points are pixels.
  */
 import type { Point } from '../geometry';
+import { CARD_HEIGHT_MM, CARD_WIDTH_MM } from '../sim/scene';
 import type { Calibration } from '../protocol';
 import { tablePlane, zoneAt, type TablePlane } from '../vision/rectify';
 import type { CardObservation } from '../vision/types';
@@ -68,8 +69,8 @@ export function nertsPileZone(pileMm: Point, centreMm: Point): Array<[number, nu
   const angle = Math.atan2(centreMm[1] - pileMm[1], centreMm[0] - pileMm[0]);
   const along: Point = [Math.cos(angle), Math.sin(angle)];
   const across: Point = [-along[1], along[0]];
-  const halfAcross = 63 / 2 + NERTS_PILE_MARGIN_MM[0];
-  const halfAlong = 88 / 2 + NERTS_PILE_MARGIN_MM[1];
+  const halfAcross = CARD_WIDTH_MM / 2 + NERTS_PILE_MARGIN_MM[0];
+  const halfAlong = CARD_HEIGHT_MM / 2 + NERTS_PILE_MARGIN_MM[1];
   return [
     [-1, -1],
     [1, -1],
