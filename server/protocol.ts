@@ -164,6 +164,8 @@ export const CardObservationSchema = Type.Object({
   code: Type.Optional(CardCodeSchema),
   backId: Type.Optional(Type.String()),
   confidence: Type.Number({ minimum: 0, maximum: 1 }),
+  /** A face's likeliest faces, best first, each with P(this face | a face). */
+  alternatives: Type.Optional(Type.Array(Type.Object({ code: CardCodeSchema, p: Type.Number({ minimum: 0, maximum: 1 }) }), { maxItems: 8 })),
   corners: QuadSchema,
   zone: Type.Optional(Type.String()),
   /** A face on a Nerts pile: its look (unit vector), for counting cards that cannot be named. */
@@ -195,6 +197,8 @@ export const TableEventSchema = Type.Union([
   Type.Object({ type: Type.Literal('hand-started'), hand: Type.Integer() }),
   Type.Object({ type: Type.Literal('card-played'), player: PlayerRef, card: CardCodeSchema, foundationId: Type.String(), newPile: Type.Boolean() }),
   Type.Object({ type: Type.Literal('foundation-completed'), foundationId: Type.String() }),
+  /** The camera misread a pile's suit (its ace taken for another suit's) and later cards showed it: the pile's cards keep their ranks and take this suit. */
+  Type.Object({ type: Type.Literal('pile-revised'), foundationId: Type.String(), suit: Type.Union([Type.Literal('S'), Type.Literal('H'), Type.Literal('D'), Type.Literal('C')]), reason: Type.String() }),
   Type.Object({ type: Type.Literal('nerts-count'), player: PlayerRef, left: Type.Integer({ minimum: 0 }) }),
   Type.Object({
     type: Type.Literal('dispute-opened'),

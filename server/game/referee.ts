@@ -8,7 +8,7 @@
  * (table.ts); the two share the foundation rules (foundations.ts). Times are milliseconds (`atMs`)
  * on whatever clock the tracker uses; the reducer never reads a clock. Rule ids refer to RULES.md.
  */
-import { type CardCode, isCardCode, rankValue, suitOf, type Suit } from './cards';
+import { type CardCode, isCardCode, parseCard, rankValue, SUITS, suitOf, type Suit } from './cards';
 import { completesFoundation, describeFoundationProblem, foundationPlayProblem } from './foundations';
 import { addHand, type MatchState, newMatch, replaceLastHand } from './match';
 import { entityOf, type HandScore, type HandTally, scoreHand, type Teams } from './scoring';
@@ -51,6 +51,8 @@ export type Correction =
   /** Fix who a centre card belongs to. */
   | { kind: 'set-owner'; playId: string; owner: string | null; deckId?: string }
   | { kind: 'set-nerts-count'; player: string; count: number }
+  /** A foundation's suit was misread (its ace taken for another suit's): its cards keep their ranks and take this suit. */
+  | { kind: 'set-suit'; foundationId: string; suit: Suit }
   /** Mark a violation (by its index in `state.violations`) as dismissed. */
   | { kind: 'dismiss-violation'; index: number }
   | { kind: 'undo-call' };
@@ -535,6 +537,15 @@ function applyCorrection(state: RefereeState, hand: RefereeHand, event: Extract<
       if (!player) return bad(`no player "${fix.player}"`);
       if (!Number.isInteger(fix.count) || fix.count < 0 || fix.count > player.nertsPileSize) return bad(`bad Nerts count ${fix.count}`);
       player.nertsLeft = fix.count;
+      break;
+    }
+    case 'set-suit': {
+      const foundation = hand.foundations.find((f) => f.id === fix.foundationId);
+      if (!foundation) return bad(`no foundation "${fix.foundationId}"`);
+      if (!SUITS.includes(fix.suit)) return bad(`"${String(fix.suit)}" is not a suit`);
+      foundation.suit = fix.suit;
+      // Rejected plays never lay on the pile: they keep what was read.
+      for (const play of hand.plays) if (play.foundationId === foundation.id && play.status !== 'rejected') play.card = `${parseCard(play.card).rank}${fix.suit}` as CardCode;
       break;
     }
     case 'dismiss-violation': {

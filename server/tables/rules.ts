@@ -106,6 +106,8 @@ function toRefereeEvents(state: RulesState, event: TableEvent, timeMs: number, s
       }
       return fixes;
     }
+    case 'pile-revised':
+      return [{ type: 'correction', atMs, by: 'camera', reason: event.reason, fix: { kind: 'set-suit', foundationId: event.foundationId, suit: event.suit } }];
     case 'foundation-completed':
     case 'dispute-opened':
     case 'stall':

@@ -8,13 +8,16 @@
  * that is not seen (a hand covers it, a dropped frame) casts no vote, so occlusion never reads
  * as a change. Zones come from the recogniser ('centre', 'seat-<n>', 'seat-<n>/nerts', ...).
  */
-import { parseCard, rankValue, suitOf, type CardCode } from '../game/cards';
+import { parseCard, rankValue, suitOf, type CardCode, type Suit } from '../game/cards';
 import type { CardObservation, FrameObservations, Point } from '../vision/types';
 import type { TableEvent } from '../protocol';
 import { addLook, cardsGoneByLook, initialLooks, type NertsLooks } from './nerts-looks';
+import { cardsBetween, pilePrior, readWithPrior, type ReadingTuning } from './readings';
+
+export { cardsBetween } from './readings';
 
 /** Tunables of the tracker; times in ms, distances in image pixels relative to card size. */
-export interface TrackerConfig {
+export interface TrackerConfig extends ReadingTuning {
   /** Seat index → player id, in seat order. */
   players: Array<{ seat: number; playerId: string; nertsPileSize: number }>;
   /** Reading must win this share of the recent votes to change a top card. */
@@ -45,6 +48,11 @@ export interface TrackerConfig {
   /** How long ago a card must have been seen in a seat to be attributed to it, ms. */
   attributionWindowMs: number;
   /**
+   * A play nobody was seen holding goes to a seat whose Nerts pile showed a new top (its card
+   * had left) at most this long before the play landed (or since), ms.
+   */
+  nertsDepartureMs: number;
+  /**
    * A play's owner is decided this long after it landed, ms: a copy that was only covered by a
    * hand shows up again in its seat meanwhile and is ruled out. Viewers see plays this much later.
    */
@@ -56,6 +64,11 @@ export interface TrackerConfig {
   emptyNertsFrames: number;
   /** A seat sighting counts when the same code was seen there this recently too, ms. */
   sightingRepeatMs: number;
+  /**
+   * A runner-up reading of a seat card with at least this share is remembered as "maybe seen"
+   * there (TrackedSeat.maybeSeen): a play nobody was surely seen holding goes to such a seat.
+   */
+  maybeSeenShare: number;
   /** Gap in a card's sightings over the centre that still counts as one flight, ms. */
   flightGapMs: number;
   /** How long after a card lands a racing copy may still show and go back, ms. */
@@ -64,6 +77,16 @@ export interface TrackerConfig {
   callReactionMs: number;
   /** A copy must be away from its seat at least this long to count as having flown, ms. */
   raceAwayMs: number;
+  /**
+   * A pile of at most this many cards whose next card reads surely in another suit takes that
+   * suit (its ace was misread; see misreadSuit).
+   */
+  suitRevisionMaxCards: number;
+  /**
+   * At the hand's end, a Nerts pile that lay bare to the end with at most this many cards counted
+   * left is taken as emptied (its count stalled on tops it could not tell apart).
+   */
+  bareAtEndMaxLeft: number;
   /** After a Nerts pile is seen empty, the call is placed when its last card lands, or after this long, ms. */
   callWaitMs: number;
   /**
@@ -108,15 +131,21 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   disputeWindowMs: 700,
   attributionWindowMs: 4000,
   attributionDelayMs: 1000,
+  nertsDepartureMs: 3000,
   setAsideMs: 3000,
   emptyNertsMs: 600,
   emptyNertsFrames: 4,
   callWaitMs: 2500,
+  bareAtEndMaxLeft: 5,
+  suitRevisionMaxCards: 3,
   callSettleMs: 1800,
   raceWatchMs: 5000,
   callReactionMs: 800,
   flightGapMs: 2000,
   sightingRepeatMs: 500,
+  maybeSeenShare: 0.2,
+  unexpectedCardPrior: 0.1,
+  alternativeMinShare: 0.05,
   raceAwayMs: 300,
   stallMs: 30000,
   pileRadiusCards: 0.45,
@@ -157,6 +186,8 @@ export interface TrackedPile {
   missingSinceMs?: number | null;
   /** Watching for a race on the latest card: a second copy flying in and going back. */
   race?: RaceWatch | null;
+  /** Per suit, the surest reading the recogniser itself (before the pile's prior) gave a card lying on this pile. */
+  suitSeen?: Partial<Record<Suit, number>>;
   /** On a queen pile: the first tracked king seen landing on it (it may be set aside before it is voted in). */
   kingLander?: { origin: string; landedMs: number } | null;
 }
@@ -223,6 +254,8 @@ export interface PendingPlay {
   decideAtMs: number;
   /** Seats the code had lately left when it landed: player id and when last seen there, ms. */
   candidates: Array<{ playerId: string; seenMs: number }>;
+  /** Seats where a card read as a likely runner-up of this code lay lately (see maybeSeenShare); absent in older saved states. */
+  maybe?: Array<{ playerId: string; seenMs: number }>;
   /** False for a card that may not go there (reported once; the pile keeps its legal top). */
   legal: boolean;
   /** The owner read off the first copy's track that landed there (see CardTrack), when known. */
@@ -261,6 +294,10 @@ export interface TrackedSeat {
   lastSeen: Record<string, number>;
   /** Code → last raw sighting, confirmed or not, ms. */
   rawSeen?: Record<string, number>;
+  /** Code → last time a card there was read with this code as a likely runner-up (see maybeSeenShare), ms. */
+  maybeSeen?: Record<string, number>;
+  /** When a new Nerts top showed lately (its card had left: one departure explains one play), ms. */
+  nertsDepartures?: number[];
   /** Nerts pile seen empty: the call follows when its last card lands (`landedMs`) or after callWaitMs. */
   callPending?: { sinceMs: number; lastCard: CardCode | null; landedMs: number | null; leftBefore?: number } | null;
 }
@@ -350,10 +387,12 @@ function cloneState(s: TrackerState): TrackerState {
       nertsVotes: [...seat.nertsVotes],
       lastSeen: { ...seat.lastSeen },
       rawSeen: { ...(seat.rawSeen ?? {}) },
+      maybeSeen: { ...(seat.maybeSeen ?? {}) },
+      nertsDepartures: [...(seat.nertsDepartures ?? [])],
       callPending: seat.callPending ? { ...seat.callPending } : seat.callPending,
     })),
     disputes: s.disputes.map((d) => ({ ...d, first: { ...d.first }, second: { ...d.second } })),
-    pending: s.pending.map((p) => ({ ...p, candidates: p.candidates.map((c) => ({ ...c })) })),
+    pending: s.pending.map((p) => ({ ...p, candidates: p.candidates.map((c) => ({ ...c })), maybe: (p.maybe ?? []).map((c) => ({ ...c })) })),
     flights: { ...s.flights },
     centreSightings: { ...(s.centreSightings ?? {}) },
     tracks: (s.tracks ?? []).map((t) => ({ ...t })),
@@ -405,6 +444,58 @@ function cardHeightPx(corners: CardObservation['corners']): number {
   const [tl, tr, br, bl] = corners;
   const side = (a: Point, b: Point) => Math.hypot(a[0] - b[0], a[1] - b[1]);
   return Math.max(side(tl, bl), side(tr, br), side(tl, tr), side(bl, br), 1);
+}
+
+const SUIT_WORDS: Record<Suit, string> = { S: 'spades', H: 'hearts', D: 'diamonds', C: 'clubs' };
+
+/** `code`'s rank in `suit`. */
+function inSuit(code: CardCode, suit: Suit): CardCode {
+  return `${parseCard(code).rank}${suit}` as CardCode;
+}
+
+/**
+ * The suit a pile really has when `reading` (decided by the votes) shows its suit was misread: at
+ * webcam size an ace of spades passes for the ace of clubs, and the pile then refuses every
+ * spade after it. Only a young pile is revised (suitRevisionMaxCards), by a sure reading of the
+ * next rank in another suit that fits no other open pile (a card that fits elsewhere was put on
+ * the wrong pile: an illegal play), and only when the recogniser itself, before the pile's prior
+ * (see readings.ts), was surer of the new suit on this pile than of the old one.
+ */
+function misreadSuit(state: TrackerState, pile: TrackedPile, reading: CardCode, config: TrackerConfig): Suit | null {
+  const top = pile.cards.at(-1)?.code;
+  if (!top || pile.cards.length > config.suitRevisionMaxCards) return null;
+  const suit = suitOf(reading);
+  if (suit === suitOf(top) || !nextInSuit(inSuit(top, suit), reading)) return null;
+  if (!pile.votes.some((vote) => vote.code === reading && vote.weight >= config.sureNameConfidence)) return null;
+  // The recogniser must have been surer of the new suit than of the old one on this pile.
+  if ((pile.suitSeen?.[suit] ?? 0) <= (pile.suitSeen?.[suitOf(top)] ?? 0)) return null;
+  const fitsElsewhere = state.piles.some((other) => other !== pile && !other.completed && nextInSuit(other.cards.at(-1)?.code, reading));
+  return fitsElsewhere ? null : suit;
+}
+
+/** Gives a pile's cards (and the plays still waiting for their owner there) the suit `suit`. */
+function revisePileSuit(state: TrackerState, pile: TrackedPile, suit: Suit): void {
+  for (const card of pile.cards) card.code = inSuit(card.code, suit);
+  for (const play of state.pending) if (play.foundationId === pile.id && play.legal) play.code = inSuit(play.code, suit);
+  if (pile.race) pile.race.code = inSuit(pile.race.code, suit);
+  pile.reportedIllegal = null;
+}
+
+/** The open pile a centre card lies on (the nearest within pileRadiusCards), if any. */
+function pileUnder(state: TrackerState, card: CardObservation, config: TrackerConfig): TrackedPile | null {
+  const center = centreOf(card.corners);
+  const size = cardHeightPx(card.corners);
+  let best: TrackedPile | null = null;
+  let bestDistance = Infinity;
+  for (const pile of state.piles) {
+    if (pile.completed) continue;
+    const distance = Math.hypot(pile.center[0] - center[0], pile.center[1] - center[1]);
+    if (distance < config.pileRadiusCards * Math.max(size, pile.cardSizePx) && distance < bestDistance) {
+      best = pile;
+      bestDistance = distance;
+    }
+  }
+  return best;
 }
 
 /** The winning reading of a vote list, if it has enough support; `undefined` = no decision. */
@@ -465,7 +556,17 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
   state.lastFrameMs = now;
   state.frames += 1;
 
-  const usable = frame.cards.filter((card) => card.confidence >= config.minConfidence);
+  // A centre card is read in the light of the pile it lies on (see readings.ts).
+  // What the recogniser itself said of a card read otherwise in the light of its pile.
+  const rawReading = new Map<CardObservation, CardObservation>();
+  const usable = frame.cards
+    .map((card) => {
+      if (parseZone(card.zone)?.area !== 'centre') return card;
+      const read = readWithPrior(card, (code) => pilePrior(pileUnder(state, card, config)?.cards.at(-1)?.code, code, config), config);
+      if (read !== card) rawReading.set(read, card);
+      return read;
+    })
+    .filter((card) => card.confidence >= config.minConfidence);
   const centreCards: CardObservation[] = [];
   const seatByIndex = new Map(state.seats.map((seat) => [seat.seat, seat]));
   const nertsObserved = new Map<number, CardObservation[]>();
@@ -486,6 +587,7 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
       const previous = seat.rawSeen[card.code];
       seat.rawSeen[card.code] = now;
       if (previous !== undefined && now - previous <= config.sightingRepeatMs) seat.lastSeen[card.code] = now;
+      for (const alternative of card.alternatives?.slice(1) ?? []) if (alternative.p >= config.maybeSeenShare) (seat.maybeSeen ??= {})[alternative.code] = now;
       const list = seenInSeat.get(zone.seat) ?? [];
       list.push(card);
       seenInSeat.set(zone.seat, list);
@@ -525,7 +627,10 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
       // The first top, or a new card, closes the pile until the next break.
       if (added.newCard || (before === 0 && added.state.tops.length === 1)) {
         pause.look = false;
-        if (added.newCard) pause.newTopMs = now;
+        if (added.newCard) {
+          pause.newTopMs = now;
+          noteNertsDeparture(seat, now, config);
+        }
       }
     }
     const back = seat.callPending;
@@ -557,7 +662,10 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
         if (!known) {
           seat.nertsSeen.push(decided.code);
           pause.name = false;
-          if (seat.nertsSeen.length > 1) pause.newTopMs = now;
+          if (seat.nertsSeen.length > 1) {
+            pause.newTopMs = now;
+            noteNertsDeparture(seat, now, config);
+          }
         }
       }
     }
@@ -631,18 +739,7 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
   const pileHits = new Map<string, CardObservation[]>();
   const unmatched: CardObservation[] = [];
   for (const card of centreCards) {
-    const center = centreOf(card.corners);
-    const size = cardHeightPx(card.corners);
-    let best: TrackedPile | null = null;
-    let bestDistance = Infinity;
-    for (const pile of state.piles) {
-      if (pile.completed) continue;
-      const distance = Math.hypot(pile.center[0] - center[0], pile.center[1] - center[1]);
-      if (distance < config.pileRadiusCards * Math.max(size, pile.cardSizePx) && distance < bestDistance) {
-        best = pile;
-        bestDistance = distance;
-      }
-    }
+    const best = pileUnder(state, card, config);
     if (best) {
       const list = pileHits.get(best.id) ?? [];
       list.push(card);
@@ -667,12 +764,23 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
       // The top card is the one the recogniser trusts most where several overlap.
       const top = hits.sort((a, b) => b.confidence - a.confidence)[0];
       pile.votes.push({ code: top.code!, weight: top.confidence, timeMs: now });
+      // How surely the recogniser itself has read each suit on this pile (see misreadSuit).
+      const raw = rawReading.get(top) ?? top;
+      const rawSuit = suitOf(raw.code!);
+      pile.suitSeen = { ...pile.suitSeen, [rawSuit]: Math.max(pile.suitSeen?.[rawSuit] ?? 0, raw.confidence) };
       pile.lastSeenMs = now;
     }
     pile.votes = pruneVotes(pile.votes, now, config);
     const decided = tally(pile.votes, config);
-    const currentTop = pile.cards[pile.cards.length - 1]?.code;
-    if (!decided?.code || decided.code === currentTop) continue;
+    if (!decided?.code || decided.code === pile.cards.at(-1)?.code) continue;
+    const suit = misreadSuit(state, pile, decided.code, config);
+    if (suit) {
+      const was = suitOf(pile.cards[0].code);
+      revisePileSuit(state, pile, suit);
+      // Plays still waiting for their owner go out in the new suit; the rules hear of the rest.
+      if (pile.cards.some((card) => card.player !== '')) emit({ type: 'pile-revised', foundationId: pile.id, suit, reason: `${decided.code} was read surely on it: its cards were taken for ${SUIT_WORDS[was]}` });
+    }
+    const currentTop = pile.cards.at(-1)?.code;
     const added = cardsBetween(currentTop, decided.code);
     if (added) {
       for (const code of added) queuePlay(state, pile, code, false, landedAt(state, decided.code, firstSeen(pile.votes, decided.code), config), now, config, true);
@@ -865,20 +973,29 @@ function landedTracks(state: TrackerState, pile: { center: Point; cardSizePx: nu
   return landed.sort((a, b) => a.landedMs - b.landedMs);
 }
 
+/** Records that a seat's Nerts pile showed a new top (its previous top left) at `now`; one record per card. */
+function noteNertsDeparture(seat: TrackedSeat, now: number, config: TrackerConfig): void {
+  const departures = seat.nertsDepartures ?? (seat.nertsDepartures = []);
+  const last = departures.at(-1);
+  if (last !== undefined && now - last < config.nertsMinGapMs) return;
+  departures.push(now);
+  if (departures.length > 4) departures.shift();
+}
+
 /**
- * The cards that take a pile from `top` to `reading` by legal single steps (several when frames
- * were missed); null when `reading` cannot follow `top` in suit.
+ * The seat whose Nerts pile lost its top closest to a play landing at `landMs` (between
+ * nertsDepartureMs before it and now), with the departure it would use up.
  */
-export function cardsBetween(top: CardCode | undefined, reading: CardCode): CardCode[] | null {
-  if (!top && rankValue(reading) > 3) return null; // a new pile missing more than its ace and a two is a misread
-  if (top && suitOf(top) !== suitOf(reading)) return null;
-  const from = top ? rankValue(top) : 0;
-  const to = rankValue(reading);
-  if (to <= from || to - from > 3) return null; // more than three unseen plays is a misread
-  const suit = parseCard(reading).suit;
-  const codes: CardCode[] = [];
-  for (let value = from + 1; value <= to; value += 1) codes.push(`${['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K'][value - 1]}${suit}` as CardCode);
-  return codes;
+function nertsDepartureNear(state: TrackerState, landMs: number, now: number, config: TrackerConfig, fresh: (c: { playerId: string }) => boolean): { seat: TrackedSeat; usedMs: number } | undefined {
+  let best: { seat: TrackedSeat; usedMs: number } | undefined;
+  for (const seat of state.seats) {
+    if (!fresh(seat)) continue;
+    for (const t of seat.nertsDepartures ?? []) {
+      if (t < landMs - config.nertsDepartureMs || t > now) continue;
+      if (!best || Math.abs(t - landMs) < Math.abs(best.usedMs - landMs)) best = { seat, usedMs: t };
+    }
+  }
+  return best;
 }
 
 /** Records a play seen landing; its owner is decided later by resolvePending. */
@@ -887,9 +1004,12 @@ function queuePlay(state: TrackerState, pile: TrackedPile, code: CardCode, newPi
   // after that moment is another deck's, not the one in flight.
   const flight = state.flights[code];
   const flightStart = flight && flight.lastMs >= Math.min(landMs, now) - config.flightGapMs ? Math.min(flight.startMs, landMs) : landMs;
-  const candidates = state.seats
-    .map((seat) => ({ playerId: seat.playerId, seenMs: seat.lastSeen[code] }))
-    .filter((c): c is { playerId: string; seenMs: number } => c.seenMs !== undefined && c.seenMs < flightStart && now - c.seenMs <= config.attributionWindowMs);
+  const seenBefore = (sightings: (seat: TrackedSeat) => Record<string, number> | undefined) =>
+    state.seats
+      .map((seat) => ({ playerId: seat.playerId, seenMs: sightings(seat)?.[code] }))
+      .filter((c): c is { playerId: string; seenMs: number } => c.seenMs !== undefined && c.seenMs < flightStart && now - c.seenMs <= config.attributionWindowMs);
+  const candidates = seenBefore((seat) => seat.lastSeen);
+  const maybe = seenBefore((seat) => seat.maybeSeen);
   if (legal) {
     pile.cards.push({ code, player: '' });
     pile.race = { code, landMs: Math.min(landMs, now), untilMs: Math.min(landMs, now) + config.raceWatchMs, secondSeenMs: null, away: {} };
@@ -902,7 +1022,7 @@ function queuePlay(state: TrackerState, pile: TrackedPile, code: CardCode, newPi
   const landed = pile.center ? landedTracks(state, pile, code, Math.min(landMs, now) - config.flightGapMs, now, config) : [];
   const trackOwner = landed[0]?.track.origin ?? undefined;
   if (legal && pile.race) pile.race.landers = Object.fromEntries(landed.map(({ track, landedMs }) => [String(track.id), { origin: track.origin!, landedMs }]));
-  state.pending.push({ foundationId: pile.id, code, newPile, landMs: Math.min(landMs, now), decideAtMs: now + config.attributionDelayMs, candidates, legal, ...(trackOwner ? { trackOwner } : {}) });
+  state.pending.push({ foundationId: pile.id, code, newPile, landMs: Math.min(landMs, now), decideAtMs: now + config.attributionDelayMs, candidates, maybe, legal, ...(trackOwner ? { trackOwner } : {}) });
   for (const seat of state.seats) if (seat.callPending && seat.callPending.lastCard === code) seat.callPending.landedMs ??= Math.min(landMs, now);
 }
 
@@ -925,7 +1045,12 @@ function resolvePending(state: TrackerState, now: number, config: TrackerConfig,
       .filter((seat) => fresh({ playerId: seat.playerId }))
       .sort((a, b) => (b.lastSeen[play.code] ?? -1) - (a.lastSeen[play.code] ?? -1))[0];
     const tracked = play.trackOwner !== undefined && fresh({ playerId: play.trackOwner }) ? play.trackOwner : undefined;
-    const player = tracked ?? ranked[0]?.playerId ?? fallback?.playerId ?? state.seats[0].playerId;
+    // Nobody was surely seen holding it: a seat whose Nerts pile just lost its top, else a seat
+    // where a card lay that was read as this one's close runner-up.
+    const departed = ranked.length > 0 ? undefined : nertsDepartureNear(state, play.landMs, now, config, fresh);
+    const maybe = (play.maybe ?? []).filter(fresh).sort((a, b) => b.seenMs - a.seenMs)[0]?.playerId;
+    const player = tracked ?? ranked[0]?.playerId ?? departed?.seat.playerId ?? maybe ?? fallback?.playerId ?? state.seats[0].playerId;
+    if (departed && player === departed.seat.playerId) departed.seat.nertsDepartures = (departed.seat.nertsDepartures ?? []).filter((t) => t !== departed.usedMs);
     // One departure explains one arrival.
     const chosen = seatOf(player);
     if ((chosen.lastSeen[play.code] ?? Infinity) <= play.landMs) delete chosen.lastSeen[play.code];
@@ -947,10 +1072,32 @@ export function flushPending(previous: TrackerState, config: TrackerConfig): { s
   const now = state.lastFrameMs ?? 0;
   resolvePending(state, now, config, (event, atMs = now) => events.push({ timeMs: Math.min(atMs, now), event }), true);
   // A Nerts pile seen empty whose call was still being settled: the count stands at 0.
+  const callers: Array<{ seat: TrackedSeat; sinceMs: number }> = [];
   for (const seat of state.seats) {
     if (!seat.callPending) continue;
-    events.push({ timeMs: Math.min(seat.callPending.sinceMs, now), event: { type: 'nerts-count', player: seat.playerId, left: 0 } });
+    callers.push({ seat, sinceMs: seat.callPending.sinceMs });
     seat.callPending = null;
+  }
+  // Nobody's pile was seen emptying, yet the hand ended: a pile that lay bare to the end was
+  // emptied, though its count had stalled above the last cards (tops that were never named nor
+  // told apart by look). At the end hands are off the table, so bare means empty.
+  if (callers.length === 0 && !state.called) {
+    for (const seat of state.seats) {
+      const bare = seat.emptySinceMs !== null && now - seat.emptySinceMs >= config.emptyNertsMs && seat.emptyFrames >= config.emptyNertsFrames;
+      const everSeen = seat.nertsSeen.length > 0 || (seat.nertsLooks?.tops.length ?? 0) > 0;
+      if (bare && everSeen && seat.nertsLeft > 0 && seat.nertsLeft <= config.bareAtEndMaxLeft) callers.push({ seat, sinceMs: seat.emptySinceMs! });
+    }
+  }
+  for (const { seat, sinceMs } of callers) {
+    seat.nertsLeft = 0;
+    seat.nertsTop = null;
+    events.push({ timeMs: Math.min(sinceMs, now), event: { type: 'nerts-count', player: seat.playerId, left: 0 } });
+  }
+  // The first to empty their pile called (placed at the end: no play seen is after it).
+  const caller = callers.sort((a, b) => a.sinceMs - b.sinceMs)[0];
+  if (caller && !state.called) {
+    state.called = true;
+    events.push({ timeMs: now, event: { type: 'call', player: caller.seat.playerId, manual: false } });
   }
   return { state, events };
 }

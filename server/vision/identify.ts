@@ -5,6 +5,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { ALL_CARD_CODES, parseCard, RANKS, SUITS, type CardCode } from '../game/cards';
+import type { CardObservation } from './types';
 import {
   CROP_HEIGHT,
   CROP_WIDTH,
@@ -59,9 +60,19 @@ export async function runIdentityModel(model: tf.LayersModel, crops: Float32Arra
 
 /** What one crop is, before enrolment refines backs and faces. */
 export type Identity =
-  | { kind: 'face'; code: CardCode; confidence: number }
+  | { kind: 'face'; code: CardCode; confidence: number; alternatives?: FaceAlternative[] }
   | { kind: 'back'; confidence: number; design: string }
   | { kind: 'other'; confidence: number };
+
+/**
+ * One of the faces a crop most likely shows, with P(this face | a face). The recogniser names
+ * the best; the tracker weighs the runners-up against what the game allows there (a card on a
+ * foundation is almost always the next in suit).
+ */
+export type FaceAlternative = NonNullable<CardObservation['alternatives']>[number];
+
+/** How many faces a face identity lists (best first), and the least share listed. */
+export const ALTERNATIVES = { count: 4, minShare: 0.02 } as const;
 
 /** Rank and suit class of each face class index, for combining with the index reading. */
 const FACE_RANK = ALL_CARD_CODES.map((code) => RANKS.indexOf(parseCard(code).rank));
@@ -98,8 +109,9 @@ export function decideIdentity(
   if (!index) return whole;
   const fused = fusedFace(faces, index, fusion);
   // P(a face) x P(this face | a face), the second from the fused reading.
-  if (whole.kind === 'face') return { kind: 'face', code: fused.code, confidence: Math.min(1, faces.mass * fused.share) };
-  if (index.indexness >= fusion.faceOverride) return { kind: 'face', code: fused.code, confidence: Math.min(1, index.indexness * fused.share) };
+  const { alternatives } = fused;
+  if (whole.kind === 'face') return { kind: 'face', code: fused.code, confidence: Math.min(1, faces.mass * fused.share), alternatives };
+  if (index.indexness >= fusion.faceOverride) return { kind: 'face', code: fused.code, confidence: Math.min(1, index.indexness * fused.share), alternatives };
   return whole;
 }
 
@@ -154,27 +166,39 @@ function decideWholeCard(probs: Float32Array, offset: number, numClasses: number
   }
   const meaning = classMeaning(faces.best, names);
   if (meaning.kind !== 'face') throw new Error('face class index out of range');
-  return { kind: 'face', code: meaning.code, confidence: Math.min(1, faces.scores[faces.best]) };
+  const shares = Array.from(faces.scores, (score) => score / (faces.mass || 1));
+  return { kind: 'face', code: meaning.code, confidence: Math.min(1, faces.scores[faces.best]), alternatives: topFaces(shares) };
+}
+
+/** The likeliest faces of a distribution over the 52 (shares summing to 1), best first (see ALTERNATIVES). */
+export function topFaces(shares: ArrayLike<number>): FaceAlternative[] {
+  const order = Array.from({ length: OTHER_CLASS }, (_, c) => c).sort((a, b) => shares[b] - shares[a]);
+  return order
+    .slice(0, ALTERNATIVES.count)
+    .filter((c, rank) => rank === 0 || shares[c] >= ALTERNATIVES.minShare)
+    .map((c) => ({ code: ALL_CARD_CODES[c], p: Math.round(shares[c] * 1000) / 1000 }));
 }
 
 /** The best face by whole card and index corner together, and its share of the fused face scores. */
-function fusedFace(faces: FaceEvidence, index: IndexReading, fusion: IndexFusion): { code: CardCode; share: number } {
+function fusedFace(faces: FaceEvidence, index: IndexReading, fusion: IndexFusion): { code: CardCode; share: number; alternatives: FaceAlternative[] } {
   let best = 0;
   let bestScore = -1;
   let sum = 0;
+  const scores = new Float64Array(OTHER_CLASS);
   for (let c = 0; c < OTHER_CLASS; c++) {
     const face = faces.scores[c] / (faces.mass || 1);
     // A corner that hardly shows an index says little: blend its reading towards uniform.
     const rank = 1 / NO_RANK + index.indexness * (index.rank[FACE_RANK[c]] - 1 / NO_RANK);
     const suit = 1 / NO_SUIT + index.indexness * (index.suit[FACE_SUIT[c]] - 1 / NO_SUIT);
     const score = Math.pow(face + 1e-4, fusion.wholeCardWeight) * (rank + 1e-4) * (suit + 1e-4);
+    scores[c] = score;
     sum += score;
     if (score > bestScore) {
       bestScore = score;
       best = c;
     }
   }
-  return { code: ALL_CARD_CODES[best], share: bestScore / sum };
+  return { code: ALL_CARD_CODES[best], share: bestScore / sum, alternatives: topFaces(scores.map((score) => score / sum)) };
 }
 
 // ------------------------------------------------------------------ the index-corner reader

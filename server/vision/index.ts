@@ -355,6 +355,7 @@ class TfjsRecognizer implements CardRecognizer {
       return { kind: 'back', backId: match?.backId, confidence: match ? identity.confidence * match.similarity : identity.confidence * 0.5, corners: card.corners, zone };
     }
     const face: CardObservation = { kind: 'face', code: identity.kind === 'face' ? identity.code : undefined, confidence: identity.confidence, corners: card.corners, zone };
+    if (identity.kind === 'face' && identity.alternatives) face.alternatives = identity.alternatives;
     return isNertsZone(zone) ? { ...face, look: lookOf(embedding) } : face;
   }
 

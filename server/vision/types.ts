@@ -42,6 +42,11 @@ export interface CardObservation {
   backId?: string;
   /** 0..1 */
   confidence: number;
+  /**
+   * For a face: the likeliest faces, best first (the first is `code`), each with P(this face | a
+   * face). The tracker weighs them against what the game allows where the card lies.
+   */
+  alternatives?: Array<{ code: CardCode; p: number }>;
   /** Card outline in image pixels; for a partly visible card, the extrapolated full card. */
   corners: Quad;
   /** Zone id from the calibration, when calibrated. */

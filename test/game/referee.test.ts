@@ -175,6 +175,23 @@ describe('referee: call, counts, stuck', () => {
 });
 
 describe('referee: corrections, scoring, log', () => {
+  it('[R5] a misread suit is corrected: the pile and its cards take the suit, rejected plays keep what was read', () => {
+    const s = run([
+      start(),
+      play('AC', 'red', 'c1', 1),
+      play('2C', 'blue', 'c1', 2000),
+      play('3S', 'red', 'c1', 4000),
+      { type: 'correction', atMs: 4100, by: 'camera', reason: '3S read surely on it', fix: { kind: 'set-suit', foundationId: 'c1', suit: 'S' } },
+      play('3S', 'red', 'c1', 4200),
+      { type: 'correction', atMs: 4300, by: 'camera', reason: 'no such pile', fix: { kind: 'set-suit', foundationId: 'c9', suit: 'S' } },
+    ]);
+    const pile = s.hand!.foundations.find((f) => f.id === 'c1')!;
+    expect(pile).toMatchObject({ suit: 'S', topCard: '3S', height: 3 });
+    expect(pile.cards.map((c) => `${c.code}:${c.owner}`)).toEqual(['AS:ann', '2S:bob', '3S:ann']);
+    expect(s.hand!.plays.find((p) => p.status === 'rejected')!.card).toBe('3S');
+    expect(codes(s)).toEqual(['foundation/wrong-suit', 'correction/bad-target']);
+  });
+
   it('[R5] corrections carry who and why: remove a misread play, fix an owner, set a count, dismiss a violation, undo a call', () => {
     const s = run([
       start(),

@@ -4,7 +4,7 @@
  */
 import type { LoggedEvent, TableInfo, TableView } from '../../../server/protocol';
 import type { CardCode } from '../../../server/game/cards';
-import { cardShort } from './cardNames';
+import { cardShort, SUIT_NAMES } from './cardNames';
 
 /** Seat colours (deck backs), chosen to stay apart for colour-blind viewers. */
 export const SEAT_COLOURS = ['#2a4fa0', '#c2571a', '#1f7a5a', '#8b2f8f', '#b8860b', '#3b3b3b'] as const;
@@ -64,6 +64,9 @@ export function describeEntry(entry: LoggedEvent, names: Map<string, string>): F
       break;
     case 'foundation-completed':
       lines.push({ ...base, kind: 'info', text: `Pile ${event.foundationId} completed` });
+      break;
+    case 'pile-revised':
+      lines.push({ ...base, kind: 'info', text: `Pile ${event.foundationId} is ${SUIT_NAMES[event.suit]}: ${event.reason}` });
       break;
     case 'nerts-count':
       lines.push({ ...base, kind: 'info', text: `${name(event.player)}: ${event.left} Nerts card${event.left === 1 ? '' : 's'} left` });

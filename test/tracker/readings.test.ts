@@ -1,0 +1,172 @@
+import { describe, expect, it } from 'vitest';
+import { pilePrior, readWithPrior } from '../../server/tracker/readings';
+import { DEFAULT_TRACKER_TUNING, flushPending, initialTrackerState, step, type TimedEvent, type TrackerConfig } from '../../server/tracker/tracker';
+import type { CardCode } from '../../server/game/cards';
+import type { CardObservation, FrameObservations } from '../../server/vision/types';
+import { face, frames } from './observations';
+
+const tuning = { unexpectedCardPrior: 0.1, alternativeMinShare: 0.05 };
+
+/** A face read as the first of `alternatives` (code, share), at confidence `confidence`. */
+function unsure(alternatives: Array<[CardCode, number]>, x: number, y: number, zone: string, confidence = 0.6): CardObservation {
+  return { ...face(alternatives[0][0], x, y, zone, confidence), alternatives: alternatives.map(([code, p]) => ({ code, p })) };
+}
+
+describe('readings: what the game expects where a card lies', () => {
+  it('gives the top and the next in suit prior 1, cards further ahead less, anything else the small prior', () => {
+    expect(pilePrior('6H', '6H', tuning)).toBe(1);
+    expect(pilePrior('6H', '7H', tuning)).toBe(1);
+    expect(pilePrior('6H', '8H', tuning)).toBeCloseTo(0.3);
+    expect(pilePrior('6H', '7D', tuning)).toBe(0.1);
+    expect(pilePrior(undefined, 'AC', tuning)).toBe(1);
+    expect(pilePrior(undefined, '9C', tuning)).toBe(0.1);
+  });
+
+  it('reads a near miss as the card the pile expects, and scales its confidence by its share', () => {
+    const card = unsure([['7D', 0.6], ['7H', 0.3], ['6D', 0.1]], 0, 0, 'centre', 0.6);
+    const read = readWithPrior(card, (code) => pilePrior('6H', code, tuning), tuning);
+    expect(read.code).toBe('7H');
+    expect(read.confidence).toBeCloseTo(0.3);
+  });
+
+  it('keeps a clear reading of a card the pile does not expect (an illegal play stays visible)', () => {
+    const clear = unsure([['7D', 0.94], ['7H', 0.04]], 0, 0, 'centre', 0.9);
+    expect(readWithPrior(clear, (code) => pilePrior('6H', code, tuning), tuning).code).toBe('7D');
+    const strong = unsure([['9C', 0.9], ['7H', 0.08]], 0, 0, 'centre', 0.9);
+    expect(readWithPrior(strong, (code) => pilePrior('6H', code, tuning), tuning).code).toBe('9C');
+    const plain = face('7D', 0, 0, 'centre');
+    expect(readWithPrior(plain, (code) => pilePrior('6H', code, tuning), tuning)).toBe(plain);
+  });
+});
+
+describe('tracker: readings weighed by the pile', () => {
+  const config: TrackerConfig = {
+    ...DEFAULT_TRACKER_TUNING,
+    players: [
+      { seat: 0, playerId: 'ann', nertsPileSize: 13 },
+      { seat: 1, playerId: 'bob', nertsPileSize: 13 },
+    ],
+  };
+  function run(sequence: FrameObservations[]) {
+    let state = initialTrackerState(config);
+    const events: TimedEvent[] = [];
+    for (const f of sequence) {
+      const result = step(state, f, config);
+      state = result.state;
+      events.push(...result.events);
+    }
+    events.push(...flushPending(state, config).events);
+    return events.map((e) => e.event);
+  }
+  const CENTRE = { x: 640, y: 360 };
+
+  it('takes a 7H misread as 7D on the 6H pile as the 7H, not an illegal play', () => {
+    const pile = (['AH', '2H', '3H', '4H', '5H', '6H'] as const).flatMap((code, i) => frames(i * 600, 5, 100, () => [face(code, CENTRE.x, CENTRE.y, 'centre')]));
+    const sequence = [
+      ...pile,
+      ...frames(3600, 3, 100, () => [face('7H', 200, 650, 'seat-0/work')]),
+      ...frames(4000, 6, 100, () => [unsure([['7D', 0.55], ['7H', 0.35], ['7C', 0.1]], CENTRE.x, CENTRE.y, 'centre')]),
+    ];
+    const events = run(sequence);
+    expect(events).toContainEqual({ type: 'card-played', player: 'ann', card: '7H', foundationId: 'f1', newPile: false });
+    expect(events.some((e) => e.type === 'card-played' && e.card === '7D')).toBe(false);
+  });
+
+  it('revises a young pile whose ace was misread when its next card reads surely in the true suit', () => {
+    // Ann's AS reads as AC (spades a close second); bob's 2S then reads surely as 2S.
+    const sequence = [
+      ...frames(0, 3, 100, () => [face('AC', 300, 620, 'seat-0/nerts', 0.7)]),
+      ...frames(300, 6, 100, () => [unsure([['AC', 0.6], ['AS', 0.4]], CENTRE.x, CENTRE.y, 'centre', 0.7)]),
+      ...frames(2000, 3, 100, () => [face('2S', 1000, 120, 'seat-1/waste', 0.95)]),
+      ...frames(2400, 6, 100, () => [face('2S', CENTRE.x, CENTRE.y, 'centre', 0.95)]),
+    ];
+    const events = run(sequence);
+    expect(events).toContainEqual({ type: 'card-played', player: 'ann', card: 'AC', foundationId: 'f1', newPile: true });
+    expect(events).toContainEqual(expect.objectContaining({ type: 'pile-revised', foundationId: 'f1', suit: 'S' }));
+    expect(events).toContainEqual({ type: 'card-played', player: 'bob', card: '2S', foundationId: 'f1', newPile: false });
+  });
+
+  it('keeps a pile whose suit was read surely: a card of another suit on it is an illegal play', () => {
+    const sequence = [
+      ...frames(0, 3, 100, () => [face('AH', 300, 620, 'seat-0/nerts', 0.95)]),
+      ...frames(300, 6, 100, () => [face('AH', CENTRE.x, CENTRE.y, 'centre', 0.95)]),
+      ...frames(2000, 3, 100, () => [face('2D', 1000, 120, 'seat-1/waste', 0.9)]),
+      ...frames(2400, 6, 100, () => [face('2D', CENTRE.x, CENTRE.y, 'centre', 0.9)]),
+    ];
+    const events = run(sequence);
+    expect(events.some((e) => e.type === 'pile-revised')).toBe(false);
+    expect(events).toContainEqual({ type: 'card-played', player: 'bob', card: '2D', foundationId: 'f1', newPile: false });
+  });
+
+  it('gives a play nobody was seen holding to the seat whose Nerts pile just lost its top', () => {
+    // Bob's Nerts top 9C goes (a break, then QD shows); a 2S nobody was seen holding lands.
+    const BOB_NERTS = { x: 980, y: 100 };
+    const sequence = [
+      ...frames(0, 3, 100, () => [face('AS', 200, 650, 'seat-0/work'), face('9C', BOB_NERTS.x, BOB_NERTS.y, 'seat-1/nerts')]),
+      ...frames(300, 20, 100, () => [face('AS', CENTRE.x, CENTRE.y, 'centre'), face('9C', BOB_NERTS.x, BOB_NERTS.y, 'seat-1/nerts')]),
+      ...frames(2300, 3, 100, () => [face('AS', CENTRE.x, CENTRE.y, 'centre')]),
+      ...frames(2600, 5, 100, () => [face('AS', CENTRE.x, CENTRE.y, 'centre'), face('QD', BOB_NERTS.x, BOB_NERTS.y, 'seat-1/nerts')]),
+      ...frames(3100, 6, 100, () => [face('2S', CENTRE.x, CENTRE.y, 'centre'), face('QD', BOB_NERTS.x, BOB_NERTS.y, 'seat-1/nerts')]),
+    ];
+    const events = run(sequence);
+    expect(events).toContainEqual({ type: 'card-played', player: 'ann', card: 'AS', foundationId: 'f1', newPile: true });
+    expect(events).toContainEqual({ type: 'nerts-count', player: 'bob', left: 12 });
+    expect(events).toContainEqual({ type: 'card-played', player: 'bob', card: '2S', foundationId: 'f1', newPile: false });
+  });
+
+  it('gives a play nobody surely held to the seat where it was read as a likely runner-up', () => {
+    // Bob's waste shows the 2S, read as 2C (2S a close second); nobody was seen holding a 2S.
+    const sequence = [
+      ...frames(0, 5, 100, () => [face('AS', CENTRE.x, CENTRE.y, 'centre')]),
+      ...frames(500, 4, 100, () => [face('AS', CENTRE.x, CENTRE.y, 'centre'), unsure([['2C', 0.5], ['2S', 0.4]], 1000, 120, 'seat-1/waste')]),
+      ...frames(1000, 6, 100, () => [face('2S', CENTRE.x, CENTRE.y, 'centre')]),
+    ];
+    expect(run(sequence)).toContainEqual({ type: 'card-played', player: 'bob', card: '2S', foundationId: 'f1', newPile: false });
+  });
+});
+
+describe('tracker: a Nerts pile bare at the hand end', () => {
+  const small: TrackerConfig = {
+    ...DEFAULT_TRACKER_TUNING,
+    players: [
+      { seat: 0, playerId: 'ann', nertsPileSize: 6 },
+      { seat: 1, playerId: 'bob', nertsPileSize: 13 },
+    ],
+  };
+  const NERTS = { x: 300, y: 620 };
+  function run(sequence: FrameObservations[]) {
+    let state = initialTrackerState(small);
+    const during: TimedEvent[] = [];
+    for (const f of sequence) {
+      const result = step(state, f, small);
+      state = result.state;
+      during.push(...result.events);
+    }
+    return { during: during.map((e) => e.event), atEnd: flushPending(state, small).events.map((e) => e.event) };
+  }
+
+  it('is emptied when the count stalled on its last few cards, and its player called', () => {
+    // Two tops read (5 left counted), then the pile lies bare for three seconds until the hand ends.
+    const sequence = [
+      ...frames(0, 4, 100, () => [face('QC', NERTS.x, NERTS.y, 'seat-0/nerts')]),
+      ...frames(400, 2, 100, () => []),
+      ...frames(600, 4, 100, () => [face('JD', NERTS.x, NERTS.y, 'seat-0/nerts')]),
+      ...frames(1000, 30, 100, () => [face('9C', 900, 100, 'seat-1/nerts')]),
+    ];
+    const { during, atEnd } = run(sequence);
+    expect(during.some((e) => e.type === 'call')).toBe(false);
+    expect(atEnd).toContainEqual({ type: 'nerts-count', player: 'ann', left: 0 });
+    expect(atEnd).toContainEqual({ type: 'call', player: 'ann', manual: false });
+  });
+
+  it('is left alone when a face shows on it again before the end (a hand had covered it)', () => {
+    const sequence = [
+      ...frames(0, 4, 100, () => [face('QC', NERTS.x, NERTS.y, 'seat-0/nerts')]),
+      ...frames(400, 2, 100, () => []),
+      ...frames(600, 4, 100, () => [face('JD', NERTS.x, NERTS.y, 'seat-0/nerts')]),
+      ...frames(1000, 20, 100, () => []),
+      ...frames(3000, 4, 100, () => [face('JD', NERTS.x, NERTS.y, 'seat-0/nerts')]),
+    ];
+    expect(run(sequence).atEnd).toEqual([]);
+  });
+});
