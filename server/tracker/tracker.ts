@@ -296,10 +296,16 @@ export interface TrackedSeat {
   rawSeen?: Record<string, number>;
   /** Code → last time a card there was read with this code as a likely runner-up (see maybeSeenShare), ms. */
   maybeSeen?: Record<string, number>;
-  /** When a new Nerts top showed lately (its card had left: one departure explains one play), ms. */
-  nertsDepartures?: number[];
+  /** New Nerts tops shown lately: their previous top had left (one departure explains one play). */
+  nertsDepartures?: NertsDeparture[];
   /** Nerts pile seen empty: the call follows when its last card lands (`landedMs`) or after callWaitMs. */
   callPending?: { sinceMs: number; lastCard: CardCode | null; landedMs: number | null; leftBefore?: number } | null;
+}
+
+/** A Nerts pile's top that left: when the next showed (ms), and its name when it had one. */
+export interface NertsDeparture {
+  atMs: number;
+  card?: CardCode;
 }
 
 /** A dispute awaiting or past its automatic ruling. */
@@ -388,7 +394,7 @@ function cloneState(s: TrackerState): TrackerState {
       lastSeen: { ...seat.lastSeen },
       rawSeen: { ...(seat.rawSeen ?? {}) },
       maybeSeen: { ...(seat.maybeSeen ?? {}) },
-      nertsDepartures: [...(seat.nertsDepartures ?? [])],
+      nertsDepartures: (seat.nertsDepartures ?? []).map((d) => ({ ...d })),
       callPending: seat.callPending ? { ...seat.callPending } : seat.callPending,
     })),
     disputes: s.disputes.map((d) => ({ ...d, first: { ...d.first }, second: { ...d.second } })),
@@ -664,7 +670,7 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
           pause.name = false;
           if (seat.nertsSeen.length > 1) {
             pause.newTopMs = now;
-            noteNertsDeparture(seat, now, config);
+            noteNertsDeparture(seat, now, config, seat.nertsSeen[seat.nertsSeen.length - 2]);
           }
         }
       }
@@ -973,26 +979,30 @@ function landedTracks(state: TrackerState, pile: { center: Point; cardSizePx: nu
   return landed.sort((a, b) => a.landedMs - b.landedMs);
 }
 
-/** Records that a seat's Nerts pile showed a new top (its previous top left) at `now`; one record per card. */
-function noteNertsDeparture(seat: TrackedSeat, now: number, config: TrackerConfig): void {
+/**
+ * Records that a seat's Nerts pile showed a new top at `now`: its previous top (`card`, when it
+ * was named) had left. One record per card.
+ */
+function noteNertsDeparture(seat: TrackedSeat, now: number, config: TrackerConfig, card?: CardCode): void {
   const departures = seat.nertsDepartures ?? (seat.nertsDepartures = []);
   const last = departures.at(-1);
-  if (last !== undefined && now - last < config.nertsMinGapMs) return;
-  departures.push(now);
+  if (last !== undefined && now - last.atMs < config.nertsMinGapMs) return;
+  departures.push({ atMs: now, ...(card ? { card } : {}) });
   if (departures.length > 4) departures.shift();
 }
 
 /**
- * The seat whose Nerts pile lost its top closest to a play landing at `landMs` (between
- * nertsDepartureMs before it and now), with the departure it would use up.
+ * The seat whose Nerts pile lost its top closest to a play of `code` landing at `landMs`
+ * (between nertsDepartureMs before it and now), with the departure it would use up. A departed
+ * top known by name explains only a play of that card.
  */
-function nertsDepartureNear(state: TrackerState, landMs: number, now: number, config: TrackerConfig, fresh: (c: { playerId: string }) => boolean): { seat: TrackedSeat; usedMs: number } | undefined {
-  let best: { seat: TrackedSeat; usedMs: number } | undefined;
+function nertsDepartureNear(state: TrackerState, code: CardCode, landMs: number, now: number, config: TrackerConfig, fresh: (c: { playerId: string }) => boolean): { seat: TrackedSeat; departure: NertsDeparture } | undefined {
+  let best: { seat: TrackedSeat; departure: NertsDeparture } | undefined;
   for (const seat of state.seats) {
     if (!fresh(seat)) continue;
-    for (const t of seat.nertsDepartures ?? []) {
-      if (t < landMs - config.nertsDepartureMs || t > now) continue;
-      if (!best || Math.abs(t - landMs) < Math.abs(best.usedMs - landMs)) best = { seat, usedMs: t };
+    for (const departure of seat.nertsDepartures ?? []) {
+      if (departure.atMs < landMs - config.nertsDepartureMs || departure.atMs > now || (departure.card !== undefined && departure.card !== code)) continue;
+      if (!best || Math.abs(departure.atMs - landMs) < Math.abs(best.departure.atMs - landMs)) best = { seat, departure };
     }
   }
   return best;
@@ -1047,10 +1057,10 @@ function resolvePending(state: TrackerState, now: number, config: TrackerConfig,
     const tracked = play.trackOwner !== undefined && fresh({ playerId: play.trackOwner }) ? play.trackOwner : undefined;
     // Nobody was surely seen holding it: a seat whose Nerts pile just lost its top, else a seat
     // where a card lay that was read as this one's close runner-up.
-    const departed = ranked.length > 0 ? undefined : nertsDepartureNear(state, play.landMs, now, config, fresh);
+    const departed = ranked.length > 0 ? undefined : nertsDepartureNear(state, play.code, play.landMs, now, config, fresh);
     const maybe = (play.maybe ?? []).filter(fresh).sort((a, b) => b.seenMs - a.seenMs)[0]?.playerId;
     const player = tracked ?? ranked[0]?.playerId ?? departed?.seat.playerId ?? maybe ?? fallback?.playerId ?? state.seats[0].playerId;
-    if (departed && player === departed.seat.playerId) departed.seat.nertsDepartures = (departed.seat.nertsDepartures ?? []).filter((t) => t !== departed.usedMs);
+    if (departed && player === departed.seat.playerId) departed.seat.nertsDepartures = (departed.seat.nertsDepartures ?? []).filter((d) => d !== departed.departure);
     // One departure explains one arrival.
     const chosen = seatOf(player);
     if ((chosen.lastSeen[play.code] ?? Infinity) <= play.landMs) delete chosen.lastSeen[play.code];
