@@ -98,15 +98,18 @@ describe('tracker: readings weighed by the pile', () => {
     expect(events).toContainEqual({ type: 'card-played', player: 'bob', card: '2D', foundationId: 'f1', newPile: false });
   });
 
-  it('gives a play nobody was seen holding to the seat whose Nerts pile just lost its top', () => {
-    // Bob's Nerts top 9C goes (a break, then QD shows); a 2S nobody was seen holding lands.
+  it('gives a play nobody was seen holding to the seat whose Nerts pile just lost its (unnamed) top', () => {
+    // Bob's Nerts tops cannot be named (only told apart by look): the first goes (a break, then
+    // the next shows), and a 2S nobody was seen holding lands.
     const BOB_NERTS = { x: 980, y: 100 };
+    const unit = (k: number) => Array.from({ length: 8 }, (_, i) => (i === k ? 1 : 0));
+    const bobTop = (k: number) => ({ ...face('KH', BOB_NERTS.x, BOB_NERTS.y, 'seat-1/nerts', 0.15), look: unit(k) });
     const sequence = [
-      ...frames(0, 3, 100, () => [face('AS', 200, 650, 'seat-0/work'), face('9C', BOB_NERTS.x, BOB_NERTS.y, 'seat-1/nerts')]),
-      ...frames(300, 20, 100, () => [face('AS', CENTRE.x, CENTRE.y, 'centre'), face('9C', BOB_NERTS.x, BOB_NERTS.y, 'seat-1/nerts')]),
+      ...frames(0, 3, 100, () => [face('AS', 200, 650, 'seat-0/work'), bobTop(0)]),
+      ...frames(300, 20, 100, () => [face('AS', CENTRE.x, CENTRE.y, 'centre'), bobTop(0)]),
       ...frames(2300, 3, 100, () => [face('AS', CENTRE.x, CENTRE.y, 'centre')]),
-      ...frames(2600, 5, 100, () => [face('AS', CENTRE.x, CENTRE.y, 'centre'), face('QD', BOB_NERTS.x, BOB_NERTS.y, 'seat-1/nerts')]),
-      ...frames(3100, 6, 100, () => [face('2S', CENTRE.x, CENTRE.y, 'centre'), face('QD', BOB_NERTS.x, BOB_NERTS.y, 'seat-1/nerts')]),
+      ...frames(2600, 5, 100, () => [face('AS', CENTRE.x, CENTRE.y, 'centre'), bobTop(1)]),
+      ...frames(3100, 6, 100, () => [face('2S', CENTRE.x, CENTRE.y, 'centre'), bobTop(1)]),
     ];
     const events = run(sequence);
     expect(events).toContainEqual({ type: 'card-played', player: 'ann', card: 'AS', foundationId: 'f1', newPile: true });
