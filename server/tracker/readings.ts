@@ -25,14 +25,15 @@ const AHEAD_PRIOR = [1, 0.3, 0.1];
 
 /**
  * The cards that take a pile from `top` to `reading` by legal single steps (several when frames
- * were missed); null when `reading` cannot follow `top` in suit.
+ * were missed); null when `reading` cannot follow `top` in suit, or lies more than `maxCards`
+ * ahead (by default three: more unseen plays than that is taken for a misread).
  */
-export function cardsBetween(top: CardCode | undefined, reading: CardCode): CardCode[] | null {
+export function cardsBetween(top: CardCode | undefined, reading: CardCode, maxCards = 3): CardCode[] | null {
   if (!top && rankValue(reading) > 3) return null; // a new pile missing more than its ace and a two is a misread
   if (top && suitOf(top) !== suitOf(reading)) return null;
   const from = top ? rankValue(top) : 0;
   const to = rankValue(reading);
-  if (to <= from || to - from > 3) return null; // more than three unseen plays is a misread
+  if (to <= from || to - from > maxCards) return null;
   const suit = parseCard(reading).suit;
   const codes: CardCode[] = [];
   for (let value = from + 1; value <= to; value += 1) codes.push(`${['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K'][value - 1]}${suit}` as CardCode);

@@ -78,6 +78,11 @@ export interface TrackerConfig extends ReadingTuning {
   /** A copy must be away from its seat at least this long to count as having flown, ms. */
   raceAwayMs: number;
   /**
+   * A sure reading more than three cards ahead in a pile's suit that holds this long means the
+   * cards between were played unseen (they are filled in), ms.
+   */
+  farAheadSteadyMs: number;
+  /**
    * A pile of at most this many cards whose next card reads surely in another suit takes that
    * suit (its ace was misread; see misreadSuit).
    */
@@ -138,6 +143,7 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   callWaitMs: 2500,
   bareAtEndMaxLeft: 5,
   suitRevisionMaxCards: 3,
+  farAheadSteadyMs: 1500,
   callSettleMs: 1800,
   raceWatchMs: 5000,
   callReactionMs: 800,
@@ -186,6 +192,8 @@ export interface TrackedPile {
   missingSinceMs?: number | null;
   /** Watching for a race on the latest card: a second copy flying in and going back. */
   race?: RaceWatch | null;
+  /** A reading far ahead in the pile's suit (more than three cards), and since when it has been decided, ms. */
+  ahead?: { code: CardCode; sinceMs: number } | null;
   /** Per suit, the surest reading the recogniser itself (before the pile's prior) gave a card lying on this pile. */
   suitSeen?: Partial<Record<Suit, number>>;
   /** On a queen pile: the first tracked king seen landing on it (it may be set aside before it is voted in). */
@@ -462,21 +470,20 @@ function inSuit(code: CardCode, suit: Suit): CardCode {
 /**
  * The suit a pile really has when `reading` (decided by the votes) shows its suit was misread: at
  * webcam size an ace of spades passes for the ace of clubs, and the pile then refuses every
- * spade after it. Only a young pile is revised (suitRevisionMaxCards), by a sure reading of the
- * next rank in another suit that fits no other open pile (a card that fits elsewhere was put on
- * the wrong pile: an illegal play), and only when the recogniser itself, before the pile's prior
- * (see readings.ts), was surer of the new suit on this pile than of the old one.
+ * spade after it. Only a young pile is revised (suitRevisionMaxCards), by a sure reading of its
+ * top's rank or the next in another suit, and only when the recogniser itself, before the
+ * pile's prior (see readings.ts), was surer of the new suit on this pile than of the old one
+ * (so an illegal card of another suit put on a pile whose suit was read surely leaves it as it was).
  */
-function misreadSuit(state: TrackerState, pile: TrackedPile, reading: CardCode, config: TrackerConfig): Suit | null {
+function misreadSuit(pile: TrackedPile, reading: CardCode, config: TrackerConfig): Suit | null {
   const top = pile.cards.at(-1)?.code;
   if (!top || pile.cards.length > config.suitRevisionMaxCards) return null;
   const suit = suitOf(reading);
-  if (suit === suitOf(top) || !nextInSuit(inSuit(top, suit), reading)) return null;
+  // The top itself, or the next card, read in another suit.
+  if (suit === suitOf(top) || (reading !== inSuit(top, suit) && !nextInSuit(inSuit(top, suit), reading))) return null;
   if (!pile.votes.some((vote) => vote.code === reading && vote.weight >= config.sureNameConfidence)) return null;
   // The recogniser must have been surer of the new suit than of the old one on this pile.
-  if ((pile.suitSeen?.[suit] ?? 0) <= (pile.suitSeen?.[suitOf(top)] ?? 0)) return null;
-  const fitsElsewhere = state.piles.some((other) => other !== pile && !other.completed && nextInSuit(other.cards.at(-1)?.code, reading));
-  return fitsElsewhere ? null : suit;
+  return (pile.suitSeen?.[suit] ?? 0) > (pile.suitSeen?.[suitOf(top)] ?? 0) ? suit : null;
 }
 
 /** Gives a pile's cards (and the plays still waiting for their owner there) the suit `suit`. */
@@ -779,7 +786,7 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
     pile.votes = pruneVotes(pile.votes, now, config);
     const decided = tally(pile.votes, config);
     if (!decided?.code || decided.code === pile.cards.at(-1)?.code) continue;
-    const suit = misreadSuit(state, pile, decided.code, config);
+    const suit = misreadSuit(pile, decided.code, config);
     if (suit) {
       const was = suitOf(pile.cards[0].code);
       revisePileSuit(state, pile, suit);
@@ -787,7 +794,16 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
       if (pile.cards.some((card) => card.player !== '')) emit({ type: 'pile-revised', foundationId: pile.id, suit, reason: `${decided.code} was read surely on it: its cards were taken for ${SUIT_WORDS[was]}` });
     }
     const currentTop = pile.cards.at(-1)?.code;
-    const added = cardsBetween(currentTop, decided.code);
+    let added = cardsBetween(currentTop, decided.code);
+    if (!added && currentTop && suitOf(currentTop) === suitOf(decided.code) && rankValue(decided.code) > rankValue(currentTop)) {
+      // Far ahead in suit: a fast run of plays under hands was missed, or a misread. Taken once
+      // the reading has held, surely, for a while; never reported as an illegal play.
+      if (pile.ahead?.code !== decided.code) pile.ahead = { code: decided.code, sinceMs: now };
+      const sure = pile.votes.some((vote) => vote.code === decided.code && vote.weight >= config.sureNameConfidence);
+      if (!sure || now - pile.ahead.sinceMs < config.farAheadSteadyMs) continue;
+      added = cardsBetween(currentTop, decided.code, 13);
+    }
+    pile.ahead = null;
     if (added) {
       for (const code of added) queuePlay(state, pile, code, false, landedAt(state, decided.code, firstSeen(pile.votes, decided.code), config), now, config, true);
       pile.reportedIllegal = null;
