@@ -555,8 +555,14 @@ function nextInSuit(top: CardCode | undefined, code: CardCode): boolean {
   return suitOf(top) === suitOf(code) && rankValue(code) === rankValue(top) + 1;
 }
 
+/** Reports an event decided at this frame, at the time the change was first seen (ms). */
+type Emit = (event: TableEvent, atMs?: number) => void;
+
 /**
- * One frame in: returns the new state and the events decided at this frame. Pure.
+ * One frame in: returns the new state and the events decided at this frame. Pure. The frame's
+ * cards are sorted by where they lie (readFrame), every face is followed (updateTracks), then
+ * the Nerts piles (followNertsPiles) and the centre piles (followCentre) are updated; plays
+ * whose owner is due are decided, races watched, and a stall raised.
  */
 export function step(previous: TrackerState, frame: FrameObservations, config: TrackerConfig): { state: TrackerState; events: TimedEvent[] } {
   const state: TrackerState = cloneState(previous);
@@ -569,8 +575,42 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
   state.lastFrameMs = now;
   state.frames += 1;
 
-  // A centre card is read in the light of the pile it lies on (see readings.ts).
-  // What the recogniser itself said of a card read otherwise in the light of its pile.
+  const sight = readFrame(state, frame, now, config);
+  updateTracks(state, sight.usable, now, config);
+  followNertsPiles(state, frame, sight, now, config, emit);
+  followCentre(state, sight, now, config, emit);
+  resolvePending(state, now, config, emit, false);
+  for (const pile of state.piles) watchRace(state, pile, sight.centreCards, sight.seenInSeat, now, config, emit);
+
+  // --- Stall: nothing played for a while.
+  const since = state.lastPlayMs ?? null;
+  if (since !== null && !state.called && !state.stallRaised && now - since >= config.stallMs) {
+    state.stallRaised = true;
+    emit({ type: 'stall', sinceMs: since });
+  }
+  return { state, events };
+}
+
+/** One frame's cards sorted by where they lie, after the confidence floor (see readFrame). */
+interface Sighting {
+  /** Cards at or above the floor, centre cards read in the light of their pile. */
+  usable: CardObservation[];
+  /** Faces in the centre. */
+  centreCards: CardObservation[];
+  /** Per seat: what lies on its Nerts pile, and the faces anywhere in its area. */
+  nertsObserved: Map<number, CardObservation[]>;
+  seenInSeat: Map<number, CardObservation[]>;
+  /** What the recogniser itself said of a centre card the pile's prior read otherwise. */
+  rawReading: Map<CardObservation, CardObservation>;
+}
+
+/**
+ * Sorts a frame's cards by where they lie and notes the seats' sightings (a code seen twice in a
+ * moment counts as seen there; a close runner-up as maybe seen). Centre cards are read in the
+ * light of the pile they lie on (see readings.ts).
+ */
+function readFrame(state: TrackerState, frame: FrameObservations, now: number, config: TrackerConfig): Sighting {
+  // What the recogniser itself said of a centre card read otherwise in the light of its pile.
   const rawReading = new Map<CardObservation, CardObservation>();
   const usable = frame.cards
     .map((card) => {
@@ -612,9 +652,11 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
     }
   }
 
-  updateTracks(state, usable, now, config);
+  return { usable, centreCards, nertsObserved, seenInSeat, rawReading };
+}
 
-  // --- Nerts piles: the top card's changes count cards leaving; a pile seen empty is the call.
+/** Nerts piles: the top card's changes count cards leaving; a pile seen empty is the call. */
+function followNertsPiles(state: TrackerState, frame: FrameObservations, { usable, nertsObserved, seenInSeat }: Sighting, now: number, config: TrackerConfig, emit: Emit): void {
   const looks = lookedTops(frame.cards);
   for (const seat of state.seats) {
     const seen = nertsObserved.get(seat.seat) ?? [];
@@ -728,7 +770,11 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
     }
   }
 
-  // --- Which centre cards lie still (a copy seen at the same place a moment ago); two copies of one
+}
+
+/** Centre piles: which cards lie still, which pile each lies on, the votes on tops, new piles and set-aside ones. */
+function followCentre(state: TrackerState, { centreCards, rawReading }: Sighting, now: number, config: TrackerConfig, emit: Emit): void {
+  // Which centre cards lie still (a copy seen at the same place a moment ago); two copies of one
   // code are told apart by place, each matched to its nearest previous sighting.
   const still = new Set<CardObservation>();
   const sightings = state.centreSightings ?? (state.centreSightings = {});
@@ -748,7 +794,7 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
   }
   for (const code of Object.keys(sightings)) if (!byCode.has(code as CardCode) && now - (sightings[code][0]?.timeMs ?? -Infinity) > config.stillGapMs) delete sightings[code];
 
-  // --- Centre piles: match each centre card to a pile (or a candidate), then vote on tops.
+  // Match each centre card to a pile (or a candidate), then vote on tops.
   const pileHits = new Map<string, CardObservation[]>();
   const unmatched: CardObservation[] = [];
   for (const card of centreCards) {
@@ -891,16 +937,6 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
   }
   state.candidates = keptCandidates;
 
-  resolvePending(state, now, config, emit, false);
-  for (const pile of state.piles) watchRace(state, pile, centreCards, seenInSeat, now, config, emit);
-
-  // --- Stall: nothing played for a while.
-  const since = state.lastPlayMs ?? null;
-  if (since !== null && !state.called && !state.stallRaised && now - since >= config.stallMs) {
-    state.stallRaised = true;
-    emit({ type: 'stall', sinceMs: since });
-  }
-  return { state, events };
 }
 
 /** Follows every face-up card from its previous sighting (greedy, nearest first). */

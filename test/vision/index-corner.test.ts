@@ -58,6 +58,18 @@ describe('readIndex', () => {
 });
 
 describe('decideIdentity with the index corner', () => {
+  it('lists the runners-up with their shares, best first, for the tracker to weigh', () => {
+    const probs = faceProbs({ '7D': 0.5, '7H': 0.3, '7C': 0.1, '2S': 0.01 });
+    const alone = decideIdentity(probs, 0, names.length, names);
+    expect(alone.kind === 'face' && alone.alternatives?.map((a) => a.code)).toEqual(['7D', '7H', '7C']);
+    expect(alone.kind === 'face' && alone.alternatives?.[1].p).toBeCloseTo(0.3 / 0.91, 2);
+    // The index corner reads a heart: it leads, the whole card's diamond is the runner-up.
+    const index = readIndex(corners({ rank: RANKS.indexOf('7'), suit: SUITS.indexOf('H'), sure: 0.9 }, { rank: RANKS.indexOf('7'), suit: SUITS.indexOf('H'), sure: 0.9 }), 0);
+    const fused = decideIdentity(probs, 0, names.length, names, { index });
+    expect(fused).toMatchObject({ kind: 'face', code: '7H' });
+    expect(fused.kind === 'face' && fused.alternatives?.[0].code).toBe('7H');
+    expect(fused.kind === 'face' && fused.alternatives?.map((a) => a.code)).toContain('7D');
+  });
   it('fixes a suit the whole card got wrong (clubs read as spades)', () => {
     const probs = faceProbs({ '7S': 0.6, '7C': 0.35 });
     expect(decideIdentity(probs, 0, names.length, names)).toMatchObject({ code: '7S' });
