@@ -18,10 +18,12 @@ export interface ReadingTuning {
   unexpectedCardPrior: number;
   /** Runners-up with a smaller share than this are never chosen. */
   alternativeMinShare: number;
+  /**
+   * Priors of a card two and three ahead of a pile's top in suit (plays missed between frames are
+   * rare; a stack's crop that takes in the card below reads a few pips too many).
+   */
+  jumpPriors: [number, number];
 }
-
-/** Priors of a pile's possible cards after `top`: the next in suit 1, then 2 and 3 ahead (plays missed between frames). */
-const AHEAD_PRIOR = [1, 0.3, 0.1];
 
 /**
  * The cards that take a pile from `top` to `reading` by legal single steps (several when frames
@@ -48,7 +50,8 @@ export function cardsBetween(top: CardCode | undefined, reading: CardCode, maxCa
 export function pilePrior(top: CardCode | undefined, code: CardCode, tuning: ReadingTuning): number {
   if (code === top) return 1;
   const ahead = cardsBetween(top, code);
-  return ahead ? (AHEAD_PRIOR[ahead.length - 1] ?? tuning.unexpectedCardPrior) : tuning.unexpectedCardPrior;
+  if (!ahead) return tuning.unexpectedCardPrior;
+  return ahead.length === 1 ? 1 : tuning.jumpPriors[ahead.length - 2];
 }
 
 /**

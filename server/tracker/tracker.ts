@@ -152,6 +152,7 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   maybeSeenShare: 0.2,
   unexpectedCardPrior: 0.1,
   alternativeMinShare: 0.05,
+  jumpPriors: [0.3, 0.1],
   raceAwayMs: 300,
   stallMs: 30000,
   pileRadiusCards: 0.45,
@@ -471,7 +472,7 @@ function inSuit(code: CardCode, suit: Suit): CardCode {
  * The suit a pile really has when `reading` (decided by the votes) shows its suit was misread: at
  * webcam size an ace of spades passes for the ace of clubs, and the pile then refuses every
  * spade after it. Only a young pile is revised (suitRevisionMaxCards), by a sure reading of its
- * top's rank or the next in another suit, and only when the recogniser itself, before the
+ * top's rank or up to three ahead in another suit, and only when the recogniser itself, before the
  * pile's prior (see readings.ts), was surer of the new suit on this pile than of the old one
  * (so an illegal card of another suit put on a pile whose suit was read surely leaves it as it was).
  */
@@ -479,8 +480,8 @@ function misreadSuit(pile: TrackedPile, reading: CardCode, config: TrackerConfig
   const top = pile.cards.at(-1)?.code;
   if (!top || pile.cards.length > config.suitRevisionMaxCards) return null;
   const suit = suitOf(reading);
-  // The top itself, or the next card, read in another suit.
-  if (suit === suitOf(top) || (reading !== inSuit(top, suit) && !nextInSuit(inSuit(top, suit), reading))) return null;
+  // The top itself, or a card up to three ahead, read in another suit.
+  if (suit === suitOf(top) || (reading !== inSuit(top, suit) && !cardsBetween(inSuit(top, suit), reading))) return null;
   if (!pile.votes.some((vote) => vote.code === reading && vote.weight >= config.sureNameConfidence)) return null;
   // The recogniser must have been surer of the new suit than of the old one on this pile.
   return (pile.suitSeen?.[suit] ?? 0) > (pile.suitSeen?.[suitOf(top)] ?? 0) ? suit : null;

@@ -5,7 +5,7 @@ import type { CardCode } from '../../server/game/cards';
 import type { CardObservation, FrameObservations } from '../../server/vision/types';
 import { face, frames } from './observations';
 
-const tuning = { unexpectedCardPrior: 0.1, alternativeMinShare: 0.05 };
+const tuning = { unexpectedCardPrior: 0.1, alternativeMinShare: 0.05, jumpPriors: [0.3, 0.1] as [number, number] };
 
 /** A face read as the first of `alternatives` (code, share), at confidence `confidence`. */
 function unsure(alternatives: Array<[CardCode, number]>, x: number, y: number, zone: string, confidence = 0.6): CardObservation {
