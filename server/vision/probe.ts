@@ -64,3 +64,61 @@ export function probePile(image: RgbImage, polygon: Point[], cardWidthPx: number
   if (fitted.edge < params.minEdge || !pointInPolygon(polygon, centre[0], centre[1])) return null;
   return geometryQuad({ ...fitted, cx: centre[0], cy: centre[1] });
 }
+
+/**
+ * A face-up card the recogniser read in the centre: a foundation pile's top. The classical
+ * localiser loses such a card now and then (a neighbouring pile merges with it, a hand has just
+ * left it), and a pile not seen casts no vote, so a run of plays onto it goes unseen. Cards read
+ * there a few times are remembered, and where the localiser later finds nothing at one of them,
+ * a card outline is fitted at the remembered place (as on a Nerts pile).
+ */
+export interface RememberedCard {
+  centre: Point;
+  corners: Quad;
+  /** Last time a face was read here, ms (frame time). */
+  lastMs: number;
+  /** Faces read here so far. */
+  sightings: number;
+  /** The last probe's outline here (null: none found); undefined: not probed since the last reading. */
+  probe?: Quad | null;
+}
+
+/** Tunables of the centre memory. */
+export const MEMORY_DEFAULTS = {
+  /** Two readings whose centres lie within this many card lengths are the same place. */
+  samePlaceCards: 0.3,
+  /** Readings needed before a place is probed (a card carried across the centre is read once or twice). */
+  minSightings: 3,
+  /** A place without a reading this long is forgotten (a completed pile set aside), ms. */
+  forgetMs: 8000,
+  /** The probe's outline must centre within this fraction of the remembered card's size of where it was. */
+  probeSpan: 0.5,
+};
+
+function quadCentre(corners: Quad): Point {
+  return [corners.reduce((a, p) => a + p[0], 0) / 4, corners.reduce((a, p) => a + p[1], 0) / 4];
+}
+
+/** The memory after a frame whose centre faces (read at least as surely as the floor) are `cards`. Pure. */
+export function rememberCentreCards(memory: readonly RememberedCard[], cards: ReadonlyArray<{ corners: Quad }>, timestampMs: number, cardLengthPx: number, params = MEMORY_DEFAULTS): RememberedCard[] {
+  const next = memory.filter((place) => timestampMs - place.lastMs <= params.forgetMs).map((place) => ({ ...place }));
+  for (const card of cards) {
+    const centre = quadCentre(card.corners);
+    const place = next.find((p) => Math.hypot(p.centre[0] - centre[0], p.centre[1] - centre[1]) <= params.samePlaceCards * cardLengthPx);
+    if (place) Object.assign(place, { centre, corners: card.corners, lastMs: timestampMs, sightings: place.sightings + 1, probe: undefined });
+    else next.push({ centre, corners: card.corners, lastMs: timestampMs, sightings: 1 });
+  }
+  return next;
+}
+
+/** Remembered places (seen often enough) where none of `located` lies. */
+export function placesToProbe(memory: readonly RememberedCard[], located: ReadonlyArray<{ corners: Quad }>, cardLengthPx: number, params = MEMORY_DEFAULTS): RememberedCard[] {
+  const centres = located.map((card) => quadCentre(card.corners));
+  return memory.filter((place) => place.sightings >= params.minSightings && !centres.some(([x, y]) => Math.hypot(place.centre[0] - x, place.centre[1] - y) <= params.samePlaceCards * cardLengthPx));
+}
+
+/** The polygon a probe's outline must centre in: the remembered card shrunk towards its centre. */
+export function probeSpanPolygon(place: RememberedCard, params = MEMORY_DEFAULTS): Point[] {
+  const [cx, cy] = place.centre;
+  return place.corners.map(([x, y]) => [cx + (x - cx) * params.probeSpan, cy + (y - cy) * params.probeSpan] as Point);
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { probePile } from '../../server/vision/probe';
+import { placesToProbe, probePile, probeSpanPolygon, rememberCentreCards } from '../../server/vision/probe';
 import type { RgbImage } from '../../server/vision/crop';
 import type { Point, Quad } from '../../server/vision/types';
 import { paintCards, type PaintedCard } from './painted-cards';
@@ -48,5 +48,41 @@ describe('probePile', () => {
   it('does not take a neighbouring card for the pile', () => {
     // A zone beside the column, overlapping its edge: the only outline near it is the column's.
     expect(probePile(image, zone(150, 110, 36, 50), 36)).toBeNull();
+  });
+});
+
+describe('centre memory: probing where a pile was read', () => {
+  const card = (cx: number, cy: number): { corners: Quad } => ({ corners: [[cx - 18, cy - 25], [cx + 18, cy - 25], [cx + 18, cy + 25], [cx - 18, cy + 25]] });
+  const LENGTH = 50;
+
+  it('remembers a place read a few times, probes it only when the localiser finds nothing there, and forgets it', () => {
+    let memory = rememberCentreCards([], [card(100, 100), card(300, 100)], 0, LENGTH);
+    memory = rememberCentreCards(memory, [card(101, 100)], 100, LENGTH);
+    expect(placesToProbe(memory, [], LENGTH)).toEqual([]); // read twice: could be a card in flight
+    memory = rememberCentreCards(memory, [card(102, 101)], 200, LENGTH);
+    expect(memory).toHaveLength(2);
+    expect(placesToProbe(memory, [], LENGTH).map((p) => p.centre)).toEqual([[102, 101]]);
+    expect(placesToProbe(memory, [card(104, 99)], LENGTH)).toEqual([]); // found there: nothing to probe
+    expect(rememberCentreCards(memory, [], 200 + 8001, LENGTH)).toEqual([]);
+  });
+
+  it('probes a lost pile top at its remembered place, and not a neighbour', () => {
+    // Two piles side by side touching; the localiser lost the right one.
+    const piles: PaintedCard[] = [
+      { cx: 60, cy: 60, w: 36, h: 50, angle: 0 },
+      { cx: 97, cy: 62, w: 36, h: 50, angle: 0.05 },
+    ];
+    const image = paint(160, 130, piles);
+    let memory = rememberCentreCards([], [card(97, 62)], 0, LENGTH);
+    memory = rememberCentreCards(memory, [card(97, 62)], 100, LENGTH);
+    memory = rememberCentreCards(memory, [card(97, 62)], 200, LENGTH);
+    const [place] = placesToProbe(memory, [card(60, 60)], LENGTH);
+    const quad = probePile(image, probeSpanPolygon(place), 36);
+    expect(quad).not.toBeNull();
+    const [x, y] = centre(quad!);
+    expect(Math.hypot(x - 97, y - 62)).toBeLessThan(2);
+    // Where the pile was set aside (bare cloth), the probe finds nothing.
+    const bare = paint(160, 130, [piles[0]]);
+    expect(probePile(bare, probeSpanPolygon(place), 36)).toBeNull();
   });
 });
