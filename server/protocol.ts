@@ -181,6 +181,10 @@ export const FrameObservationsSchema = Type.Object({
   width: Type.Integer(),
   height: Type.Integer(),
   cards: Type.Array(CardObservationSchema),
+  /** What moved since the recogniser's previous frame: per group of changed cells, the seats it touches and its cells' centres (px). */
+  motion: Type.Optional(
+    Type.Array(Type.Object({ seats: Type.Array(Type.Integer()), cells: Type.Array(Type.Tuple([Type.Number(), Type.Number()])), cellSize: Type.Number() }), { maxItems: 256 }),
+  ),
   /** Per-stage timings, ms; `total` = receipt to observations. */
   timingsMs: Type.Optional(Type.Record(Type.String(), Type.Number())),
 });

@@ -47,6 +47,11 @@ export interface TrackerConfig extends ReadingTuning {
   disputeWindowMs: number;
   /** How long ago a card must have been seen in a seat to be attributed to it, ms. */
   attributionWindowMs: number;
+  /** Motion is remembered this long, ms (a play's owner is decided from the motion round its landing). */
+  motionKeepMs: number;
+  /** A hand reaching a pile from this long before a card landed there to this long after may have put it down, ms. */
+  reachBeforeMs: number;
+  reachAfterMs: number;
   /**
    * A play nobody was seen holding goes to a seat whose Nerts pile showed a new top (its card
    * had left) at most this long before the play landed (or since), ms.
@@ -137,6 +142,9 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   attributionWindowMs: 4000,
   attributionDelayMs: 1000,
   nertsDepartureMs: 3000,
+  motionKeepMs: 5000,
+  reachBeforeMs: 800,
+  reachAfterMs: 200,
   setAsideMs: 3000,
   emptyNertsMs: 600,
   emptyNertsFrames: 4,
@@ -317,6 +325,12 @@ export interface NertsDeparture {
   card?: CardCode;
 }
 
+/** One frame's moving blobs that touched a seat: the seats, and the cells' centres as flat x, y pixels. */
+export interface MotionFrame {
+  atMs: number;
+  blobs: Array<{ seats: number[]; cells: number[]; cellSize: number }>;
+}
+
 /** A dispute awaiting or past its automatic ruling. */
 export interface TrackedDispute {
   id: string;
@@ -338,6 +352,8 @@ export interface TrackerState {
   centreSightings?: Record<string, Array<{ x: number; y: number; timeMs: number }>>;
   /** Every face-up card followed across frames (see CardTrack). */
   tracks?: CardTrack[];
+  /** Recent motion that touched a seat (see FrameObservations.motion), newest last: who reached where. */
+  motion?: MotionFrame[];
   nextTrackId?: number;
   nextPileNumber: number;
   nextDisputeNumber: number;
@@ -411,6 +427,7 @@ function cloneState(s: TrackerState): TrackerState {
     flights: { ...s.flights },
     centreSightings: { ...(s.centreSightings ?? {}) },
     tracks: (s.tracks ?? []).map((t) => ({ ...t })),
+    motion: [...(s.motion ?? [])],
   };
 }
 
@@ -576,6 +593,7 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
   state.lastFrameMs = now;
   state.frames += 1;
 
+  rememberMotion(state, frame, now, config);
   const sight = readFrame(state, frame, now, config);
   updateTracks(state, sight.usable, now, config);
   followNertsPiles(state, frame, sight, now, config, emit);
@@ -590,6 +608,44 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
     emit({ type: 'stall', sinceMs: since });
   }
   return { state, events };
+}
+
+/** Keeps this frame's moving blobs that touched a seat (an arm reaching from a player's side), for motionKeepMs. */
+function rememberMotion(state: TrackerState, frame: FrameObservations, now: number, config: TrackerConfig): void {
+  const kept = (state.motion ?? []).filter((m) => now - m.atMs <= config.motionKeepMs);
+  const blobs = (frame.motion ?? [])
+    .filter((blob) => blob.seats.length > 0)
+    .map((blob) => ({ seats: blob.seats, cells: blob.cells.flatMap(([x, y]) => [Math.round(x), Math.round(y)]), cellSize: blob.cellSize }));
+  if (blobs.length > 0) kept.push({ atMs: now, blobs });
+  state.motion = kept;
+}
+
+/**
+ * Which seats' hands reached `point` (image px) around `landMs`: per player, the frames in which
+ * a moving blob touching their seat covered the point (within `slackPx`). The hand that puts a
+ * card down is there as it lands, its arm reaching back to its player's side of the table.
+ */
+function reachesAt(state: TrackerState, point: Point, slackPx: number, landMs: number, config: TrackerConfig): Map<string, number> {
+  const frames = new Map<string, number>();
+  for (const motion of state.motion ?? []) {
+    if (motion.atMs < landMs - config.reachBeforeMs || motion.atMs > landMs + config.reachAfterMs) continue;
+    // The blob with the cell nearest the point (within reach) is the hand there in this frame.
+    let nearest: { seats: number[]; distance: number } | null = null;
+    for (const blob of motion.blobs) {
+      const half = blob.cellSize / 2 + slackPx;
+      for (let i = 0; i < blob.cells.length; i += 2) {
+        const [dx, dy] = [Math.abs(blob.cells[i] - point[0]), Math.abs(blob.cells[i + 1] - point[1])];
+        if (dx > half || dy > half) continue;
+        const distance = Math.hypot(dx, dy);
+        if (!nearest || distance < nearest.distance) nearest = { seats: blob.seats, distance };
+      }
+    }
+    for (const seat of nearest?.seats ?? []) {
+      const playerId = state.seats.find((s) => s.seat === seat)?.playerId;
+      if (playerId) frames.set(playerId, (frames.get(playerId) ?? 0) + 1);
+    }
+  }
+  return frames;
 }
 
 /** One frame's cards sorted by where they lie, after the confidence floor (see readFrame). */
@@ -1061,6 +1117,14 @@ function nertsDepartureNear(state: TrackerState, code: CardCode, landMs: number,
   return best;
 }
 
+/** The one player whose hand reached the play's pile most as it landed (see reachesAt); undefined when none or a tie. */
+function reachingPlayer(state: TrackerState, play: PendingPlay, config: TrackerConfig, fresh: (c: { playerId: string }) => boolean): string | undefined {
+  const pile = state.piles.find((p) => p.id === play.foundationId);
+  if (!pile) return undefined;
+  const reaches = [...reachesAt(state, pile.center, pile.cardSizePx * 0.3, play.landMs, config)].filter(([playerId]) => fresh({ playerId })).sort((a, b) => b[1] - a[1]);
+  return reaches.length > 0 && (reaches.length === 1 || reaches[0][1] > reaches[1][1]) ? reaches[0][0] : undefined;
+}
+
 /** Records a play seen landing; its owner is decided later by resolvePending. */
 function queuePlay(state: TrackerState, pile: TrackedPile, code: CardCode, newPile: boolean, landMs: number, now: number, config: TrackerConfig, legal: boolean): void {
   // The card left its seat before it was first seen over the centre: a copy still seen in a seat
@@ -1090,10 +1154,13 @@ function queuePlay(state: TrackerState, pile: TrackedPile, code: CardCode, newPi
 }
 
 /**
- * Decides the owners of plays whose delay is over (all of them when `flush`): among the seats the
- * code had left, drop those where it showed up again after landing (it was only covered), then
- * take the seat that saw it last (a card in flight is seen over its own seat until it leaves).
- * Falls back to the seat that saw the code most recently, then to the first seat.
+ * Decides the owners of plays whose delay is over (all of them when `flush`). In order of
+ * evidence: the seat the card's track came from; the seats the code had left (dropping those
+ * where it showed up again after landing: it was only covered), the one whose hand reached the
+ * pile as the card landed if it is among them, else the one that saw it last; the seat whose
+ * hand reached the pile (see reachesAt); a seat whose Nerts pile just lost its top; a seat
+ * where a card read as a close runner-up of this code lay; the seat that saw the code most
+ * recently; the first seat. A player whose copy is already in the centre is never chosen.
  */
 function resolvePending(state: TrackerState, now: number, config: TrackerConfig, emit: (event: TableEvent, atMs?: number) => void, flush: boolean): void {
   while (state.pending.length > 0 && (flush || state.pending[0].decideAtMs <= now)) {
@@ -1108,13 +1175,17 @@ function resolvePending(state: TrackerState, now: number, config: TrackerConfig,
       .filter((seat) => fresh({ playerId: seat.playerId }))
       .sort((a, b) => (b.lastSeen[play.code] ?? -1) - (a.lastSeen[play.code] ?? -1))[0];
     const tracked = play.trackOwner !== undefined && fresh({ playerId: play.trackOwner }) ? play.trackOwner : undefined;
-    // Nobody was surely seen holding it: a seat whose Nerts pile just lost its top, else a seat
-    // where a card lay that was read as this one's close runner-up.
-    const departed = ranked.length > 0 ? undefined : nertsDepartureNear(state, play.code, play.landMs, now, config, fresh);
+    // The hand that reached the pile as the card landed; it also picks among several seats the card had left.
+    const reacher = reachingPlayer(state, play, config, fresh);
+    const seen = ranked.length > 1 && ranked.some((c) => c.playerId === reacher) ? reacher : ranked[0]?.playerId;
+    // Nobody was seen holding it and no hand was seen putting it down: a seat whose Nerts pile
+    // just lost its top, else a seat where a card lay that was read as this one's close runner-up.
+    const departed = ranked.length > 0 || reacher ? undefined : nertsDepartureNear(state, play.code, play.landMs, now, config, fresh);
     const maybe = (play.maybe ?? []).filter(fresh).sort((a, b) => b.seenMs - a.seenMs)[0]?.playerId;
-    const player = tracked ?? ranked[0]?.playerId ?? departed?.seat.playerId ?? maybe ?? fallback?.playerId ?? state.seats[0].playerId;
-    if (departed && player === departed.seat.playerId) departed.seat.nertsDepartures = (departed.seat.nertsDepartures ?? []).filter((d) => d !== departed.departure);
+    const player = tracked ?? seen ?? reacher ?? departed?.seat.playerId ?? maybe ?? fallback?.playerId ?? state.seats[0].playerId;
     // One departure explains one arrival.
+    if (departed && player === departed.seat.playerId) departed.seat.nertsDepartures = (departed.seat.nertsDepartures ?? []).filter((d) => d !== departed.departure);
+    // One sighting explains one arrival.
     const chosen = seatOf(player);
     if ((chosen.lastSeen[play.code] ?? Infinity) <= play.landMs) delete chosen.lastSeen[play.code];
     const pile = state.piles.find((p) => p.id === play.foundationId);

@@ -48,16 +48,15 @@ export interface PixelRect {
   height: number;
 }
 
-/**
- * The parts of the frame that changed between two thumbnails (frame pixels): each group of
- * touching changed cells is one rectangle, grown by `margin` pixels, and rectangles that then
- * overlap are merged, so the result never overlaps. Empty when nothing changed; the whole frame
- * when the frame size changed. Three hands moving over a table are three small regions, not
- * the one big rectangle around all of them.
- */
-export function changedRegions(previous: GreyThumb, current: GreyThumb, margin: number): PixelRect[] {
-  const { sourceWidth: w, sourceHeight: h } = current;
-  if (previous.sourceWidth !== w || previous.sourceHeight !== h) return [{ x: 0, y: 0, width: w, height: h }];
+/** The changed cells between two thumbnails of one frame size: a grid of CELL x CELL thumbnail cells. */
+interface ChangedCells {
+  columns: number;
+  rows: number;
+  /** 1 where a cell changed, row by row. */
+  changed: Uint8Array;
+}
+
+function changedCells(previous: GreyThumb, current: GreyThumb): ChangedCells {
   const columns = Math.ceil(CHANGE_WIDTH / CELL);
   const rows = Math.ceil(CHANGE_HEIGHT / CELL);
   const changed = new Uint8Array(columns * rows);
@@ -73,39 +72,83 @@ export function changedRegions(previous: GreyThumb, current: GreyThumb, margin: 
       if (diff / n > CELL_CHANGE_THRESHOLD) changed[row * columns + column] = 1;
     }
   }
-  const sx = w / CHANGE_WIDTH;
-  const sy = h / CHANGE_HEIGHT;
-  const regions: PixelRect[] = [];
-  // Flood-fill each group of changed cells (8-connected) into its bounding box.
+  return { columns, rows, changed };
+}
+
+/** Each group of touching (8-connected) changed cells, as cell indices. */
+function cellGroups({ columns, rows, changed }: ChangedCells): number[][] {
+  const seen = new Uint8Array(changed.length);
+  const groups: number[][] = [];
   const stack: number[] = [];
   for (let start = 0; start < changed.length; start++) {
-    if (changed[start] !== 1) continue;
-    changed[start] = 2;
+    if (changed[start] !== 1 || seen[start]) continue;
+    seen[start] = 1;
     stack.push(start);
-    let [minColumn, minRow, maxColumn, maxRow] = [Infinity, Infinity, -Infinity, -Infinity];
+    const group: number[] = [];
     while (stack.length) {
       const cell = stack.pop()!;
+      group.push(cell);
       const column = cell % columns;
       const row = (cell - column) / columns;
-      minColumn = Math.min(minColumn, column);
-      maxColumn = Math.max(maxColumn, column);
-      minRow = Math.min(minRow, row);
-      maxRow = Math.max(maxRow, row);
       for (let dy = -1; dy <= 1; dy++)
         for (let dx = -1; dx <= 1; dx++) {
           const [c, r] = [column + dx, row + dy];
-          if (c < 0 || r < 0 || c >= columns || r >= rows || changed[r * columns + c] !== 1) continue;
-          changed[r * columns + c] = 2;
+          if (c < 0 || r < 0 || c >= columns || r >= rows || changed[r * columns + c] !== 1 || seen[r * columns + c]) continue;
+          seen[r * columns + c] = 1;
           stack.push(r * columns + c);
         }
     }
-    const x0 = Math.max(0, Math.floor(minColumn * CELL * sx - margin));
-    const y0 = Math.max(0, Math.floor(minRow * CELL * sy - margin));
-    const x1 = Math.min(w, Math.ceil(Math.min(CHANGE_WIDTH, (maxColumn + 1) * CELL) * sx + margin));
-    const y1 = Math.min(h, Math.ceil(Math.min(CHANGE_HEIGHT, (maxRow + 1) * CELL) * sy + margin));
-    regions.push({ x: x0, y: y0, width: x1 - x0, height: y1 - y0 });
+    groups.push(group);
   }
+  return groups;
+}
+
+/**
+ * The parts of the frame that changed between two thumbnails (frame pixels): each group of
+ * touching changed cells is one rectangle, grown by `margin` pixels, and rectangles that then
+ * overlap are merged, so the result never overlaps. Empty when nothing changed; the whole frame
+ * when the frame size changed. Three hands moving over a table are three small regions, not
+ * the one big rectangle around all of them.
+ */
+export function changedRegions(previous: GreyThumb, current: GreyThumb, margin: number): PixelRect[] {
+  const { sourceWidth: w, sourceHeight: h } = current;
+  if (previous.sourceWidth !== w || previous.sourceHeight !== h) return [{ x: 0, y: 0, width: w, height: h }];
+  const cells = changedCells(previous, current);
+  const sx = w / CHANGE_WIDTH;
+  const sy = h / CHANGE_HEIGHT;
+  const regions = cellGroups(cells).map((group) => {
+    const columnsOf = group.map((cell) => cell % cells.columns);
+    const rowsOf = group.map((cell) => Math.floor(cell / cells.columns));
+    const x0 = Math.max(0, Math.floor(Math.min(...columnsOf) * CELL * sx - margin));
+    const y0 = Math.max(0, Math.floor(Math.min(...rowsOf) * CELL * sy - margin));
+    const x1 = Math.min(w, Math.ceil(Math.min(CHANGE_WIDTH, (Math.max(...columnsOf) + 1) * CELL) * sx + margin));
+    const y1 = Math.min(h, Math.ceil(Math.min(CHANGE_HEIGHT, (Math.max(...rowsOf) + 1) * CELL) * sy + margin));
+    return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+  });
   return mergeOverlapping(regions);
+}
+
+/**
+ * What moved between two thumbnails: each group of touching changed cells, as the centres of
+ * its cells in frame pixels, with the cells' size (frame pixels). A hand carrying a card to the
+ * centre and the arm behind it are one group reaching back to the player's side of the table.
+ * Empty when the frame size changed.
+ */
+export function movingBlobs(previous: GreyThumb, current: GreyThumb): { cellSizePx: [number, number]; blobs: Array<Array<[number, number]>> } {
+  const { sourceWidth: w, sourceHeight: h } = current;
+  const sx = w / CHANGE_WIDTH;
+  const sy = h / CHANGE_HEIGHT;
+  const cellSizePx: [number, number] = [CELL * sx, CELL * sy];
+  if (previous.sourceWidth !== w || previous.sourceHeight !== h) return { cellSizePx, blobs: [] };
+  const cells = changedCells(previous, current);
+  const blobs = cellGroups(cells).map((group) =>
+    group.map((cell): [number, number] => {
+      const column = cell % cells.columns;
+      const row = Math.floor(cell / cells.columns);
+      return [Math.min(w, (column + 0.5) * CELL * sx), Math.min(h, (row + 0.5) * CELL * sy)];
+    }),
+  );
+  return { cellSizePx, blobs };
 }
 
 /** Whether two rectangles share any area. */

@@ -12,7 +12,7 @@ import type { CardCode } from '../game/cards';
 import { pointInPolygon } from '../geometry';
 import { initBackend, type VisionBackend } from './backend';
 import { CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_WIDTH } from './classes';
-import { changedRegions, cropRegion, greyThumb, mergeOverlapping, rectsOverlap, refreshTile, totalArea, type GreyThumb, type PixelRect } from './change';
+import { changedRegions, cropRegion, movingBlobs, greyThumb, mergeOverlapping, rectsOverlap, refreshTile, totalArea, type GreyThumb, type PixelRect } from './change';
 import { cropCard, indexCornerQuads, rectQuad, type RgbImage } from './crop';
 import { decodeFrame } from './decode';
 import { EnrollmentStore } from './enrollment';
@@ -32,10 +32,10 @@ import { detectionScale, locateCards, suppressNested, type LocatedCard } from '.
 import { locatorScaleForCard, locatorScales, refineLocated, runLocator, unionOfLocated } from './locator';
 import { loadLayersModelFromDir, readModelMetadata } from './model-io';
 import { loadOpenCv, type OpenCv } from './opencv';
-import { probePile, zoneImagePolygon } from './probe';
+import { placesToProbe, probePile, probeSpanPolygon, rememberCentreCards, zoneImagePolygon, type RememberedCard } from './probe';
 import { tablePlane, zoneAt, type TablePlane } from './rectify';
 import { cardThumbnail, findUnchanged, type Track } from './tracking';
-import type { CardObservation, FrameInput, FrameObservations, Point, Quad, Recognizer, TableCalibration } from './types';
+import type { CardObservation, FrameInput, FrameObservations, MotionBlob, Point, Quad, Recognizer, TableCalibration } from './types';
 
 /** Default model folders: models/card-identity and models/card-index at the repo root. */
 export const DEFAULT_MODEL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'models', 'card-identity');
@@ -177,6 +177,7 @@ class TfjsRecognizer implements CardRecognizer {
     this.plane = null;
     this.nertsPiles = [];
     this.probed = [];
+    this.centreMemory = [];
     this.tracks = [];
     this.previousThumb = null;
     this.previousLocated = [];
@@ -203,7 +204,7 @@ class TfjsRecognizer implements CardRecognizer {
       this.probed = [];
     }
     lap('rectify');
-    const located = this.probeNertsPiles(image, await this.locateWithTracking(image, timestampMs));
+    const located = this.probeRememberedCentre(image, this.probeNertsPiles(image, await this.locateWithTracking(image, timestampMs)));
     lap('locate');
 
     // Tracking: reuse identities of cards that stayed put and look the same.
@@ -235,10 +236,14 @@ class TfjsRecognizer implements CardRecognizer {
       if (identity.kind === 'other' || (identity.confidence < this.minConfidence && !onNertsPile)) return;
       kept.push({ ...card, id: identities[i], zone });
     });
+    if (this.plane) {
+      const centreFaces = kept.filter((card) => card.zone === 'centre' && card.id.identity.kind === 'face');
+      this.centreMemory = rememberCentreCards(this.centreMemory, centreFaces, timestampMs, this.typicalCardLength(image));
+    }
     // A card-shaped thing inside a bigger recognised card is its picture frame, not a card.
     const cards: CardObservation[] = (suppressNested(kept) as typeof kept).map((card) => this.observation(card));
     lap('observe');
-    return { timestampMs, width: image.width, height: image.height, cards, timingsMs: timings };
+    return { timestampMs, width: image.width, height: image.height, cards, ...(this.motion ? { motion: this.motion } : {}), timingsMs: timings };
   }
 
   private planeSize = '';
@@ -270,6 +275,43 @@ class TfjsRecognizer implements CardRecognizer {
     return probed.length ? [...located, ...probed] : located;
   }
 
+  /** Centre places where faces were read (see probe.ts RememberedCard). */
+  private centreMemory: RememberedCard[] = [];
+
+  /**
+   * `located` plus, at each remembered centre place where it holds no card, the card a probe
+   * fits there (a pile's top the localiser lost; see probe.ts). A place outside this frame's
+   * changed regions keeps its last probe.
+   */
+  private probeRememberedCentre(image: RgbImage, located: LocatedCard[]): LocatedCard[] {
+    if (!this.plane) return located;
+    const probed: LocatedCard[] = [];
+    for (const place of placesToProbe(this.centreMemory, located, this.typicalCardLength(image))) {
+      const box = boundingRect(place.corners);
+      const unchanged = this.changed !== null && !this.changed.some((region) => rectsOverlap(region, box));
+      if (!unchanged || place.probe === undefined) place.probe = probePile(image, probeSpanPolygon(place), this.plane.cardWidthPx);
+      if (place.probe) probed.push({ corners: place.probe, source: 'probe', support: 1 });
+    }
+    return probed.length ? [...located, ...probed] : located;
+  }
+
+  /** This frame's motion (see FrameObservations.motion). */
+  private motion: MotionBlob[] | undefined;
+
+  /** What moved between two thumbnails, each group with the seats whose zones it touches. */
+  private motionOf(previous: GreyThumb, current: GreyThumb): MotionBlob[] {
+    const { cellSizePx, blobs } = movingBlobs(previous, current);
+    const cellSize = Math.max(...cellSizePx);
+    return blobs.map((cells) => {
+      const seats = new Set<number>();
+      if (this.plane) for (const cell of cells) {
+        const seat = /^seat-(\d+)/.exec(zoneAt(this.plane, cell) ?? '');
+        if (seat) seats.add(Number(seat[1]));
+      }
+      return { seats: [...seats].sort((a, b) => a - b), cells, cellSize };
+    });
+  }
+
   private previousThumb: GreyThumb | null = null;
   private previousLocated: LocatedCard[] = [];
 
@@ -288,6 +330,7 @@ class TfjsRecognizer implements CardRecognizer {
     this.previousThumb = thumb;
     const cardLength = this.typicalCardLength(image);
     let regions = this.tracking && previous ? changedRegions(previous, thumb, cardLength * 1.2) : null;
+    this.motion = this.tracking && previous ? this.motionOf(previous, thumb) : undefined;
     if (regions && !(timestampMs >= this.lastRefreshMs && timestampMs - this.lastRefreshMs < REFRESH_INTERVAL_MS)) {
       this.lastRefreshMs = timestampMs;
       regions = mergeOverlapping([...regions, refreshTile(this.refreshCount++, image.width, image.height, cardLength)]);

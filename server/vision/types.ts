@@ -60,12 +60,27 @@ export interface CardObservation {
   look?: number[];
 }
 
+/** One group of changed cells between two frames. */
+export interface MotionBlob {
+  /** Seats whose zones it touches (calibrated tables; empty otherwise). */
+  seats: number[];
+  /** Centres of its changed cells, image pixels. */
+  cells: Point[];
+  /** Side of a cell (the larger), pixels. */
+  cellSize: number;
+}
+
 /** Everything seen in one frame. */
 export interface FrameObservations {
   timestampMs: number;
   width: number;
   height: number;
   cards: CardObservation[];
+  /**
+   * What moved since the recogniser's previous frame, one entry per group of touching changed
+   * cells (a hand carrying a card, with the arm behind it); absent when it did not compare frames.
+   */
+  motion?: MotionBlob[];
   /** Per-stage timings, milliseconds. */
   timingsMs?: Record<string, number>;
 }

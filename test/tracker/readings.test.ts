@@ -117,6 +117,21 @@ describe('tracker: readings weighed by the pile', () => {
     expect(events).toContainEqual({ type: 'card-played', player: 'bob', card: '2S', foundationId: 'f1', newPile: false });
   });
 
+  it('gives a play nobody was seen holding to the player whose arm reached the pile as it landed', () => {
+    // Bob's hand (seat 1, top of the image) comes down to the pile with the 2S: a moving blob from
+    // his side to the centre. Nobody was seen holding a 2S.
+    const arm = { seats: [1], cells: [0, 1, 2, 3, 4, 5].map((k): [number, number] => [CENTRE.x, CENTRE.y - k * 64]), cellSize: 64 };
+    const withMotion = (f: FrameObservations, moving: boolean): FrameObservations => (moving ? { ...f, motion: [arm] } : f);
+    const sequence = (moving: boolean) => [
+      ...frames(0, 3, 100, () => [face('AS', 200, 650, 'seat-0/work')]),
+      ...frames(300, 10, 100, () => [face('AS', CENTRE.x, CENTRE.y, 'centre')]),
+      ...frames(1300, 4, 100, () => []).map((f) => withMotion(f, moving)), // the hand covers the pile as it puts the card down
+      ...frames(1700, 6, 100, () => [face('2S', CENTRE.x, CENTRE.y, 'centre')]).map((f, i) => withMotion(f, moving && i < 2)),
+    ];
+    expect(run(sequence(true))).toContainEqual({ type: 'card-played', player: 'bob', card: '2S', foundationId: 'f1', newPile: false });
+    expect(run(sequence(false))).toContainEqual({ type: 'card-played', player: 'ann', card: '2S', foundationId: 'f1', newPile: false });
+  });
+
   it('gives a play nobody surely held to the seat where it was read as a likely runner-up', () => {
     // Bob's waste shows the 2S, read as 2C (2S a close second); nobody was seen holding a 2S.
     const sequence = [

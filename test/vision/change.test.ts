@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changedRegions, cropRegion, greyThumb, REFRESH_GRID, refreshTile, totalArea } from '../../server/vision/change';
+import { changedRegions, cropRegion, greyThumb, movingBlobs, REFRESH_GRID, refreshTile, totalArea } from '../../server/vision/change';
 
 type Paint = { x: number; y: number; w: number; h: number };
 
@@ -11,6 +11,18 @@ function frame(width: number, height: number, ...paints: Paint[]): { data: Uint8
 }
 
 describe('change detection', () => {
+  it('gives each moving thing as one blob of cell centres: an arm from the edge to the centre is one, a hand elsewhere another', () => {
+    const before = greyThumb(frame(1280, 720));
+    // An arm reaching from the left edge to the middle, and a hand at the bottom right.
+    const after = greyThumb(frame(1280, 720, { x: 0, y: 330, w: 640, h: 60 }, { x: 1100, y: 600, w: 80, h: 80 }));
+    const { cellSizePx, blobs } = movingBlobs(before, after);
+    expect(cellSizePx).toEqual([64, 64]);
+    expect(blobs).toHaveLength(2);
+    const arm = blobs.find((cells) => cells.some(([x]) => x < 64))!;
+    expect(arm.some(([x, y]) => Math.abs(x - 608) <= 32 && Math.abs(y - 352) <= 64)).toBe(true);
+    expect(arm.every(([, y]) => y > 256 && y < 448)).toBe(true);
+    expect(movingBlobs(before, greyThumb(frame(1280, 720))).blobs).toEqual([]);
+  });
   it('reports nothing for identical frames', () => {
     expect(changedRegions(greyThumb(frame(640, 360)), greyThumb(frame(640, 360)), 20)).toEqual([]);
   });
