@@ -1,7 +1,7 @@
 /**
  * npm run bench:referee -- --players N --hands K --seed S [--art DIR] [--camera top|oblique]
  *   [--tables T] [--fps F] [--workers W] [--width 1280 --height 720]
- *   [--observations truth [--drop 0.1] [--misread 0.03]] [--frames N]
+ *   [--observations truth [--drop 0.1] [--misread 0.03]] [--observations FILE[,FILE…]] [--frames N]
  *
  * `--prerender` renders every frame before streaming, so frames go out at `--fps` however slow
  * the renderer is (it shares the CPU with the server otherwise and sets the pace).
@@ -17,6 +17,11 @@
  * `--observations truth` measures the tracker and rules alone: no rendering, no recogniser, no
  * server; observations come from the simulator's ground truth with seeded noise. Its numbers
  * are an upper bound for the full pipeline, labelled as such in the JSON line.
+ *
+ * `--observations FILE[,FILE…]` referees recordings of the real recogniser's observations on
+ * simulated hands (`npm run record:observations`; server/tables/recording.ts) through the
+ * tracker and rules: the same accuracy numbers as the full pipeline for that recogniser output,
+ * in seconds rather than minutes (the recording is one worker reading every other frame).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,7 +32,8 @@ import { buildApp } from '../app';
 import { createSimTable, type SimFrame, type SimTable } from '../sim/live';
 import { simCalibration } from '../tables/sim-calibration';
 import { backViews } from '../tables/sim-feed';
-import { refereeFromTruth } from '../tables/truth-referee';
+import { openRecording } from '../tables/recording';
+import { refereeFromTruth, refereeObservations } from '../tables/truth-referee';
 import type { CreatedTable, PipelineStats, TableView } from '../protocol';
 import type { HandTruth } from '../sim/bots/engine';
 
@@ -256,8 +262,24 @@ async function main(): Promise<void> {
     };
   };
 
+  if (values.observations !== undefined && values.observations !== 'truth') {
+    // Recorded observations (npm run record:observations): tracker + rules on real recogniser output.
+    const results: HandResult[] = [];
+    const started = performance.now();
+    const files = values.observations.split(',');
+    for (const [t, file] of files.entries()) {
+      const { meta, frames } = await openRecording(file).catch((error: Error) => usage(error.message));
+      for (const hand of await refereeObservations(meta, frames)) {
+        const result = compare(t, hand.handIndex, hand.view, hand.truth, meta.variant.name, meta.variant.callGraceMs);
+        results.push(result);
+        log(`${file}: ${describe(result)}`);
+      }
+    }
+    console.log(JSON.stringify({ bench: 'referee', observations: `recorded (tracker + rules on recorded recogniser output): ${files.join(', ')}`, ...accuracy(results), wallS: Math.round((performance.now() - started) / 100) / 10 }));
+    return;
+  }
+
   if (values.observations !== undefined) {
-    if (values.observations !== 'truth') usage('--observations takes only "truth"');
     const drop = Number(values.drop ?? 0);
     const misread = Number(values.misread ?? 0);
     if (!(drop >= 0 && drop < 1 && misread >= 0 && misread < 1)) usage('--drop and --misread are probabilities in [0, 1)');

@@ -1,12 +1,15 @@
 /**
- * Referees simulated hands from ground-truth observations (server/tracker/sim-observations.ts):
- * the tracker and the rules bridge exactly as a live table runs them, minus the recogniser and
- * the sockets. Measures the tracker apart from vision (tests, `bench:referee -- --observations truth`).
+ * Referees simulated hands from observations: built from the ground truth
+ * (server/tracker/sim-observations.ts), or recorded from the real recogniser (recording.ts).
+ * The tracker and the rules bridge run exactly as on a live table, minus the recogniser and
+ * the sockets, so the tracker is measured apart from vision and in seconds
+ * (tests, `bench:referee -- --observations truth|FILE`).
  */
 import type { SimTable } from '../sim/live';
 import type { HandTruth } from '../sim/bots/engine';
 import { presetCamera, type CameraPose } from '../sim/render/camera';
 import type { TableView } from '../protocol';
+import type { FrameObservations } from '../vision/types';
 import { DEFAULT_TRACKER_TUNING, flushPending, initialTrackerState, step, type TimedEvent, type TrackerState } from '../tracker/tracker';
 import { sceneObservations, seededRandom, type Noise } from '../tracker/sim-observations';
 import { simCalibration } from './sim-calibration';
@@ -19,36 +22,51 @@ export interface TruthRefereedHand {
   truth: HandTruth;
 }
 
+/** One frame to referee: which hand, when, and what was seen; the last frame of a hand carries its truth. */
+export interface ObservedFrame {
+  handIndex: number;
+  timeMs: number;
+  observations: FrameObservations;
+  /** On the last frame of a hand: the simulator's truth (the hand is scored after it). */
+  handTruth?: HandTruth;
+}
+
+/** Who plays and under which rules, as a recording or a simulated table says. */
+export interface RefereedTable {
+  players: Array<{ id: string; seat: number; deckId: string; team?: string }>;
+  variant: { name: string; nertsPileSize: number; callGraceMs: number; scoring: { target: number } };
+}
+
 /**
- * Plays every hand of `sim` (created with `render: false` is enough) through tracker and rules,
- * observations built from each scene with `noise` (seeded by `noiseSeed`). The camera defaults
- * to the top-down preset framing the table at 1280x720.
+ * Referees a stream of observed frames through the tracker and the rules bridge exactly as a
+ * live table does (a new hand starts when the hand index changes; a frame with `handTruth` ends
+ * and scores its hand). `tuning` overrides the tracker's defaults.
  */
-export async function refereeFromTruth(sim: SimTable, noise: Noise, noiseSeed: number, camera: CameraPose = sim.camera ?? presetCamera('top', 1280, 720, sim.layout.table)): Promise<TruthRefereedHand[]> {
-  const calibration = simCalibration(sim.layout, camera);
+export async function refereeObservations(table: RefereedTable, frames: AsyncIterable<ObservedFrame> | Iterable<ObservedFrame>, tuning: Partial<typeof DEFAULT_TRACKER_TUNING> = {}): Promise<TruthRefereedHand[]> {
   const context: RulesContext = {
     tableId: 'sim',
-    players: sim.players.map((p) => ({ id: p.id, name: p.id, seat: p.seat, deckId: p.deckId, ...(p.team ? { team: p.team } : {}), nertsPileSize: sim.variant.nertsPileSize })),
-    variant: variantInput(sim.variant.name, {}, sim.variant.scoring.target),
+    players: table.players.map((p) => ({ id: p.id, name: p.id, seat: p.seat, deckId: p.deckId, ...(p.team ? { team: p.team } : {}), nertsPileSize: table.variant.nertsPileSize })),
+    variant: variantInput(table.variant.name, {}, table.variant.scoring.target),
   };
-  const config = { ...DEFAULT_TRACKER_TUNING, players: sim.players.map((p) => ({ seat: p.seat, playerId: p.id, nertsPileSize: sim.variant.nertsPileSize })) };
-  const random = seededRandom(noiseSeed);
+  const config = { ...DEFAULT_TRACKER_TUNING, ...tuning, players: table.players.map((p) => ({ seat: p.seat, playerId: p.id, nertsPileSize: table.variant.nertsPileSize })) };
   const hands: TruthRefereedHand[] = [];
   let tracker: TrackerState = initialTrackerState(config);
   let rules: RulesState = initialRulesState();
   let seq = 0;
+  let hand = -1;
   const apply = (events: TimedEvent[]) => {
     for (const { event, timeMs } of events) rules = applyRules(rules, event, timeMs, seq++, context).state;
   };
-  for await (const frame of sim) {
-    if (frame.frameIndex === 0) {
+  for await (const frame of frames) {
+    if (frame.handIndex !== hand) {
+      hand = frame.handIndex;
       tracker = initialTrackerState(config);
       apply([{ timeMs: frame.timeMs, event: { type: 'hand-started', hand: frame.handIndex + 1 } }]);
     }
-    const result = step(tracker, sceneObservations(frame.scene, camera, calibration, noise, random), config);
+    const result = step(tracker, { ...frame.observations, timestampMs: frame.timeMs }, config);
     tracker = result.state;
     apply(result.events);
-    if (frame.lastOfHand) {
+    if (frame.handTruth) {
       const flushed = flushPending(tracker, config);
       tracker = flushed.state;
       apply(flushed.events);
@@ -57,4 +75,21 @@ export async function refereeFromTruth(sim: SimTable, noise: Noise, noiseSeed: n
     }
   }
   return hands;
+}
+
+/**
+ * Plays every hand of `sim` (created with `render: false` is enough) through tracker and rules,
+ * observations built from each scene with `noise` (seeded by `noiseSeed`). The camera defaults
+ * to the top-down preset framing the table at 1280x720.
+ */
+export async function refereeFromTruth(sim: SimTable, noise: Noise, noiseSeed: number, camera: CameraPose = sim.camera ?? presetCamera('top', 1280, 720, sim.layout.table)): Promise<TruthRefereedHand[]> {
+  const calibration = simCalibration(sim.layout, camera);
+  const random = seededRandom(noiseSeed);
+  async function* frames(): AsyncGenerator<ObservedFrame> {
+    for await (const frame of sim) {
+      const observations = sceneObservations(frame.scene, camera, calibration, noise, random);
+      yield { handIndex: frame.handIndex, timeMs: frame.timeMs, observations, ...(frame.lastOfHand ? { handTruth: frame.handTruth } : {}) };
+    }
+  }
+  return refereeObservations(sim, frames());
 }
