@@ -52,6 +52,8 @@ interface HandResult {
   perPlayer: string[];
   disputesTruth: number;
   disputesRight: number;
+  /** Disputes the server raised (right or not). */
+  disputesSeen: number;
   scoresSeen: Record<string, number>;
   scoresTruth: Record<string, number>;
 }
@@ -104,7 +106,7 @@ function compare(tableIndex: number, handIndex: number, view: TableView, truth: 
       disputesRight += 1;
     }
   }
-  return { table: tableIndex, hand: handIndex, exact, centreExactUnderRules, playsAfterCall: late.length, centreErrors, nertsErrors, perPlayer, disputesTruth: truth.disputes.length, disputesRight, scoresSeen, scoresTruth };
+  return { table: tableIndex, hand: handIndex, exact, centreExactUnderRules, playsAfterCall: late.length, centreErrors, nertsErrors, perPlayer, disputesTruth: truth.disputes.length, disputesRight, disputesSeen: view.disputes.length, scoresSeen, scoresTruth };
 }
 
 interface Bench {
@@ -248,6 +250,7 @@ async function main(): Promise<void> {
     const nerts = results.flatMap((r) => r.nertsErrors);
     const disputesTruth = results.reduce((sum, r) => sum + r.disputesTruth, 0);
     const disputesRight = results.reduce((sum, r) => sum + r.disputesRight, 0);
+    const disputesSeen = results.reduce((sum, r) => sum + r.disputesSeen, 0);
     return {
       handsScored: results.length,
       handsExact: results.length ? Math.round((results.filter((r) => r.exact).length / results.length) * 1000) / 1000 : 0,
@@ -258,7 +261,7 @@ async function main(): Promise<void> {
       centreErrorPerPlayer: { mean: mean(centre), max: centre.length ? Math.max(...centre) : 0 },
       nertsErrorPerPlayer: { mean: mean(nerts), max: nerts.length ? Math.max(...nerts) : 0 },
       disputesRuledRight: disputesTruth ? Math.round((disputesRight / disputesTruth) * 1000) / 1000 : null,
-      disputes: { right: disputesRight, truth: disputesTruth },
+      disputes: { right: disputesRight, truth: disputesTruth, seen: disputesSeen },
     };
   };
 
