@@ -313,6 +313,8 @@ export interface TrackedSeat {
   rawSeen?: Record<string, number>;
   /** Code → last time a card there was read with this code as a likely runner-up (see maybeSeenShare), ms. */
   maybeSeen?: Record<string, number>;
+  /** Where the Nerts pile lies in the image (from its sure readings), px; absent until one. */
+  nertsAt?: Point;
   /** New Nerts tops shown lately: their previous top had left (one departure explains one play). */
   nertsDepartures?: NertsDeparture[];
   /** Nerts pile seen empty: the call follows when its last card lands (`landedMs`) or after callWaitMs. */
@@ -441,17 +443,34 @@ export interface TimedEvent {
  * Per seat, the surest face with a look on its Nerts pile this frame, at any confidence (such
  * faces come below the confidence floor too).
  */
-function lookedTops(cards: readonly CardObservation[]): Map<number, CardObservation> {
-  const best = new Map<number, CardObservation>();
+function lookedTops(cards: readonly CardObservation[]): Map<number, CardObservation[]> {
+  const looked = new Map<number, CardObservation[]>();
   for (const card of cards) {
     if (card.kind !== 'face' || !card.look) continue;
     const zone = parseZone(card.zone);
     if (zone?.area !== 'seat' || zone.part !== 'nerts') continue;
-    const current = best.get(zone.seat);
-    if (!current || card.confidence > current.confidence) best.set(zone.seat, card);
+    looked.set(zone.seat, [...(looked.get(zone.seat) ?? []), card]);
   }
-  return best;
+  return looked;
 }
+
+/**
+ * The top of a Nerts pile among the faces seen on it: the surest of those lying where the pile
+ * has been seen surely (`at`), else the surest of all. A pile's zone can also hold a stray
+ * outline (part of a neighbouring work pile, a pip group) with a look and name of its own.
+ */
+function pileTop(faces: readonly CardObservation[], at: Point | undefined): CardObservation | undefined {
+  const surest = (list: readonly CardObservation[]) => [...list].sort((a, b) => b.confidence - a.confidence)[0];
+  if (!at) return surest(faces);
+  const inPlace = faces.filter((card) => {
+    const [x, y] = centreOf(card.corners);
+    return Math.hypot(x - at[0], y - at[1]) <= NERTS_PLACE_CARDS * cardHeightPx(card.corners);
+  });
+  return surest(inPlace.length > 0 ? inPlace : faces);
+}
+
+/** A Nerts pile's top lies within this many card lengths of where the pile was seen surely. */
+const NERTS_PLACE_CARDS = 0.3;
 
 /** Parsed zone id. */
 export function parseZone(zone: string | undefined): { area: 'centre' } | { area: 'seat'; seat: number; part: string } | null {
@@ -717,9 +736,15 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
   const looks = lookedTops(frame.cards);
   for (const seat of state.seats) {
     const seen = nertsObserved.get(seat.seat) ?? [];
-    const face = seen.filter((c) => c.kind === 'face' && c.code).sort((a, b) => b.confidence - a.confidence)[0];
+    const face = pileTop(seen.filter((c) => c.kind === 'face' && c.code), seat.nertsAt);
     // The top's look, however unsure its name.
-    const looked = looks.get(seat.seat);
+    const looked = pileTop(looks.get(seat.seat) ?? [], seat.nertsAt);
+    // Where the pile lies: followed from its sure readings.
+    const sureTop = [face, looked].find((card) => card && card.confidence >= config.sureNameConfidence);
+    if (sureTop) {
+      const [x, y] = centreOf(sureTop.corners);
+      seat.nertsAt = seat.nertsAt ? [seat.nertsAt[0] * 0.8 + x * 0.2, seat.nertsAt[1] * 0.8 + y * 0.2] : [x, y];
+    }
     // A new top needs a break first: a moment with no face on the pile, or its top card seen
     // elsewhere (taken to the centre or a work pile).
     const pause = (seat.nertsBreak ??= { lastFaceMs: now, name: true, look: true });

@@ -232,6 +232,22 @@ describe('tracker: Nerts piles and the call', () => {
     expect(call.timeMs).toBe(play.timeMs + small.callReactionMs);
   });
 
+  it('reads the Nerts top where the pile lies, not a stray outline in its zone', () => {
+    // QC lies on the pile (read surely); part of the next work pile shows in the zone too, with
+    // its own look, sometimes read more surely than the top. No card leaves the pile.
+    const unit = (k: number) => Array.from({ length: 8 }, (_, i) => (i === k ? 1 : 0));
+    const top = { ...face('QC', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts', 0.7), look: unit(0) };
+    const stray = { ...face('4H', ANN_NERTS.x, ANN_NERTS.y + 40, 'seat-0/nerts', 0.8), look: unit(1) };
+    const sequence = [
+      ...frames(0, 4, 100, () => [top]),
+      frame(400, []),
+      ...frames(500, 6, 100, (i) => (i % 2 ? [top, stray] : [top])),
+      frame(1100, []),
+      ...frames(1200, 6, 100, () => [top, stray]),
+    ];
+    expect(run(sequence).events.filter((e) => e.type === 'nerts-count')).toEqual([]);
+  });
+
   it('a hand covering a full Nerts pile is not a call', () => {
     const sequence = [
       ...frames(0, 4, 100, () => [face('QC', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts')]),
