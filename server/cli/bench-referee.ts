@@ -27,6 +27,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { positiveInt as positiveIntArg } from './args';
 import WebSocket from 'ws';
 import { buildApp } from '../app';
 import { createSimTable, type SimFrame, type SimTable } from '../sim/live';
@@ -63,12 +64,7 @@ function usage(message: string): never {
   process.exit(2);
 }
 
-function positiveInt(value: string | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 1) usage(`--${name} must be a positive integer`);
-  return parsed;
-}
+const positiveInt = (value: string | undefined, name: string, fallback: number): number => positiveIntArg(value, name, fallback, usage);
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

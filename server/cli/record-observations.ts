@@ -11,6 +11,7 @@
  * this machine.
  */
 import { parseArgs } from 'node:util';
+import { positiveInt as positiveIntArg } from './args';
 import { createSimTable } from '../sim/live';
 import { DEFAULT_TRACKER_TUNING } from '../tracker/tracker';
 import { createRecognizer } from '../vision/index';
@@ -24,12 +25,7 @@ function usage(message: string): never {
   process.exit(2);
 }
 
-function positiveInt(value: string | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 1) usage(`--${name} must be a positive integer`);
-  return parsed;
-}
+const positiveInt = (value: string | undefined, name: string, fallback: number): number => positiveIntArg(value, name, fallback, usage);
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

@@ -12,6 +12,18 @@ function unsure(alternatives: Array<[CardCode, number]>, x: number, y: number, z
   return { ...face(alternatives[0][0], x, y, zone, confidence), alternatives: alternatives.map(([code, p]) => ({ code, p })) };
 }
 
+/** Steps the tracker through `sequence`: the events decided while it ran, and those the hand's end decides. */
+function track(sequence: FrameObservations[], config: TrackerConfig) {
+  let state = initialTrackerState(config);
+  const during: TimedEvent[] = [];
+  for (const f of sequence) {
+    const result = step(state, f, config);
+    state = result.state;
+    during.push(...result.events);
+  }
+  return { during: during.map((e) => e.event), atEnd: flushPending(state, config).events.map((e) => e.event) };
+}
+
 describe('readings: what the game expects where a card lies', () => {
   it('gives the top and the next in suit prior 1, cards further ahead less, anything else the small prior', () => {
     expect(pilePrior('6H', '6H', tuning)).toBe(1);
@@ -47,17 +59,10 @@ describe('tracker: readings weighed by the pile', () => {
       { seat: 1, playerId: 'bob', nertsPileSize: 13 },
     ],
   };
-  function run(sequence: FrameObservations[]) {
-    let state = initialTrackerState(config);
-    const events: TimedEvent[] = [];
-    for (const f of sequence) {
-      const result = step(state, f, config);
-      state = result.state;
-      events.push(...result.events);
-    }
-    events.push(...flushPending(state, config).events);
-    return events.map((e) => e.event);
-  }
+  const run = (sequence: FrameObservations[]) => {
+    const { during, atEnd } = track(sequence, config);
+    return [...during, ...atEnd];
+  };
   const CENTRE = { x: 640, y: 360 };
 
   it('takes a 7H misread as 7D on the 6H pile as the 7H, not an illegal play', () => {
@@ -152,16 +157,7 @@ describe('tracker: a Nerts pile bare at the hand end', () => {
     ],
   };
   const NERTS = { x: 300, y: 620 };
-  function run(sequence: FrameObservations[]) {
-    let state = initialTrackerState(small);
-    const during: TimedEvent[] = [];
-    for (const f of sequence) {
-      const result = step(state, f, small);
-      state = result.state;
-      during.push(...result.events);
-    }
-    return { during: during.map((e) => e.event), atEnd: flushPending(state, small).events.map((e) => e.event) };
-  }
+  const run = (sequence: FrameObservations[]) => track(sequence, small);
 
   it('is emptied when the count stalled on its last few cards, and its player called', () => {
     // Two tops read (5 left counted), then the pile lies bare for three seconds until the hand ends.
