@@ -9,6 +9,9 @@
 export const SUITS = ['S', 'H', 'D', 'C'] as const;
 export type Suit = (typeof SUITS)[number];
 
+/** Each suit's name in words (display, log messages). */
+export const SUIT_NAMES: Readonly<Record<Suit, string>> = { S: 'spades', H: 'hearts', D: 'diamonds', C: 'clubs' };
+
 /** Rank symbols in ascending order; index + 1 is the rank value (A = 1 … K = 13). */
 export const RANKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K'] as const;
 export type Rank = (typeof RANKS)[number];

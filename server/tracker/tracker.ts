@@ -8,7 +8,7 @@
  * that is not seen (a hand covers it, a dropped frame) casts no vote, so occlusion never reads
  * as a change. Zones come from the recogniser ('centre', 'seat-<n>', 'seat-<n>/nerts', ...).
  */
-import { parseCard, rankValue, suitOf, type CardCode, type Suit } from '../game/cards';
+import { parseCard, rankValue, SUIT_NAMES, suitOf, type CardCode, type Suit } from '../game/cards';
 import type { CardObservation, FrameObservations, Point } from '../vision/types';
 import type { TableEvent } from '../protocol';
 import { addLook, cardsGoneByLook, initialLooks, type NertsLooks } from './nerts-looks';
@@ -497,8 +497,6 @@ function cardHeightPx(corners: CardObservation['corners']): number {
   return Math.max(side(tl, bl), side(tr, br), side(tl, tr), side(bl, br), 1);
 }
 
-const SUIT_WORDS: Record<Suit, string> = { S: 'spades', H: 'hearts', D: 'diamonds', C: 'clubs' };
-
 /** `code`'s rank in `suit`. */
 function inSuit(code: CardCode, suit: Suit): CardCode {
   return `${parseCard(code).rank}${suit}` as CardCode;
@@ -919,7 +917,7 @@ function followCentre(state: TrackerState, { centreCards, rawReading }: Sighting
       const was = suitOf(pile.cards[0].code);
       revisePileSuit(state, pile, suit);
       // Plays still waiting for their owner go out in the new suit; the rules hear of the rest.
-      if (pile.cards.some((card) => card.player !== '')) emit({ type: 'pile-revised', foundationId: pile.id, suit, reason: `${decided.code} was read surely on it: its cards were taken for ${SUIT_WORDS[was]}` });
+      if (pile.cards.some((card) => card.player !== '')) emit({ type: 'pile-revised', foundationId: pile.id, suit, reason: `${decided.code} was read surely on it: its cards were taken for ${SUIT_NAMES[was]}` });
     }
     const currentTop = pile.cards.at(-1)?.code;
     let added = cardsBetween(currentTop, decided.code);

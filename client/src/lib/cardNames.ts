@@ -2,12 +2,13 @@
  * Human names and glyphs for card codes, for display and screen readers.
  * Imports only the pure card module shared with the server.
  */
-import { parseCard, colourOf, isCardCode, type CardCode, type Rank, type Suit } from '../../../server/game/cards';
+import { parseCard, colourOf, isCardCode, SUIT_NAMES, type CardCode, type Rank, type Suit } from '../../../server/game/cards';
+
+export { SUIT_NAMES };
 
 /** Unicode suit symbols (text presentation). */
 export const SUIT_SYMBOLS: Record<Suit, string> = { S: '♠', H: '♥', D: '♦', C: '♣' };
 
-export const SUIT_NAMES: Record<Suit, string> = { S: 'spades', H: 'hearts', D: 'diamonds', C: 'clubs' };
 const RANK_NAMES: Record<Rank, string> = {
   A: 'ace', '2': 'two', '3': 'three', '4': 'four', '5': 'five', '6': 'six', '7': 'seven',
   '8': 'eight', '9': 'nine', '10': 'ten', J: 'jack', Q: 'queen', K: 'king',
