@@ -54,6 +54,11 @@ export function applyHomography(h: Homography, x: number, y: number): Point {
   return [(h[0] * x + h[1] * y + h[2]) / w, (h[3] * x + h[4] * y + h[5]) / w];
 }
 
+/** The centre of a quad (a card's outline): the mean of its four corners. */
+export function quadCentre(corners: ReadonlyArray<readonly [number, number]>): Point {
+  return [(corners[0][0] + corners[1][0] + corners[2][0] + corners[3][0]) / 4, (corners[0][1] + corners[1][1] + corners[2][1] + corners[3][1]) / 4];
+}
+
 /** Even-odd test: is (x, y) inside the polygon (any winding, not necessarily convex)? */
 export function pointInPolygon(polygon: ReadonlyArray<readonly [number, number]>, x: number, y: number): boolean {
   let inside = false;

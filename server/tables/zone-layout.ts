@@ -7,7 +7,7 @@
  * Table millimetres with the origin at the table centre, x right, y towards the camera's bottom
  * edge (as in server/sim/scene.ts). Image points are pixels.
  */
-import type { Point } from '../geometry';
+import { quadCentre, type Point } from '../geometry';
 import { CARD_HEIGHT_MM, CARD_WIDTH_MM } from '../sim/scene';
 import type { Calibration } from '../protocol';
 import { tablePlane, zoneAt, type TablePlane } from '../vision/rectify';
@@ -152,8 +152,7 @@ export function zoneLocator(calibration: Calibration, width: number, height: num
 export function withZones(cards: CardObservation[], locate: (point: Point) => string | undefined): CardObservation[] {
   return cards.map((card) => {
     if (card.zone) return card;
-    const centre: Point = [card.corners.reduce((sum, p) => sum + p[0], 0) / 4, card.corners.reduce((sum, p) => sum + p[1], 0) / 4];
-    const zone = locate(centre);
+    const zone = locate(quadCentre(card.corners));
     return zone ? { ...card, zone } : card;
   });
 }

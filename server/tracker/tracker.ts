@@ -10,6 +10,7 @@
  */
 import { parseCard, rankValue, SUIT_NAMES, suitOf, type CardCode, type Suit } from '../game/cards';
 import type { CardObservation, FrameObservations, Point } from '../vision/types';
+import { quadCentre } from '../geometry';
 import type { TableEvent } from '../protocol';
 import { addLook, cardsGoneByLook, initialLooks, type NertsLooks } from './nerts-looks';
 import { cardsBetween, pilePrior, readWithPrior, type ReadingTuning } from './readings';
@@ -463,7 +464,7 @@ function pileTop(faces: readonly CardObservation[], at: Point | undefined): Card
   const surest = (list: readonly CardObservation[]) => [...list].sort((a, b) => b.confidence - a.confidence)[0];
   if (!at) return surest(faces);
   const inPlace = faces.filter((card) => {
-    const [x, y] = centreOf(card.corners);
+    const [x, y] = quadCentre(card.corners);
     return Math.hypot(x - at[0], y - at[1]) <= NERTS_PLACE_CARDS * cardHeightPx(card.corners);
   });
   return surest(inPlace.length > 0 ? inPlace : faces);
@@ -481,15 +482,6 @@ export function parseZone(zone: string | undefined): { area: 'centre' } | { area
   return { area: 'seat', seat: Number(match[1]), part: match[2] ?? 'seat' };
 }
 
-function centreOf(corners: CardObservation['corners']): Point {
-  let x = 0;
-  let y = 0;
-  for (const [px, py] of corners) {
-    x += px;
-    y += py;
-  }
-  return [x / 4, y / 4];
-}
 
 function cardHeightPx(corners: CardObservation['corners']): number {
   const [tl, tr, br, bl] = corners;
@@ -516,7 +508,7 @@ function misreadSuit(pile: TrackedPile, reading: CardCode, config: TrackerConfig
   const suit = suitOf(reading);
   // The top itself, or a card up to three ahead, read in another suit.
   if (suit === suitOf(top) || (reading !== inSuit(top, suit) && !cardsBetween(inSuit(top, suit), reading))) return null;
-  if (!pile.votes.some((vote) => vote.code === reading && vote.weight >= config.sureNameConfidence)) return null;
+  if (!hasSureVote(pile.votes, reading, config)) return null;
   // The recogniser must have been surer of the new suit than of the old one on this pile.
   return (pile.suitSeen?.[suit] ?? 0) > (pile.suitSeen?.[suitOf(top)] ?? 0) ? suit : null;
 }
@@ -531,7 +523,7 @@ function revisePileSuit(state: TrackerState, pile: TrackedPile, suit: Suit): voi
 
 /** The open pile a centre card lies on (the nearest within pileRadiusCards), if any. */
 function pileUnder(state: TrackerState, card: CardObservation, config: TrackerConfig): TrackedPile | null {
-  const center = centreOf(card.corners);
+  const center = quadCentre(card.corners);
   const size = cardHeightPx(card.corners);
   let best: TrackedPile | null = null;
   let bestDistance = Infinity;
@@ -579,6 +571,11 @@ function landedAt(state: TrackerState, code: CardCode, firstStillMs: number, con
 /** When a reading was first seen among the current votes, ms. */
 function firstSeen(votes: Vote[], code: CardCode): number {
   return votes.find((vote) => vote.code === code)?.timeMs ?? Infinity;
+}
+
+/** Whether one of the votes read `code` at least as surely as sureNameConfidence. */
+function hasSureVote(votes: readonly Vote[], code: CardCode, config: TrackerConfig): boolean {
+  return votes.some((vote) => vote.code === code && vote.weight >= config.sureNameConfidence);
 }
 
 function pruneVotes(votes: Vote[], nowMs: number, config: TrackerConfig): Vote[] {
@@ -740,7 +737,7 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
     // Where the pile lies: followed from its sure readings.
     const sureTop = [face, looked].find((card) => card && card.confidence >= config.sureNameConfidence);
     if (sureTop) {
-      const [x, y] = centreOf(sureTop.corners);
+      const [x, y] = quadCentre(sureTop.corners);
       seat.nertsAt = seat.nertsAt ? [seat.nertsAt[0] * 0.8 + x * 0.2, seat.nertsAt[1] * 0.8 + y * 0.2] : [x, y];
     }
     // A new top needs a break first: a moment with no face on the pile, or its top card seen
@@ -757,7 +754,7 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
     if (looked?.look) {
       const sureName = looked.code && looked.confidence >= config.sureNameConfidence ? looked.code : undefined;
       const before = seat.nertsLooks?.tops.length ?? 0;
-      const added = addLook(seat.nertsLooks ?? initialLooks(), { look: looked.look, at: centreOf(looked.corners), cardLength: cardHeightPx(looked.corners), name: sureName }, undefined, pause.look && settled);
+      const added = addLook(seat.nertsLooks ?? initialLooks(), { look: looked.look, at: quadCentre(looked.corners), cardLength: cardHeightPx(looked.corners), name: sureName }, undefined, pause.look && settled);
       seat.nertsLooks = added.state;
       // The first top, or a new card, closes the pile until the next break.
       if (added.newCard || (before === 0 && added.state.tops.length === 1)) {
@@ -791,7 +788,7 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
       // A card seen on the pile before may show again (a lost race); a new one needs a break, and
       // one sure reading (unsure tops are counted by look).
       const known = seat.nertsSeen.includes(decided.code);
-      const sure = seat.nertsVotes.some((vote) => vote.code === decided.code && vote.weight >= config.sureNameConfidence);
+      const sure = hasSureVote(seat.nertsVotes, decided.code, config);
       if (known || (pause.name && settled && sure)) {
         seat.nertsTop = decided.code;
         if (!known) {
@@ -863,12 +860,12 @@ function followCentre(state: TrackerState, { centreCards, rawReading }: Sighting
   for (const [code, cards] of byCode) {
     const previous = (sightings[code] ?? []).filter((p) => now - p.timeMs <= config.stillGapMs);
     for (const card of cards) {
-      const [x, y] = centreOf(card.corners);
+      const [x, y] = quadCentre(card.corners);
       const limit = config.stillCards * cardHeightPx(card.corners);
       if (previous.some((p) => Math.hypot(p.x - x, p.y - y) <= limit)) still.add(card);
     }
     sightings[code] = cards.map((card) => {
-      const [x, y] = centreOf(card.corners);
+      const [x, y] = quadCentre(card.corners);
       return { x, y, timeMs: now };
     });
   }
@@ -925,7 +922,7 @@ function followCentre(state: TrackerState, { centreCards, rawReading }: Sighting
       // Far ahead in suit: a fast run of plays under hands was missed, or a misread. Taken once
       // the reading has held, surely, for a while; never reported as an illegal play.
       if (pile.ahead?.code !== decided.code) pile.ahead = { code: decided.code, sinceMs: now };
-      const sure = pile.votes.some((vote) => vote.code === decided.code && vote.weight >= config.sureNameConfidence);
+      const sure = hasSureVote(pile.votes, decided.code, config);
       if (!sure || now - pile.ahead.sinceMs < config.farAheadSteadyMs) continue;
       added = cardsBetween(currentTop, decided.code, 13);
     }
@@ -969,7 +966,7 @@ function followCentre(state: TrackerState, { centreCards, rawReading }: Sighting
   // Candidates: a stable card where no pile lies starts a pile (an ace) or is an illegal start.
   for (const card of unmatched) {
     if (!still.has(card)) continue;
-    const center = centreOf(card.corners);
+    const center = quadCentre(card.corners);
     const size = cardHeightPx(card.corners);
     let candidate = state.candidates.find(
       (c) => Math.hypot(c.center[0] - center[0], c.center[1] - center[1]) < config.pileRadiusCards * Math.max(size, c.cardSizePx),
@@ -1032,7 +1029,7 @@ function updateTracks(state: TrackerState, cards: CardObservation[], now: number
   for (const [code, observed] of byCode) {
     const tracks = alive.filter((t) => t.code === code && t.lastMs < now);
     const pairs: Array<{ track: CardTrack; card: CardObservation; distance: number }> = [];
-    const places = new Map(observed.map((card) => [card, { center: centreOf(card.corners), size: cardHeightPx(card.corners) }]));
+    const places = new Map(observed.map((card) => [card, { center: quadCentre(card.corners), size: cardHeightPx(card.corners) }]));
     for (const track of tracks) {
       const gap = now - track.lastMs;
       const dt = Math.min(gap, config.trackReachMs);
@@ -1296,7 +1293,7 @@ function watchRace(
   // Without tracks: two copies on this pile in two consecutive frames (one frame could be a misread of another card).
   // A copy lying on another pile of the same suit (another deck's) is no racer.
   const onOtherPile = (card: CardObservation) => {
-    const [x, y] = centreOf(card.corners);
+    const [x, y] = quadCentre(card.corners);
     return state.piles.some(
       (other) => other !== pile && other.cards[other.cards.length - 1]?.code === race.code && Math.hypot(x - other.center[0], y - other.center[1]) <= config.pileRadiusCards * Math.max(other.cardSizePx, cardHeightPx(card.corners)),
     );

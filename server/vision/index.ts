@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as tf from '@tensorflow/tfjs';
 import type { CardCode } from '../game/cards';
-import { pointInPolygon } from '../geometry';
+import { pointInPolygon, quadCentre } from '../geometry';
 import { initBackend, type VisionBackend } from './backend';
 import { CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_WIDTH } from './classes';
 import { changedRegions, cropRegion, movingBlobs, greyThumb, mergeOverlapping, rectsOverlap, refreshTile, totalArea, type GreyThumb, type PixelRect } from './change';
@@ -117,9 +117,6 @@ interface TrackedIdentity {
 /** How often tracking re-localises one refresh tile whatever changed, ms of frame time. */
 const REFRESH_INTERVAL_MS = 200;
 
-function centreOf(corners: Quad): [number, number] {
-  return [corners.reduce((s, p) => s + p[0], 0) / 4, corners.reduce((s, p) => s + p[1], 0) / 4];
-}
 
 /** A Nerts pile's zone ('seat-2/nerts'). */
 function isNertsZone(zone: string | undefined): boolean {
@@ -263,7 +260,7 @@ class TfjsRecognizer implements CardRecognizer {
     if (!this.plane) return located;
     const probed: LocatedCard[] = [];
     this.nertsPiles.forEach(({ polygon, box }, k) => {
-      if (located.some((card) => pointInPolygon(polygon, ...centreOf(card.corners)))) {
+      if (located.some((card) => pointInPolygon(polygon, ...quadCentre(card.corners)))) {
         this.probed[k] = undefined;
         return;
       }
@@ -341,7 +338,7 @@ class TfjsRecognizer implements CardRecognizer {
     if (!changed) {
       located = await this.locate(image, image);
     } else {
-      located = this.previousLocated.filter((card) => !changed.some((r) => contains(r, centreOf(card.corners))));
+      located = this.previousLocated.filter((card) => !changed.some((r) => contains(r, quadCentre(card.corners))));
       for (const region of changed) located.push(...(await this.locateIn(image, region)));
     }
     this.previousLocated = located;
@@ -356,7 +353,7 @@ class TfjsRecognizer implements CardRecognizer {
     const found = await this.locate(cropRegion(image, region), image);
     return found
       .map((card) => ({ ...card, corners: card.corners.map(([x, y]) => [x + region.x, y + region.y]) as Quad }))
-      .filter((card) => contains(region, centreOf(card.corners)));
+      .filter((card) => contains(region, quadCentre(card.corners)));
   }
 
   /**
@@ -387,7 +384,7 @@ class TfjsRecognizer implements CardRecognizer {
 
   /** The calibrated zone under a card's centre, if calibrated. */
   private zoneOf(corners: Quad): string | undefined {
-    return this.plane ? zoneAt(this.plane, centreOf(corners)) : undefined;
+    return this.plane ? zoneAt(this.plane, quadCentre(corners)) : undefined;
   }
 
   private observation(card: LocatedCard & { id: TrackedIdentity; zone: string | undefined }): CardObservation {

@@ -7,7 +7,7 @@
  * (refine.ts: the rectangle whose edge is the strongest brightness step) and, when the edge is
  * clear, that is a card for the identity model to read, like any other. Pure.
  */
-import { applyHomography, pointInPolygon } from '../geometry';
+import { applyHomography, pointInPolygon, quadCentre } from '../geometry';
 import { cropRegion, type PixelRect } from './change';
 import type { RgbImage } from './crop';
 import { geometryQuad, type CardGeometry } from './locator';
@@ -94,10 +94,6 @@ export const MEMORY_DEFAULTS = {
   /** The probe's outline must centre within this fraction of the remembered card's size of where it was. */
   probeSpan: 0.5,
 };
-
-function quadCentre(corners: Quad): Point {
-  return [corners.reduce((a, p) => a + p[0], 0) / 4, corners.reduce((a, p) => a + p[1], 0) / 4];
-}
 
 /** The memory after a frame whose centre faces (read at least as surely as the floor) are `cards`. Pure. */
 export function rememberCentreCards(memory: readonly RememberedCard[], cards: ReadonlyArray<{ corners: Quad }>, timestampMs: number, cardLengthPx: number, params = MEMORY_DEFAULTS): RememberedCard[] {
