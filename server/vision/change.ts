@@ -48,15 +48,19 @@ export interface PixelRect {
   height: number;
 }
 
-/** The changed cells between two thumbnails of one frame size: a grid of CELL x CELL thumbnail cells. */
-interface ChangedCells {
+/**
+ * What changed between two thumbnails of one frame size: each group of touching (8-connected)
+ * changed cells, as cell indices of a grid `columns` wide. Null when the frame size changed
+ * (everything changed). The recogniser compares once a frame and reads both the regions to
+ * re-localise (regionsOf) and what moved (blobsOf) from it.
+ */
+export interface ThumbChange {
   columns: number;
-  rows: number;
-  /** 1 where a cell changed, row by row. */
-  changed: Uint8Array;
+  groups: number[][];
 }
 
-function changedCells(previous: GreyThumb, current: GreyThumb): ChangedCells {
+export function compareThumbs(previous: GreyThumb, current: GreyThumb): ThumbChange | null {
+  if (previous.sourceWidth !== current.sourceWidth || previous.sourceHeight !== current.sourceHeight) return null;
   const columns = Math.ceil(CHANGE_WIDTH / CELL);
   const rows = Math.ceil(CHANGE_HEIGHT / CELL);
   const changed = new Uint8Array(columns * rows);
@@ -72,11 +76,7 @@ function changedCells(previous: GreyThumb, current: GreyThumb): ChangedCells {
       if (diff / n > CELL_CHANGE_THRESHOLD) changed[row * columns + column] = 1;
     }
   }
-  return { columns, rows, changed };
-}
-
-/** Each group of touching (8-connected) changed cells, as cell indices. */
-function cellGroups({ columns, rows, changed }: ChangedCells): number[][] {
+  // Flood-fill each group of changed cells.
   const seen = new Uint8Array(changed.length);
   const groups: number[][] = [];
   const stack: number[] = [];
@@ -100,29 +100,32 @@ function cellGroups({ columns, rows, changed }: ChangedCells): number[][] {
     }
     groups.push(group);
   }
-  return groups;
+  return { columns, groups };
 }
 
 /**
- * The parts of the frame that changed between two thumbnails (frame pixels): each group of
- * touching changed cells is one rectangle, grown by `margin` pixels, and rectangles that then
- * overlap are merged, so the result never overlaps. Empty when nothing changed; the whole frame
- * when the frame size changed. Three hands moving over a table are three small regions, not
- * the one big rectangle around all of them.
+ * The parts of the frame that changed (frame pixels): each group of touching changed cells is
+ * one rectangle, grown by `margin` pixels, and rectangles that then overlap are merged, so the
+ * result never overlaps. Empty when nothing changed; the whole frame when the frame size
+ * changed. Three hands moving over a table are three small regions, not the one big rectangle
+ * around all of them.
  */
 export function changedRegions(previous: GreyThumb, current: GreyThumb, margin: number): PixelRect[] {
-  const { sourceWidth: w, sourceHeight: h } = current;
-  if (previous.sourceWidth !== w || previous.sourceHeight !== h) return [{ x: 0, y: 0, width: w, height: h }];
-  const cells = changedCells(previous, current);
-  const sx = w / CHANGE_WIDTH;
-  const sy = h / CHANGE_HEIGHT;
-  const regions = cellGroups(cells).map((group) => {
-    const columnsOf = group.map((cell) => cell % cells.columns);
-    const rowsOf = group.map((cell) => Math.floor(cell / cells.columns));
+  return regionsOf(compareThumbs(previous, current), current.sourceWidth, current.sourceHeight, margin);
+}
+
+/** changedRegions from a comparison already made (see compareThumbs), for a `width` x `height` frame. */
+export function regionsOf(change: ThumbChange | null, width: number, height: number, margin: number): PixelRect[] {
+  if (!change) return [{ x: 0, y: 0, width, height }];
+  const sx = width / CHANGE_WIDTH;
+  const sy = height / CHANGE_HEIGHT;
+  const regions = change.groups.map((group) => {
+    const columnsOf = group.map((cell) => cell % change.columns);
+    const rowsOf = group.map((cell) => Math.floor(cell / change.columns));
     const x0 = Math.max(0, Math.floor(Math.min(...columnsOf) * CELL * sx - margin));
     const y0 = Math.max(0, Math.floor(Math.min(...rowsOf) * CELL * sy - margin));
-    const x1 = Math.min(w, Math.ceil(Math.min(CHANGE_WIDTH, (Math.max(...columnsOf) + 1) * CELL) * sx + margin));
-    const y1 = Math.min(h, Math.ceil(Math.min(CHANGE_HEIGHT, (Math.max(...rowsOf) + 1) * CELL) * sy + margin));
+    const x1 = Math.min(width, Math.ceil(Math.min(CHANGE_WIDTH, (Math.max(...columnsOf) + 1) * CELL) * sx + margin));
+    const y1 = Math.min(height, Math.ceil(Math.min(CHANGE_HEIGHT, (Math.max(...rowsOf) + 1) * CELL) * sy + margin));
     return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
   });
   return mergeOverlapping(regions);
@@ -134,21 +137,30 @@ export function changedRegions(previous: GreyThumb, current: GreyThumb, margin: 
  * centre and the arm behind it are one group reaching back to the player's side of the table.
  * Empty when the frame size changed.
  */
-export function movingBlobs(previous: GreyThumb, current: GreyThumb): { cellSizePx: [number, number]; blobs: Array<Array<[number, number]>> } {
-  const { sourceWidth: w, sourceHeight: h } = current;
-  const sx = w / CHANGE_WIDTH;
-  const sy = h / CHANGE_HEIGHT;
+export function movingBlobs(previous: GreyThumb, current: GreyThumb): MovingBlobs {
+  return blobsOf(compareThumbs(previous, current), current.sourceWidth, current.sourceHeight);
+}
+
+/** movingBlobs from a comparison already made (see compareThumbs), for a `width` x `height` frame. */
+export function blobsOf(change: ThumbChange | null, width: number, height: number): MovingBlobs {
+  const sx = width / CHANGE_WIDTH;
+  const sy = height / CHANGE_HEIGHT;
   const cellSizePx: [number, number] = [CELL * sx, CELL * sy];
-  if (previous.sourceWidth !== w || previous.sourceHeight !== h) return { cellSizePx, blobs: [] };
-  const cells = changedCells(previous, current);
-  const blobs = cellGroups(cells).map((group) =>
+  if (!change) return { cellSizePx, blobs: [] };
+  const blobs = change.groups.map((group) =>
     group.map((cell): [number, number] => {
-      const column = cell % cells.columns;
-      const row = Math.floor(cell / cells.columns);
-      return [Math.min(w, (column + 0.5) * CELL * sx), Math.min(h, (row + 0.5) * CELL * sy)];
+      const column = cell % change.columns;
+      const row = Math.floor(cell / change.columns);
+      return [Math.min(width, (column + 0.5) * CELL * sx), Math.min(height, (row + 0.5) * CELL * sy)];
     }),
   );
   return { cellSizePx, blobs };
+}
+
+/** Moving groups of cells (see movingBlobs). */
+export interface MovingBlobs {
+  cellSizePx: [number, number];
+  blobs: Array<Array<[number, number]>>;
 }
 
 /** Whether two rectangles share any area. */

@@ -12,7 +12,7 @@ import type { CardCode } from '../game/cards';
 import { pointInPolygon, quadCentre } from '../geometry';
 import { initBackend, type VisionBackend } from './backend';
 import { CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_WIDTH } from './classes';
-import { changedRegions, cropRegion, movingBlobs, greyThumb, mergeOverlapping, rectsOverlap, refreshTile, totalArea, type GreyThumb, type PixelRect } from './change';
+import { blobsOf, compareThumbs, cropRegion, greyThumb, mergeOverlapping, rectsOverlap, refreshTile, regionsOf, totalArea, type GreyThumb, type MovingBlobs, type PixelRect } from './change';
 import { cropCard, indexCornerQuads, rectQuad, type RgbImage } from './crop';
 import { decodeFrame } from './decode';
 import { EnrollmentStore } from './enrollment';
@@ -295,9 +295,8 @@ class TfjsRecognizer implements CardRecognizer {
   /** This frame's motion (see FrameObservations.motion). */
   private motion: MotionBlob[] | undefined;
 
-  /** What moved between two thumbnails, each group with the seats whose zones it touches. */
-  private motionOf(previous: GreyThumb, current: GreyThumb): MotionBlob[] {
-    const { cellSizePx, blobs } = movingBlobs(previous, current);
+  /** What moved, each group of cells with the seats whose zones it touches. */
+  private motionOf({ cellSizePx, blobs }: MovingBlobs): MotionBlob[] {
     const cellSize = Math.max(...cellSizePx);
     return blobs.map((cells) => {
       const seats = new Set<number>();
@@ -326,8 +325,10 @@ class TfjsRecognizer implements CardRecognizer {
     const previous = this.previousThumb;
     this.previousThumb = thumb;
     const cardLength = this.typicalCardLength(image);
-    let regions = this.tracking && previous ? changedRegions(previous, thumb, cardLength * 1.2) : null;
-    this.motion = this.tracking && previous ? this.motionOf(previous, thumb) : undefined;
+    // One comparison with the previous frame: the regions to re-localise, and what moved.
+    const change = this.tracking && previous ? compareThumbs(previous, thumb) : undefined;
+    let regions = change !== undefined ? regionsOf(change, image.width, image.height, cardLength * 1.2) : null;
+    this.motion = change !== undefined ? this.motionOf(blobsOf(change, image.width, image.height)) : undefined;
     if (regions && !(timestampMs >= this.lastRefreshMs && timestampMs - this.lastRefreshMs < REFRESH_INTERVAL_MS)) {
       this.lastRefreshMs = timestampMs;
       regions = mergeOverlapping([...regions, refreshTile(this.refreshCount++, image.width, image.height, cardLength)]);
