@@ -686,7 +686,8 @@ function readFrame(state: TrackerState, frame: FrameObservations, now: number, c
   const usable = frame.cards
     .map((card) => {
       if (parseZone(card.zone)?.area !== 'centre') return card;
-      const read = readWithPrior(card, (code) => pilePrior(pileUnder(state, card, config)?.cards.at(-1)?.code, code, config), config);
+      const top = pileUnder(state, card, config)?.cards.at(-1)?.code;
+      const read = readWithPrior(card, (code) => pilePrior(top, code, config), config);
       if (read !== card) rawReading.set(read, card);
       return read;
     })

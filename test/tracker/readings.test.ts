@@ -51,14 +51,19 @@ describe('readings: what the game expects where a card lies', () => {
   });
 });
 
-describe('tracker: readings weighed by the pile', () => {
-  const config: TrackerConfig = {
+/** Ann (seat 0, whose Nerts pile holds `annPile` cards) and Bob (seat 1, 13), default tuning. */
+function annAndBob(annPile: number): TrackerConfig {
+  return {
     ...DEFAULT_TRACKER_TUNING,
     players: [
-      { seat: 0, playerId: 'ann', nertsPileSize: 13 },
+      { seat: 0, playerId: 'ann', nertsPileSize: annPile },
       { seat: 1, playerId: 'bob', nertsPileSize: 13 },
     ],
   };
+}
+
+describe('tracker: readings weighed by the pile', () => {
+  const config = annAndBob(13);
   const run = (sequence: FrameObservations[]) => {
     const { during, atEnd } = track(sequence, config);
     return [...during, ...atEnd];
@@ -149,13 +154,7 @@ describe('tracker: readings weighed by the pile', () => {
 });
 
 describe('tracker: a Nerts pile bare at the hand end', () => {
-  const small: TrackerConfig = {
-    ...DEFAULT_TRACKER_TUNING,
-    players: [
-      { seat: 0, playerId: 'ann', nertsPileSize: 6 },
-      { seat: 1, playerId: 'bob', nertsPileSize: 13 },
-    ],
-  };
+  const small = annAndBob(6);
   const NERTS = { x: 300, y: 620 };
   const run = (sequence: FrameObservations[]) => track(sequence, small);
 
