@@ -30,24 +30,25 @@ export interface IdentityOutputs {
   embeddings: Float32Array;
 }
 
+/** One reading of a batch: probabilities and raw (not yet normalised) embeddings, row-major. */
+export interface IdentityReading {
+  count: number;
+  numClasses: number;
+  embeddingSize: number;
+  probs: Float32Array;
+  embeddings: Float32Array;
+}
+
 /**
- * Runs the model on `count` crops packed in `crops`. With `bothWays`, each crop is also read
- * turned 180 degrees (cards lie either way up) and the two readings are averaged.
+ * Reads `count` crops packed in `crops` once, each upright or (`turned`) turned 180 degrees.
  * Frees every tensor it makes.
  */
-export async function runIdentityModel(model: tf.LayersModel, crops: Float32Array, count: number, bothWays = false): Promise<IdentityOutputs> {
+export async function readCrops(model: tf.LayersModel, crops: Float32Array, count: number, turned = false): Promise<IdentityReading> {
   if (count === 0) return { count, numClasses: 0, embeddingSize: 0, probs: new Float32Array(0), embeddings: new Float32Array(0) };
   if (crops.length < count * CROP_WIDTH * CROP_HEIGHT * 3) throw new Error('crop buffer too small for the batch');
   const [probsT, embT] = tf.tidy(() => {
     const input = tf.tensor4d(crops.subarray(0, count * CROP_WIDTH * CROP_HEIGHT * 3), [count, CROP_HEIGHT, CROP_WIDTH, 3]);
-    let [probs, embedding] = model.predict(input) as tf.Tensor[];
-    if (bothWays) {
-      const [turnedProbs, turnedEmbedding] = model.predict(tf.reverse(input, [1, 2])) as tf.Tensor[];
-      probs = tf.div(tf.add(probs, turnedProbs), 2);
-      embedding = tf.add(embedding, turnedEmbedding);
-    }
-    const normalised = tf.div(embedding, tf.add(tf.norm(embedding, 'euclidean', -1, true), 1e-6));
-    return [probs, normalised];
+    return model.predict(turned ? tf.reverse(input, [1, 2]) : input) as tf.Tensor[];
   });
   try {
     const [probs, embeddings] = await Promise.all([probsT.data() as Promise<Float32Array>, embT.data() as Promise<Float32Array>]);
@@ -56,6 +57,48 @@ export async function runIdentityModel(model: tf.LayersModel, crops: Float32Arra
     probsT.dispose();
     embT.dispose();
   }
+}
+
+/**
+ * The outputs of one reading, or of two readings of the same crops averaged (probabilities
+ * averaged, embeddings summed), with L2-normalised embeddings.
+ */
+export function identityOutputs(first: IdentityReading, second?: IdentityReading): IdentityOutputs {
+  const { count, numClasses, embeddingSize } = first;
+  const probs = Float32Array.from(first.probs);
+  const embeddings = Float32Array.from(first.embeddings);
+  if (second) {
+    for (let i = 0; i < probs.length; i++) probs[i] = (probs[i] + second.probs[i]) / 2;
+    for (let i = 0; i < embeddings.length; i++) embeddings[i] += second.embeddings[i];
+  }
+  for (let k = 0; k < count; k++) {
+    let norm = 0;
+    for (let j = k * embeddingSize; j < (k + 1) * embeddingSize; j++) norm += embeddings[j] * embeddings[j];
+    const scale = 1 / (Math.sqrt(norm) + 1e-6);
+    for (let j = k * embeddingSize; j < (k + 1) * embeddingSize; j++) embeddings[j] *= scale;
+  }
+  return { count, numClasses, embeddingSize, probs, embeddings };
+}
+
+/**
+ * Runs the model on `count` crops packed in `crops`. With `bothWays`, each crop is also read
+ * turned 180 degrees (cards lie either way up) and the two readings are averaged.
+ */
+export async function runIdentityModel(model: tf.LayersModel, crops: Float32Array, count: number, bothWays = false): Promise<IdentityOutputs> {
+  const upright = await readCrops(model, crops, count);
+  return identityOutputs(upright, bothWays && count > 0 ? await readCrops(model, crops, count, true) : undefined);
+}
+
+/** The rows `rows` of a reading, in that order. */
+export function readingRows(reading: IdentityReading, rows: readonly number[]): IdentityReading {
+  const { numClasses, embeddingSize } = reading;
+  const probs = new Float32Array(rows.length * numClasses);
+  const embeddings = new Float32Array(rows.length * embeddingSize);
+  rows.forEach((row, k) => {
+    probs.set(reading.probs.subarray(row * numClasses, (row + 1) * numClasses), k * numClasses);
+    embeddings.set(reading.embeddings.subarray(row * embeddingSize, (row + 1) * embeddingSize), k * embeddingSize);
+  });
+  return { count: rows.length, numClasses, embeddingSize, probs, embeddings };
 }
 
 /** What one crop is, before enrolment refines backs and faces. */

@@ -1,6 +1,8 @@
 /**
  * Frame-to-frame reuse: a card whose quad has not moved and whose small grey thumbnail has not
- * changed keeps last frame's identity, so a steady table costs no CNN time.
+ * changed keeps last frame's identity, so a steady table costs no CNN time. TrackMemory keeps
+ * the cards of the last moments too, so a card that reappears where it lay, looking as it did
+ * (a hand passed over it), keeps its identity rather than being read again.
  */
 import { homographyFromPoints, rectQuad, warpInto, type RgbImage } from './crop';
 import type { Quad } from './types';
@@ -31,16 +33,59 @@ function shortSide(q: Quad): number {
   return Math.min(Math.hypot(q[1][0] - q[0][0], q[1][1] - q[0][1]), Math.hypot(q[2][0] - q[1][0], q[2][1] - q[1][1]));
 }
 
+/** Whether two quads lie in the same place (corners within `tolerance` pixels, as point sets). */
+function samePlace(a: Quad, b: Quad, tolerance: number): boolean {
+  // Compare as point sets: the localiser may start the quad at the opposite corner.
+  return a.every((p) => b.some((q) => Math.hypot(p[0] - q[0], p[1] - q[1]) <= tolerance));
+}
+
+function cornerTolerance(corners: Quad): number {
+  return MAX_CORNER_SHIFT * shortSide(corners) + 1;
+}
+
 /** The previous track this card continues, if it neither moved nor changed. */
 export function findUnchanged<T>(tracks: readonly Track<T>[], corners: Quad, thumbnail: Float32Array): Track<T> | undefined {
-  const tolerance = MAX_CORNER_SHIFT * shortSide(corners) + 1;
+  const tolerance = cornerTolerance(corners);
   for (const track of tracks) {
-    // Compare as point sets: the localiser may start the quad at the opposite corner.
-    const moved = corners.some((p) => !track.corners.some((q) => Math.hypot(p[0] - q[0], p[1] - q[1]) <= tolerance));
-    if (moved) continue;
+    if (!samePlace(corners, track.corners, tolerance)) continue;
     let diff = 0;
     for (let i = 0; i < thumbnail.length; i++) diff += Math.abs(thumbnail[i] - track.thumbnail[i]);
     if (diff / thumbnail.length <= MAX_THUMB_DIFF) return track;
   }
   return undefined;
+}
+
+/** How long a card no longer seen is remembered where it lay, ms of frame time. */
+export const TRACK_MEMORY_MS = 1500;
+
+/**
+ * The cards of the last TRACK_MEMORY_MS, newest first, at most one per place: a frame's cards
+ * replace what was remembered where they lie (a card put on a pile hides the one below).
+ */
+export class TrackMemory<T> {
+  private tracks: Array<Track<T> & { seenAtMs: number }> = [];
+
+  constructor(private readonly memoryMs = TRACK_MEMORY_MS) {}
+
+  /** The remembered card this one continues, if it lies where that one did and looks the same. */
+  find(corners: Quad, thumbnail: Float32Array): Track<T> | undefined {
+    return findUnchanged(this.tracks, corners, thumbnail);
+  }
+
+  /** Stores a frame's cards (seen at `timestampMs`) and forgets cards older than the memory. */
+  remember(tracks: readonly Track<T>[], timestampMs: number): void {
+    const older = this.tracks.filter(
+      (old) => timestampMs - old.seenAtMs <= this.memoryMs && old.seenAtMs <= timestampMs && !tracks.some((track) => samePlace(track.corners, old.corners, cornerTolerance(track.corners))),
+    );
+    this.tracks = [...tracks.map((track) => ({ ...track, seenAtMs: timestampMs })), ...older];
+  }
+
+  /** Forgets everything (new calibration, enrolment: identities may read differently). */
+  clear(): void {
+    this.tracks = [];
+  }
+
+  get size(): number {
+    return this.tracks.length;
+  }
 }

@@ -3,6 +3,13 @@
  * slot per table. A camera never waits: a frame arriving while its table's slot is full
  * replaces the waiting one (counted as dropped). Results reach the table in capture order;
  * a result older than one already delivered is dropped too.
+ *
+ * Each table lives on one worker (its home, the worker with the fewest tables when it was
+ * attached): the recogniser keeps state from frame to frame (tracked cards, change regions,
+ * remembered piles), so a table's live frames must all reach the same one. Spread over two
+ * workers, each copy saw every other frame, re-read twice the change and knew half the table;
+ * with four tables on two workers each saw a table's frames a second apart and re-read nearly
+ * everything (1.8 fps a table). One-off jobs (POSTed frames) go to any idle worker.
  */
 import { Worker } from 'node:worker_threads';
 import type { CardCode } from '../game/cards';
@@ -44,6 +51,8 @@ interface WorkerSlot {
 
 interface TableQueue {
   sink: TableSink;
+  /** Index in `slots` of the worker that runs this table's live frames. */
+  home: number;
   waiting: PendingFrame | null;
   inFlight: number;
   lastDeliveredSeq: number;
@@ -144,7 +153,15 @@ export class RecognitionPool {
 
   /** Registers a table's live frames; returns a function that hands frames to the slot. */
   attach(tableId: string, sink: TableSink): void {
-    this.tables.set(tableId, { sink, waiting: null, inFlight: 0, lastDeliveredSeq: -1 });
+    const load = this.slots.map(() => 0);
+    for (const queue of this.tables.values()) load[queue.home] += 1;
+    const home = load.indexOf(Math.min(...load));
+    this.tables.set(tableId, { sink, home, waiting: null, inFlight: 0, lastDeliveredSeq: -1 });
+  }
+
+  /** Index of the worker a table's live frames go to (tests). */
+  homeOf(tableId: string): number | undefined {
+    return this.tables.get(tableId)?.home;
   }
 
   /** Forgets a table (its recognisers in the workers too). */
@@ -185,9 +202,9 @@ export class RecognitionPool {
     for (const slot of this.slots) slot.worker.postMessage({ type: 'calibrate', tableId, calibration } satisfies ToWorker);
   }
 
-  /** Reads the first worker's recogniser state for a table (the fake exposes one; tests use it). */
+  /** Reads the table's home worker's recogniser state (the fake exposes one; tests use it). */
   inspect(tableId: string): Promise<unknown> {
-    return this.direct(this.slots[0], { type: 'inspect', jobId: 0, tableId });
+    return this.direct(this.slots[this.tables.get(tableId)?.home ?? 0], { type: 'inspect', jobId: 0, tableId });
   }
 
   /** Messages that must reach a given worker (enrolment): sent now, answered in order by that worker. */
@@ -213,9 +230,9 @@ export class RecognitionPool {
     });
   }
 
-  /** Hands waiting work to idle workers: one-off jobs first, then tables round-robin. */
+  /** Hands waiting work to idle workers: one-off jobs first, then their tables round-robin. */
   private pump(): void {
-    for (const slot of this.slots) {
+    for (const [index, slot] of this.slots.entries()) {
       if (slot.busy) continue;
       const oneOff = this.oneOff.shift();
       if (oneOff) {
@@ -227,17 +244,18 @@ export class RecognitionPool {
         slot.worker.postMessage(message);
         continue;
       }
-      const tableId = this.nextTableWithWork();
-      if (!tableId) return;
-      this.dispatchLive(slot, tableId);
+      const tableId = this.nextTableWithWork(index);
+      if (tableId) this.dispatchLive(slot, tableId);
     }
   }
 
-  private nextTableWithWork(): string | null {
+  /** The next table homed on worker `home` with a frame waiting, round-robin. */
+  private nextTableWithWork(home: number): string | null {
     const ids = [...this.tables.keys()];
     for (let i = 0; i < ids.length; i += 1) {
       const id = ids[(this.roundRobin + i) % ids.length];
-      if (this.tables.get(id)?.waiting) {
+      const queue = this.tables.get(id);
+      if (queue?.home === home && queue.waiting) {
         this.roundRobin = (this.roundRobin + i + 1) % ids.length;
         return id;
       }
@@ -259,7 +277,7 @@ export class RecognitionPool {
         queue.inFlight -= 1;
         if (this.tables.get(tableId) !== queue) return;
         if (frame.seq < queue.lastDeliveredSeq) {
-          queue.sink.onDropped(1); // a newer frame finished first on another worker
+          queue.sink.onDropped(1); // a newer frame was delivered first (a table has one worker, so only after a restart)
           return;
         }
         queue.lastDeliveredSeq = frame.seq;

@@ -4,9 +4,9 @@ import { ALL_CARD_CODES } from '../../server/game/cards';
 import { classMeaning, classNames, FIRST_BACK_CLASS, OTHER_CLASS } from '../../server/vision/classes';
 import { decodeFrame } from '../../server/vision/decode';
 import { EnrollmentStore } from '../../server/vision/enrollment';
-import { backEvidence, BACK_EVIDENCE_FROM, decideIdentity } from '../../server/vision/identify';
+import { backEvidence, BACK_EVIDENCE_FROM, decideIdentity, identityOutputs, readingRows } from '../../server/vision/identify';
 import { tablePlane, zoneAt } from '../../server/vision/rectify';
-import { findUnchanged, THUMB_HEIGHT, THUMB_WIDTH } from '../../server/vision/tracking';
+import { findUnchanged, THUMB_HEIGHT, THUMB_WIDTH, TrackMemory } from '../../server/vision/tracking';
 import type { Quad, TableCalibration } from '../../server/vision/types';
 
 const names = classNames(['gen-1', 'gen-2']);
@@ -85,6 +85,52 @@ describe('tracking', () => {
     const moved = quad.map(([x, y]) => [x + 10, y]) as Quad;
     expect(findUnchanged(tracks, moved, thumb)).toBeUndefined();
     expect(findUnchanged(tracks, quad, new Float32Array(thumb.length).fill(0.9))).toBeUndefined();
+  });
+});
+
+describe('TrackMemory', () => {
+  const at = (x: number): Quad => [[x, 0], [x + 63, 0], [x + 63, 88], [x, 88]];
+  const look = (v: number) => new Float32Array(THUMB_WIDTH * THUMB_HEIGHT * 3).fill(v);
+  it('gives a card back its identity when it reappears where it lay, looking the same (a hand passed over it)', () => {
+    const memory = new TrackMemory<string>(1500);
+    memory.remember([{ corners: at(0), thumbnail: look(0.5), value: '7H' }, { corners: at(200), thumbnail: look(0.3), value: 'QS' }], 0);
+    memory.remember([{ corners: at(200), thumbnail: look(0.3), value: 'QS' }], 33); // 7H covered
+    memory.remember([], 66);
+    expect(memory.find(at(0), look(0.5))?.value).toBe('7H');
+    expect(memory.find(at(0), look(0.9))).toBeUndefined(); // something else lies there now
+    expect(memory.size).toBe(2); // one per place
+  });
+  it('forgets a card once the memory is over, or when another card lies where it lay', () => {
+    const memory = new TrackMemory<string>(1500);
+    memory.remember([{ corners: at(0), thumbnail: look(0.5), value: '7H' }, { corners: at(200), thumbnail: look(0.3), value: 'QS' }], 0);
+    memory.remember([{ corners: at(0), thumbnail: look(0.6), value: '8H' }], 1000); // 8H put on the 7H
+    expect(memory.find(at(0), look(0.5))).toBeUndefined();
+    expect(memory.find(at(200), look(0.3))?.value).toBe('QS');
+    memory.remember([], 1600);
+    expect(memory.find(at(200), look(0.3))).toBeUndefined();
+    expect(memory.find(at(0), look(0.6))?.value).toBe('8H');
+    memory.remember([], 100); // time went back (a new hand): nothing older is trusted
+    expect(memory.size).toBe(0);
+  });
+});
+
+describe('identityOutputs', () => {
+  const reading = (probs: number[][], embeddings: number[][]) => ({
+    count: probs.length,
+    numClasses: probs[0].length,
+    embeddingSize: embeddings[0].length,
+    probs: Float32Array.from(probs.flat()),
+    embeddings: Float32Array.from(embeddings.flat()),
+  });
+  it('averages two readings\' probabilities and normalises the summed embeddings', () => {
+    const out = identityOutputs(reading([[0.8, 0.2], [0.5, 0.5]], [[3, 0], [0, 2]]), reading([[0.6, 0.4], [0.1, 0.9]], [[0, 4], [0, 1]]));
+    expect(Array.from(out.probs)).toEqual([expect.closeTo(0.7), expect.closeTo(0.3), expect.closeTo(0.3), expect.closeTo(0.7)]);
+    expect(Array.from(out.embeddings)).toEqual([expect.closeTo(0.6), expect.closeTo(0.8), 0, expect.closeTo(1)]);
+  });
+  it('takes rows of a reading in the order asked', () => {
+    const rows = readingRows(reading([[1, 0], [0, 1], [0.5, 0.5]], [[1], [2], [3]]), [2, 0]);
+    expect(Array.from(rows.probs)).toEqual([0.5, 0.5, 1, 0]);
+    expect(Array.from(rows.embeddings)).toEqual([3, 1]);
   });
 });
 

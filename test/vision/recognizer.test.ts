@@ -9,7 +9,7 @@ import * as tf from '@tensorflow/tfjs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedDataDir, REPO_ROOT } from '../../datasets/lib/shared-data';
-import { createRecognizer, DEFAULT_MODEL_DIR, type CardRecognizer } from '../../server/vision/index';
+import { createRecognizer, DEFAULT_MODEL_DIR, ONE_WAY_SURE, type CardRecognizer } from '../../server/vision/index';
 import { loadLayersModelFromDir, saveLayersModelToDir } from '../../server/vision/model-io';
 import type { FrameInput } from '../../server/vision/types';
 import { createSimTable } from '../../server/sim/live';
@@ -122,6 +122,24 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
       if (truth === 'JOKER' ? r.kind !== 'face' : r.kind === 'face' && r.code === truth) right++;
     });
     expect(right / files.length).toBeGreaterThanOrEqual(MIN_FIXTURE_ACCURACY);
+  });
+
+  it.skipIf(!hasData)('reads a crop the other way up only when unsure, naming the fixtures as reading every crop both ways does', async () => {
+    const files = readFileSync(fixtureList, 'utf8').split('\n').filter(Boolean).slice(0, 48);
+    const views: FrameInput[] = files.map((f) => ({ kind: 'encoded', data: new Uint8Array(readFileSync(path.join(sharedDataDir(), f))) }));
+    const always = await createRecognizer({ bothWays: true, log: () => {} });
+    try {
+      const names = (results: Awaited<ReturnType<CardRecognizer['identifyCrops']>>) => results.map((r) => (r.kind === 'face' ? r.code : r.kind));
+      const sure = await recognizer.identifyCrops(views); // default: 'when-unsure'
+      const both = await always.identifyCrops(views);
+      // A crop read twice decides exactly as with bothWays; one read once was a face ≥ ONE_WAY_SURE.
+      expect(names(sure)).toEqual(names(both));
+      sure.forEach((r, i) => {
+        if (r.confidence !== both[i].confidence) expect(r.kind === 'face' && r.confidence >= ONE_WAY_SURE).toBe(true);
+      });
+    } finally {
+      always.dispose();
+    }
   });
 });
 

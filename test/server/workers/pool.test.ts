@@ -1,0 +1,75 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { RecognitionPool, type PendingFrame, type TableSink } from '../../../server/workers/pool';
+import { encodeFakeFrame } from '../../../server/vision/fake-recognizer';
+
+/** A sink that counts what the pool hands back. */
+function countingSink(): TableSink & { delivered: number[]; dropped: number } {
+  const sink = {
+    delivered: [] as number[],
+    dropped: 0,
+    onObservations(frame: PendingFrame) {
+      sink.delivered.push(frame.seq);
+    },
+    onDropped(count: number) {
+      sink.dropped += count;
+    },
+    onFailed(_frame: PendingFrame, error: string) {
+      throw new Error(`unexpected failure: ${error}`);
+    },
+  };
+  return sink;
+}
+
+async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > timeoutMs) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+const image = new Uint8Array(encodeFakeFrame([], 64, 36));
+
+describe('RecognitionPool', () => {
+  let pool: RecognitionPool | null = null;
+  afterEach(async () => {
+    await pool?.close();
+    pool = null;
+  });
+
+  it('runs every live frame of a table on the same worker, and spreads tables over the workers', async () => {
+    pool = new RecognitionPool({ kind: 'fake', fake: { delayMs: 5 }, workers: 2 });
+    await pool.backend;
+    const sinks = ['a', 'b', 'c', 'd'].map((id) => {
+      const sink = countingSink();
+      pool!.attach(id, sink);
+      return { id, sink };
+    });
+    expect(sinks.map(({ id }) => pool!.homeOf(id))).toEqual([0, 1, 0, 1]);
+    for (let seq = 0; seq < 40; seq += 1) {
+      for (const { id } of sinks) pool.offer(id, { seq, image, captureTimeMs: seq * 33, receivedAtMs: performance.now() });
+      await new Promise((resolve) => setTimeout(resolve, 3));
+    }
+    await until(() => sinks.every(({ sink }) => sink.delivered.length + sink.dropped === 40));
+    for (const { id, sink } of sinks) {
+      // In capture order, and the home worker's recogniser for the table saw every one of them.
+      expect(sink.delivered).toEqual([...sink.delivered].sort((x, y) => x - y));
+      expect(sink.delivered.length).toBeGreaterThan(0);
+      const state = (await pool.inspect(id)) as { framesSeen: number };
+      expect(state.framesSeen).toBe(sink.delivered.length);
+    }
+    expect(pool.pendingJobCount()).toBe(0);
+  });
+
+  it('keeps the newest frame waiting while its worker is busy, counting the ones it replaced', async () => {
+    pool = new RecognitionPool({ kind: 'fake', fake: { delayMs: 50 }, workers: 1 });
+    await pool.backend;
+    const sink = countingSink();
+    pool.attach('t', sink);
+    for (let seq = 0; seq < 5; seq += 1) pool.offer('t', { seq, image, captureTimeMs: seq, receivedAtMs: performance.now() });
+    await until(() => sink.delivered.length + sink.dropped === 5);
+    // The first went straight to the worker; 1, 2, 3 were replaced while it worked; 4 ran next.
+    expect(sink.delivered).toEqual([0, 4]);
+    expect(sink.dropped).toBe(3);
+  });
+});
