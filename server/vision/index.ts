@@ -38,8 +38,8 @@ import { loadLayersModelFromDir, readModelMetadata } from './model-io';
 import { loadOpenCv, type OpenCv } from './opencv';
 import { placesToProbe, probePile, probeSpanPolygon, rememberCentreCards, zoneImagePolygon, type RememberedCard } from './probe';
 import { tablePlane, zoneAt, type TablePlane } from './rectify';
-import { cardThumbnail, TrackMemory } from './tracking';
-import type { CardObservation, FrameInput, FrameObservations, MotionBlob, Point, Quad, Recognizer, TableCalibration } from './types';
+import { cardThumbnail, isNertsZone, readsThisFrame, READS_PER_FRAME, TrackMemory } from './tracking';
+import type { CardObservation, FrameInput, FrameObservations, MotionBlob, Point, Quad, RecognizeOptions, Recognizer, TableCalibration } from './types';
 
 /** Default model folders: models/card-identity and models/card-index at the repo root. */
 export const DEFAULT_MODEL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'models', 'card-identity');
@@ -79,6 +79,12 @@ export interface RecognizerConfig {
    * precision, 0.6 found 58.1 % at 91.1 %).
    */
   minConfidence?: number;
+  /**
+   * Most changed cards the CNNs read in one tracked frame (default READS_PER_FRAME); the others
+   * wait for a later frame, Nerts piles and the centre read first. Bounds a frame's time when
+   * hands move everywhere at once. Untracked frames and `everyCard` calls read every card.
+   */
+  maxReadsPerFrame?: number;
   log?: (message: string) => void;
 }
 
@@ -134,10 +140,6 @@ export const ONE_WAY_SURE = 0.9;
 const REFRESH_INTERVAL_MS = 200;
 
 
-/** A Nerts pile's zone ('seat-2/nerts'). */
-function isNertsZone(zone: string | undefined): boolean {
-  return zone !== undefined && zone.endsWith('/nerts');
-}
 
 /** A card's look for the tracker: its identity embedding (unit length), to 3 decimals. */
 function lookOf(embedding: Float32Array): number[] {
@@ -165,6 +167,9 @@ class TfjsRecognizer implements CardRecognizer {
   private disposed = false;
   private readonly tracking: boolean;
   private readonly minConfidence: number;
+  private readonly readBudget: number;
+  /** Frames recognised so far (rotates which seat cards wait when over the read budget). */
+  private frameCount = 0;
   private readonly bothWays: boolean | 'when-unsure';
   private readonly fusion: IndexFusion;
 
@@ -182,6 +187,7 @@ class TfjsRecognizer implements CardRecognizer {
     ({ model: this.model, indexModel: this.indexModel, locatorModel: this.locatorModel } = models);
     this.tracking = config.tracking ?? true;
     this.minConfidence = config.minConfidence ?? 0.6;
+    this.readBudget = config.maxReadsPerFrame ?? READS_PER_FRAME;
     this.bothWays = config.bothWays ?? 'when-unsure';
     this.fusion = { ...DEFAULT_INDEX_FUSION, ...config.indexFusion };
   }
@@ -197,7 +203,7 @@ class TfjsRecognizer implements CardRecognizer {
     this.previousLocated = [];
   }
 
-  async recognize(frame: FrameInput, timestampMs: number): Promise<FrameObservations> {
+  async recognize(frame: FrameInput, timestampMs: number, options: RecognizeOptions = {}): Promise<FrameObservations> {
     this.assertLive();
     const timings: Record<string, number> = {};
     let t = performance.now();
@@ -226,26 +232,31 @@ class TfjsRecognizer implements CardRecognizer {
     const reused: Array<TrackedIdentity | undefined> = located.map((card, i) =>
       this.tracking ? this.tracks.find(card.corners, thumbs[i])?.value : undefined,
     );
-    const todo = located.map((_, i) => i).filter((i) => !reused[i]);
+    const zones = located.map((card) => this.zoneOf(card.corners));
+    const budget = this.tracking && !options.everyCard ? this.readBudget : Infinity;
+    const todo = readsThisFrame(located.map((_, i) => i).filter((i) => !reused[i]), zones, budget, this.frameCount++);
     const crops = new Float32Array(todo.length * CROP_SIZE);
     todo.forEach((cardIndex, k) => cropCard(image, located[cardIndex].corners, CROP_WIDTH, CROP_HEIGHT, crops, k * CROP_SIZE));
     const corners = this.indexModel ? this.cornerCrops(image, todo.map((i) => located[i].corners)) : null;
     lap('crop');
-    const onNertsPile = todo.map((i) => isNertsZone(this.zoneOf(located[i].corners)));
-    const read = await this.readIdentities(crops, corners, todo.length, (k) => onNertsPile[k]);
-    const identities: TrackedIdentity[] = located.map((_, i) => reused[i] as TrackedIdentity);
+    const read = await this.readIdentities(crops, corners, todo.length, (k) => isNertsZone(zones[todo[k]]));
+    // Cards left for a later frame (over the frame's read budget) have no identity yet.
+    const identities: Array<TrackedIdentity | undefined> = [...reused];
     todo.forEach((cardIndex, k) => (identities[cardIndex] = read[k]));
     lap('identify');
 
-    this.tracks.remember(located.map((card, i) => ({ corners: card.corners, thumbnail: thumbs[i], value: identities[i] })), timestampMs);
+    const identified = located.flatMap((card, i) => (identities[i] ? [{ corners: card.corners, thumbnail: thumbs[i], value: identities[i]! }] : []));
+    this.tracks.remember(identified, timestampMs);
     const kept: Array<LocatedCard & { id: TrackedIdentity; zone: string | undefined }> = [];
     located.forEach((card, i) => {
-      const { identity } = identities[i];
-      const zone = this.zoneOf(card.corners);
+      const id = identities[i];
+      if (!id) return;
+      const { identity } = id;
+      const zone = zones[i];
       // A face on a Nerts pile stays, however unsure its name: the tracker counts those cards by look.
       const onNertsPile = identity.kind === 'face' && isNertsZone(zone);
       if (identity.kind === 'other' || (identity.confidence < this.minConfidence && !onNertsPile)) return;
-      kept.push({ ...card, id: identities[i], zone });
+      kept.push({ ...card, id, zone });
     });
     if (this.plane) {
       const centreFaces = kept.filter((card) => card.zone === 'centre' && card.id.identity.kind === 'face');

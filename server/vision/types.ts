@@ -91,8 +91,19 @@ export type FrameInput =
   | { kind: 'rgb'; data: Uint8Array; width: number; height: number };
 
 /** The recogniser behind a small interface so the server and tests can use a fake. */
+/** Options of one Recognizer.recognize call. */
+export interface RecognizeOptions {
+  /** Read every card now, however many changed (default false: live frames may leave some for later). */
+  everyCard?: boolean;
+}
+
 export interface Recognizer {
-  recognize(frame: FrameInput, timestampMs: number): Promise<FrameObservations>;
+  /**
+   * Recognises one frame of the table's stream. A live recogniser may leave some changed cards
+   * for a later frame to bound a frame's time (see READS_PER_FRAME); `everyCard` reads them all
+   * (a single frame someone asked about).
+   */
+  recognize(frame: FrameInput, timestampMs: number, options?: RecognizeOptions): Promise<FrameObservations>;
   /** Enrol a deck's back design from a few views (crops of the back, RGB or encoded). */
   enrollBack(backId: string, views: FrameInput[]): Promise<void>;
   /** Improve a face deck that reads badly by enrolling a few of its cards. */

@@ -18,7 +18,7 @@ export interface WorkerSetup {
 
 /** Main → worker. */
 export type ToWorker =
-  | { type: 'recognize'; jobId: number; tableId: string; image: Uint8Array; timestampMs: number }
+  | { type: 'recognize'; jobId: number; tableId: string; image: Uint8Array; timestampMs: number; everyCard?: boolean }
   | { type: 'calibrate'; tableId: string; calibration: TableCalibration | null }
   | { type: 'enroll-back'; jobId: number; tableId: string; backId: string; views: Uint8Array[] }
   | { type: 'enroll-face'; jobId: number; tableId: string; code: CardCode; views: Uint8Array[] }

@@ -184,7 +184,7 @@ export class RecognitionPool {
   /** Recognises one frame and returns its observations (POST /frames); runs ahead of live frames. */
   recognizeOnce(tableId: string, image: Uint8Array, timestampMs: number): Promise<FrameObservations> {
     if (this.oneOff.length >= 16) return Promise.reject(new Error('pool/busy'));
-    return this.enqueueOneOff({ type: 'recognize', jobId: 0, tableId, image, timestampMs }) as Promise<FrameObservations>;
+    return this.enqueueOneOff({ type: 'recognize', jobId: 0, tableId, image, timestampMs, everyCard: true }) as Promise<FrameObservations>;
   }
 
   /** Enrols a deck back on every worker's recogniser for the table. */

@@ -66,7 +66,7 @@ async function main(): Promise<void> {
         const started = performance.now();
         try {
           const recognizer = await recognizerFor(message.tableId);
-          const observations = await recognizer.recognize({ kind: 'encoded', data: message.image }, message.timestampMs);
+          const observations = await recognizer.recognize({ kind: 'encoded', data: message.image }, message.timestampMs, { everyCard: message.everyCard });
           post({ type: 'result', jobId: message.jobId, observations, workMs: performance.now() - started });
         } catch (error) {
           post({ type: 'failed', jobId: message.jobId, error: errorText(error) });

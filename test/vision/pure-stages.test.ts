@@ -6,7 +6,7 @@ import { decodeFrame } from '../../server/vision/decode';
 import { EnrollmentStore } from '../../server/vision/enrollment';
 import { backEvidence, BACK_EVIDENCE_FROM, decideIdentity, identityOutputs, readingRows } from '../../server/vision/identify';
 import { tablePlane, zoneAt } from '../../server/vision/rectify';
-import { findUnchanged, THUMB_HEIGHT, THUMB_WIDTH, TrackMemory } from '../../server/vision/tracking';
+import { findUnchanged, readsThisFrame, THUMB_HEIGHT, THUMB_WIDTH, TrackMemory } from '../../server/vision/tracking';
 import type { Quad, TableCalibration } from '../../server/vision/types';
 
 const names = classNames(['gen-1', 'gen-2']);
@@ -111,6 +111,22 @@ describe('TrackMemory', () => {
     expect(memory.find(at(0), look(0.6))?.value).toBe('8H');
     memory.remember([], 100); // time went back (a new hand): nothing older is trusted
     expect(memory.size).toBe(0);
+  });
+});
+
+describe('readsThisFrame', () => {
+  const zones = ['seat-0', 'seat-1/nerts', 'seat-0', 'centre', 'seat-2', 'seat-2', undefined];
+  it('reads every changed card while they fit the budget', () => {
+    expect(readsThisFrame([0, 2, 5], zones, 5, 7)).toEqual([0, 2, 5]);
+  });
+  it('over the budget, reads Nerts piles and the centre first, and the others in turn, frame after frame', () => {
+    const unread = [0, 1, 2, 3, 4, 5, 6];
+    expect(readsThisFrame(unread, zones, 3, 0)).toEqual([0, 1, 3]);
+    expect(readsThisFrame(unread, zones, 3, 1)).toEqual([1, 3, 4]);
+    // Every seat card gets its turn within a few frames.
+    const seen = new Set<number>();
+    for (let frame = 0; frame < 5; frame++) for (const i of readsThisFrame(unread, zones, 3, frame)) seen.add(i);
+    expect([...seen].sort()).toEqual(unread);
   });
 });
 

@@ -12,6 +12,7 @@ import { sharedDataDir, REPO_ROOT } from '../../datasets/lib/shared-data';
 import { createRecognizer, DEFAULT_MODEL_DIR, ONE_WAY_SURE, type CardRecognizer } from '../../server/vision/index';
 import { loadLayersModelFromDir, saveLayersModelToDir } from '../../server/vision/model-io';
 import type { FrameInput } from '../../server/vision/types';
+import type { CardCode } from '../../server/game/cards';
 import { createSimTable } from '../../server/sim/live';
 import { simCalibration } from '../../server/tables/sim-calibration';
 
@@ -94,6 +95,35 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
     for (const card of result.cards.filter((c) => !c.zone?.endsWith('/nerts'))) {
       expect(card.look).toBeUndefined();
       expect(card.confidence).toBeGreaterThanOrEqual(0.999);
+    }
+  });
+
+  it('reads at most its budget of changed cards a live frame, Nerts piles first, and the rest on the next frames', async () => {
+    const sim = await createSimTable({ players: 3, seed: 1, fps: 2, camera: 'top' });
+    let frame = await sim.next();
+    for (let i = 0; i < 10; i++) frame = await sim.next();
+    const image = { kind: 'encoded' as const, data: frame!.jpeg };
+    const make = async () => {
+      const made = await createRecognizer({ log: () => {}, minConfidence: 0.35, locatorModelDir: null, maxReadsPerFrame: 3 });
+      made.setCalibration(simCalibration(sim.layout, sim.camera!));
+      return made;
+    };
+    const key = (cards: Array<{ zone?: string; code?: CardCode; kind: string }>) => cards.map((c) => `${c.zone} ${c.code ?? c.kind}`).sort();
+    const whole = await make();
+    const everything = await whole.recognize(image, 0, { everyCard: true });
+    whole.dispose();
+    const live = await make();
+    try {
+      const first = await live.recognize(image, 0);
+      // Three reads: the three Nerts piles' tops.
+      expect(first.cards.map((c) => c.zone).sort()).toEqual(['seat-0/nerts', 'seat-1/nerts', 'seat-2/nerts']);
+      expect(everything.cards.length).toBeGreaterThan(first.cards.length + 3);
+      let later = first;
+      for (let i = 1; i <= 15; i++) later = await live.recognize(image, i * 33);
+      // Every card the whole read found (refresh tiles may have found more since).
+      expect(key(later.cards)).toEqual(expect.arrayContaining(key(everything.cards)));
+    } finally {
+      live.dispose();
     }
   });
 
