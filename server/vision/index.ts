@@ -80,6 +80,13 @@ export interface RecognizerConfig {
    */
   minConfidence?: number;
   /**
+   * With a calibration, faces in the centre are reported from this confidence (default: the
+   * lower of minConfidence and 0.15): the tracker reads them against the pile they lie on, and a
+   * faint reading of the card the pile expects next is evidence (see the tracker's
+   * expectedCardMinConfidence).
+   */
+  centreMinConfidence?: number;
+  /**
    * Most changed cards the CNNs read in one tracked frame (default READS_PER_FRAME); the others
    * wait for a later frame, Nerts piles and the centre read first. Bounds a frame's time when
    * hands move everywhere at once. Untracked frames and `everyCard` calls read every card.
@@ -167,6 +174,7 @@ class TfjsRecognizer implements CardRecognizer {
   private disposed = false;
   private readonly tracking: boolean;
   private readonly minConfidence: number;
+  private readonly centreMinConfidence: number;
   private readonly readBudget: number;
   /** Frames recognised so far (rotates which seat cards wait when over the read budget). */
   private frameCount = 0;
@@ -187,6 +195,7 @@ class TfjsRecognizer implements CardRecognizer {
     ({ model: this.model, indexModel: this.indexModel, locatorModel: this.locatorModel } = models);
     this.tracking = config.tracking ?? true;
     this.minConfidence = config.minConfidence ?? 0.6;
+    this.centreMinConfidence = config.centreMinConfidence ?? Math.min(this.minConfidence, 0.15);
     this.readBudget = config.maxReadsPerFrame ?? READS_PER_FRAME;
     this.bothWays = config.bothWays ?? 'when-unsure';
     this.fusion = { ...DEFAULT_INDEX_FUSION, ...config.indexFusion };
@@ -227,12 +236,16 @@ class TfjsRecognizer implements CardRecognizer {
     const located = this.probeRememberedCentre(image, this.probeNertsPiles(image, await this.locateWithTracking(image, timestampMs)));
     lap('locate');
 
-    // Tracking: reuse identities of cards that lie where a card lay lately, looking the same.
+    // Tracking: reuse identities of cards that lie where a card lay lately, looking the same. On
+    // the piles whose cards are counted (the centre, Nerts piles) a new card lands, or shows,
+    // where the last one lay, looking much the same at thumbnail size: only a card still there
+    // on the last frame is taken for the same card.
     const thumbs = located.map((card) => cardThumbnail(image, card.corners));
-    const reused: Array<TrackedIdentity | undefined> = located.map((card, i) =>
-      this.tracking ? this.tracks.find(card.corners, thumbs[i])?.value : undefined,
-    );
     const zones = located.map((card) => this.zoneOf(card.corners));
+    const onCountedPile = (zone: string | undefined) => zone === 'centre' || isNertsZone(zone);
+    const reused: Array<TrackedIdentity | undefined> = located.map((card, i) =>
+      this.tracking ? this.tracks.find(card.corners, thumbs[i], onCountedPile(zones[i]))?.value : undefined,
+    );
     const budget = this.tracking && !options.everyCard ? this.readBudget : Infinity;
     const todo = readsThisFrame(located.map((_, i) => i).filter((i) => !reused[i]), zones, budget, this.frameCount++);
     const crops = new Float32Array(todo.length * CROP_SIZE);
@@ -253,17 +266,21 @@ class TfjsRecognizer implements CardRecognizer {
       if (!id) return;
       const { identity } = id;
       const zone = zones[i];
-      // A face on a Nerts pile stays, however unsure its name: the tracker counts those cards by look.
-      const onNertsPile = identity.kind === 'face' && isNertsZone(zone);
-      if (identity.kind === 'other' || (identity.confidence < this.minConfidence && !onNertsPile)) return;
+      // A face on a Nerts pile stays, however unsure its name: the tracker counts those cards by
+      // look. A face in the centre stays down to its own floor: the tracker reads it against its pile.
+      const floor = identity.kind !== 'face' ? this.minConfidence : isNertsZone(zone) ? 0 : zone === 'centre' ? this.centreMinConfidence : this.minConfidence;
+      if (identity.kind === 'other' || identity.confidence < floor) return;
       kept.push({ ...card, id, zone });
     });
     if (this.plane) {
-      const centreFaces = kept.filter((card) => card.zone === 'centre' && card.id.identity.kind === 'face');
+      const centreFaces = kept.filter((card) => card.zone === 'centre' && card.id.identity.kind === 'face' && card.id.identity.confidence >= this.minConfidence);
       this.centreMemory = rememberCentreCards(this.centreMemory, centreFaces, timestampMs, this.typicalCardLength(image));
     }
-    // A card-shaped thing inside a bigger recognised card is its picture frame, not a card.
-    const cards: CardObservation[] = (suppressNested(kept) as typeof kept).map((card) => this.observation(card));
+    // A card-shaped thing inside a bigger recognised card is its picture frame, not a card. Only
+    // a card read at least as surely as the floor counts as that bigger card: a faint centre face
+    // (kept for the tracker's pile prior) may be an outline round two cards, and must not hide them.
+    const faint = (card: (typeof kept)[number]) => card.zone === 'centre' && card.id.identity.confidence < this.minConfidence;
+    const cards: CardObservation[] = suppressNested(kept, (card) => !faint(card)).map((card) => this.observation(card));
     lap('observe');
     return { timestampMs, width: image.width, height: image.height, cards, ...(this.motion ? { motion: this.motion } : {}), timingsMs: timings };
   }

@@ -218,12 +218,12 @@ function pointInQuad(q: Quad, x: number, y: number): boolean {
  * Drops quads nested in a clearly bigger one (a court card's picture frame, a pip cluster):
  * cards of one deck are one size, so overlapping cards of equal size all survive.
  */
-export function suppressNested(cards: LocatedCard[]): LocatedCard[] {
+export function suppressNested<T extends LocatedCard>(cards: T[], canSuppress: (card: T) => boolean = () => true): T[] {
   return cards.filter((card, i) => {
     const area = quadArea(card.corners);
     const cx = card.corners.reduce((s, p) => s + p[0], 0) / 4;
     const cy = card.corners.reduce((s, p) => s + p[1], 0) / 4;
-    return !cards.some((other, j) => j !== i && quadArea(other.corners) * 0.8 > area && pointInQuad(other.corners, cx, cy));
+    return !cards.some((other, j) => j !== i && canSuppress(other) && quadArea(other.corners) * 0.8 > area && pointInQuad(other.corners, cx, cy));
   });
 }
 

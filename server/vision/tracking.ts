@@ -64,12 +64,17 @@ export const TRACK_MEMORY_MS = 1500;
  */
 export class TrackMemory<T> {
   private tracks: Array<Track<T> & { seenAtMs: number }> = [];
+  private lastMs = -Infinity;
 
   constructor(private readonly memoryMs = TRACK_MEMORY_MS) {}
 
-  /** The remembered card this one continues, if it lies where that one did and looks the same. */
-  find(corners: Quad, thumbnail: Float32Array): Track<T> | undefined {
-    return findUnchanged(this.tracks, corners, thumbnail);
+  /**
+   * The remembered card this one continues, if it lies where that one did and looks the same;
+   * `lastFrameOnly` looks among the last frame's cards alone (see the recogniser: on a pile a
+   * new card lands where the last one lay, and a 12x18 thumbnail hardly tells 7C from 8C).
+   */
+  find(corners: Quad, thumbnail: Float32Array, lastFrameOnly = false): Track<T> | undefined {
+    return findUnchanged(lastFrameOnly ? this.tracks.filter((track) => track.seenAtMs >= this.lastMs) : this.tracks, corners, thumbnail);
   }
 
   /** Stores a frame's cards (seen at `timestampMs`) and forgets cards older than the memory. */
@@ -78,11 +83,13 @@ export class TrackMemory<T> {
       (old) => timestampMs - old.seenAtMs <= this.memoryMs && old.seenAtMs <= timestampMs && !tracks.some((track) => samePlace(track.corners, old.corners, cornerTolerance(track.corners))),
     );
     this.tracks = [...tracks.map((track) => ({ ...track, seenAtMs: timestampMs })), ...older];
+    this.lastMs = timestampMs;
   }
 
   /** Forgets everything (new calibration, enrolment: identities may read differently). */
   clear(): void {
     this.tracks = [];
+    this.lastMs = -Infinity;
   }
 
   get size(): number {
@@ -96,25 +103,28 @@ export function isNertsZone(zone: string | undefined): boolean {
 }
 
 /**
- * Most cards the CNNs read in one frame. Measured on a live 3-player table (200 frames, one
- * worker): unbounded, a frame took 57 ms on average and 145 ms at the 95th percentile (up to 27
- * cards read when hands moved everywhere); with 5, 48 ms and 82 ms, and as many cards reported.
+ * Most cards the CNNs read in one frame, unless more lie on Nerts piles and in the centre
+ * (those are always read; see readsThisFrame). Measured on a live 3-player table (200 frames,
+ * one worker): unbounded, a frame took 57 ms on average and 145 ms at the 95th percentile (up
+ * to 27 cards read when hands moved everywhere, most of them cards in the players' hands).
  */
 export const READS_PER_FRAME = 5;
 
 /**
- * The cards (indices into a frame's located cards) to read this frame: all of `unread`, or,
- * when they are more than `budget`, those on Nerts piles and in the centre first (the score
- * hangs on them), then the others from a point that moves on by `budget` with `rotation`
+ * The cards (indices into a frame's located cards) to read this frame: all of `unread` while
+ * they fit the budget; beyond it, every card on a Nerts pile or in the centre (the score hangs
+ * on them: a budget shared with them left a pile's new top unread for seconds on a busy table)
+ * and as many of the others as there is room for, from a point that moves on with `rotation`
  * (the frame's number), so none waits long. The rest wait for a later frame.
  */
 export function readsThisFrame(unread: readonly number[], zones: ReadonlyArray<string | undefined>, budget: number, rotation: number): number[] {
   if (unread.length <= budget) return [...unread];
-  const rank = (zone: string | undefined) => (isNertsZone(zone) ? 0 : zone === 'centre' ? 1 : 2);
-  const start = (rotation * budget) % unread.length;
-  const rotated = unread.map((_, k) => unread[(k + start) % unread.length]);
-  return rotated
-    .sort((a, b) => rank(zones[a]) - rank(zones[b]))
-    .slice(0, budget)
-    .sort((a, b) => a - b);
+  const counted = (zone: string | undefined) => isNertsZone(zone) || zone === 'centre';
+  const always = unread.filter((i) => counted(zones[i]));
+  const others = unread.filter((i) => !counted(zones[i]));
+  const room = Math.max(0, budget - always.length);
+  if (room === 0 || others.length === 0) return always;
+  const start = (rotation * room) % others.length;
+  const chosen = others.map((_, k) => others[(k + start) % others.length]).slice(0, room);
+  return [...always, ...chosen].sort((a, b) => a - b);
 }

@@ -96,6 +96,22 @@ describe('tracker: readings weighed by the pile', () => {
     expect(events).toContainEqual({ type: 'card-played', player: 'bob', card: '2S', foundationId: 'f1', newPile: false });
   });
 
+  it('counts a faint reading of the card a pile expects next, but no faint card the pile does not expect', () => {
+    const faint = { ...config, minConfidence: 0.35, expectedCardMinConfidence: 0.15 };
+    const pile = (['AH', '2H', '3H'] as const).flatMap((code, i) => frames(i * 600, 5, 100, () => [face(code, CENTRE.x, CENTRE.y, 'centre')]));
+    const played = (events: ReturnType<typeof track>) => [...events.during, ...events.atEnd].filter((e) => e.type === 'card-played').map((e) => (e as { card: string }).card);
+    // The 4H reads at 0.2 only (a court card at webcam size reads this faintly): it is the next card.
+    const fourH = [...pile, ...frames(1800, 6, 100, () => [face('4H', CENTRE.x, CENTRE.y, 'centre', 0.2)])];
+    expect(played(track(fourH, faint))).toEqual(['AH', '2H', '3H', '4H']);
+    // With the faint floor at the ordinary one, that reading is ignored as before.
+    expect(played(track(fourH, { ...faint, expectedCardMinConfidence: 0.35 }))).toEqual(['AH', '2H', '3H']);
+    // A faint card the pile does not expect (an illegal play), or a faint ace where no pile lies, is not taken.
+    const nineC = [...pile, ...frames(1800, 6, 100, () => [face('9C', CENTRE.x, CENTRE.y, 'centre', 0.2)])];
+    expect(played(track(nineC, faint))).toEqual(['AH', '2H', '3H']);
+    const aceElsewhere = [...pile, ...frames(1800, 6, 100, () => [face('3H', CENTRE.x, CENTRE.y, 'centre'), face('AS', CENTRE.x + 200, CENTRE.y, 'centre', 0.2)])];
+    expect(played(track(aceElsewhere, faint))).toEqual(['AH', '2H', '3H']);
+  });
+
   it('keeps a pile whose suit was read surely: a card of another suit on it is an illegal play', () => {
     const sequence = [
       ...frames(0, 3, 100, () => [face('AH', 300, 620, 'seat-0/nerts', 0.95)]),

@@ -80,5 +80,7 @@ describe('quad helpers', () => {
     const frame: LocatedCard = { corners: [[15, 15], [48, 15], [48, 70], [15, 70]], source: 'single', support: 1 };
     const overlap: LocatedCard = { corners: [[0, 20], [63, 20], [63, 108], [0, 108]], source: 'split', support: 1 };
     expect(suppressNested([big, frame, overlap])).toEqual([big, overlap]);
+    // A card that may not suppress (a faint reading round two cards) hides nothing inside it.
+    expect(suppressNested([big, frame], (card) => card !== big)).toEqual([big, frame]);
   });
 });

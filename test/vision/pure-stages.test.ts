@@ -99,6 +99,11 @@ describe('TrackMemory', () => {
     expect(memory.find(at(0), look(0.5))?.value).toBe('7H');
     expect(memory.find(at(0), look(0.9))).toBeUndefined(); // something else lies there now
     expect(memory.size).toBe(2); // one per place
+    // On a counted pile only the last frame's cards are trusted: the 7H was not there on it.
+    expect(memory.find(at(0), look(0.5), true)).toBeUndefined();
+    expect(memory.find(at(200), look(0.3), true)).toBeUndefined();
+    memory.remember([{ corners: at(200), thumbnail: look(0.3), value: 'QS' }], 99);
+    expect(memory.find(at(200), look(0.3), true)?.value).toBe('QS');
   });
   it('forgets a card once the memory is over, or when another card lies where it lay', () => {
     const memory = new TrackMemory<string>(1500);
@@ -119,14 +124,16 @@ describe('readsThisFrame', () => {
   it('reads every changed card while they fit the budget', () => {
     expect(readsThisFrame([0, 2, 5], zones, 5, 7)).toEqual([0, 2, 5]);
   });
-  it('over the budget, reads Nerts piles and the centre first, and the others in turn, frame after frame', () => {
+  it('over the budget, reads every card on a Nerts pile or in the centre, and the others in turn, frame after frame', () => {
     const unread = [0, 1, 2, 3, 4, 5, 6];
     expect(readsThisFrame(unread, zones, 3, 0)).toEqual([0, 1, 3]);
-    expect(readsThisFrame(unread, zones, 3, 1)).toEqual([1, 3, 4]);
+    expect(readsThisFrame(unread, zones, 3, 1)).toEqual([1, 2, 3]);
     // Every seat card gets its turn within a few frames.
     const seen = new Set<number>();
     for (let frame = 0; frame < 5; frame++) for (const i of readsThisFrame(unread, zones, 3, frame)) seen.add(i);
     expect([...seen].sort()).toEqual(unread);
+    // Counted cards beyond the budget are all read; no seat card then.
+    expect(readsThisFrame([0, 1, 2, 3], ['seat-0', 'centre', 'seat-1', 'seat-2/nerts'], 1, 0)).toEqual([1, 3]);
   });
 });
 

@@ -94,11 +94,14 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
     }
     for (const card of result.cards.filter((c) => !c.zone?.endsWith('/nerts'))) {
       expect(card.look).toBeUndefined();
-      expect(card.confidence).toBeGreaterThanOrEqual(0.999);
+      // Centre faces down to their own floor (the tracker reads them against their pile).
+      if (card.zone === 'centre' && card.kind === 'face') expect(card.confidence).toBeGreaterThanOrEqual(0.15);
+      else expect(card.confidence).toBeGreaterThanOrEqual(0.999);
     }
+    expect(result.cards.some((c) => c.zone === 'centre' && c.confidence < 0.999)).toBe(true);
   });
 
-  it('reads at most its budget of changed cards a live frame, Nerts piles first, and the rest on the next frames', async () => {
+  it('reads at most its budget of changed cards in the players\' areas a live frame, every counted card, and the rest on the next frames', async () => {
     const sim = await createSimTable({ players: 3, seed: 1, fps: 2, camera: 'top' });
     let frame = await sim.next();
     for (let i = 0; i < 10; i++) frame = await sim.next();
@@ -115,8 +118,10 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
     const live = await make();
     try {
       const first = await live.recognize(image, 0);
-      // Three reads: the three Nerts piles' tops.
-      expect(first.cards.map((c) => c.zone).sort()).toEqual(['seat-0/nerts', 'seat-1/nerts', 'seat-2/nerts']);
+      // Every card on a Nerts pile and in the centre is read at once; the players' other cards wait.
+      const counted = (cards: typeof first.cards) => key(cards.filter((c) => c.zone === 'centre' || c.zone?.endsWith('/nerts')));
+      expect(counted(first.cards)).toEqual(counted(everything.cards));
+      expect(counted(first.cards).length).toBeGreaterThan(3);
       expect(everything.cards.length).toBeGreaterThan(first.cards.length + 3);
       let later = first;
       for (let i = 1; i <= 15; i++) later = await live.recognize(image, i * 33);
