@@ -30,6 +30,9 @@ export interface DetectionLayerProps {
   backColour?: (backId: string) => string;
 }
 
+/** Readings below this confidence are drawn dashed and dim (the server's default live floor). */
+const FAINT_BELOW = 0.35;
+
 /** SVG layer to put over an <img>/<video> inside `.video-wrap`. */
 export function DetectionLayer({ frame, width, height, points = [], outline, zones = [], onPick, backColour }: DetectionLayerProps) {
   const handleClick = (event: MouseEvent<SVGSVGElement>): void => {
@@ -59,9 +62,11 @@ export function DetectionLayer({ frame, width, height, points = [], outline, zon
         const colour = face ? (face.colour === 'red' ? '#ff4d5a' : '#3fd0ff') : backColour?.(card.backId ?? '') ?? '#f0b429';
         const label = face ? `${face.rank}${face.symbol}` : `back ${card.backId ?? '?'}`;
         const [lx, ly] = card.corners[0];
+        // A faint centre reading (kept for the referee to weigh against its pile) is drawn dashed and dim.
+        const faint = card.confidence < FAINT_BELOW;
         return (
-          <g key={index}>
-            <polygon points={pts} fill="none" stroke={colour} strokeWidth={stroke} />
+          <g key={index} opacity={faint ? 0.55 : 1}>
+            <polygon points={pts} fill="none" stroke={colour} strokeWidth={stroke} strokeDasharray={faint ? `${stroke * 3} ${stroke * 2}` : undefined} />
             <text x={lx * sx} y={ly * sy - stroke * 2} fill={colour} fontSize={fontSize} fontWeight={700} stroke="#000" strokeWidth={stroke / 2} paintOrder="stroke">
               {label} {Math.round(card.confidence * 100)}%
             </text>

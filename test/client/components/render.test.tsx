@@ -130,5 +130,16 @@ describe('DetectionLayer', () => {
     expect(html).toContain('back deck-ann');
     expect(html).toContain('stroke="#123456"');
     expect(html).toContain('aria-label="2 cards recognised"');
+    expect(html).not.toContain('stroke-dasharray');
+  });
+
+  it('draws a faint centre reading dashed and dim', async () => {
+    const { DetectionLayer } = await import('../../../client/src/components/DetectionLayer');
+    const corners = [[10, 10], [40, 10], [40, 50], [10, 50]] as [[number, number], [number, number], [number, number], [number, number]];
+    const frame = { seq: 1, timestampMs: 0, width: 640, height: 360, cards: [{ kind: 'face' as const, code: '8C' as const, confidence: 0.2, corners, zone: 'centre' }] };
+    const html = renderToStaticMarkup(<DetectionLayer frame={frame} width={640} height={360} />);
+    expect(html).toContain('opacity="0.55"');
+    expect(html).toContain('stroke-dasharray');
+    expect(html).toContain('20%');
   });
 });
