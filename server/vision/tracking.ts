@@ -102,6 +102,11 @@ export function isNertsZone(zone: string | undefined): boolean {
   return zone !== undefined && zone.endsWith('/nerts');
 }
 
+/** A zone whose cards the score counts: the centre or a Nerts pile. */
+export function isCountedZone(zone: string | undefined): boolean {
+  return zone === 'centre' || isNertsZone(zone);
+}
+
 /**
  * Most cards the CNNs read in one frame, unless more lie on Nerts piles and in the centre
  * (those are always read; see readsThisFrame). Measured on a live 3-player table (200 frames,
@@ -119,9 +124,8 @@ export const READS_PER_FRAME = 5;
  */
 export function readsThisFrame(unread: readonly number[], zones: ReadonlyArray<string | undefined>, budget: number, rotation: number): number[] {
   if (unread.length <= budget) return [...unread];
-  const counted = (zone: string | undefined) => isNertsZone(zone) || zone === 'centre';
-  const always = unread.filter((i) => counted(zones[i]));
-  const others = unread.filter((i) => !counted(zones[i]));
+  const always = unread.filter((i) => isCountedZone(zones[i]));
+  const others = unread.filter((i) => !isCountedZone(zones[i]));
   const room = Math.max(0, budget - always.length);
   if (room === 0 || others.length === 0) return always;
   const start = (rotation * room) % others.length;
