@@ -215,6 +215,23 @@ function pointInQuad(q: Quad, x: number, y: number): boolean {
 }
 
 /**
+ * Drops quads that are the frame itself: every corner within `tolerance` (a share of the long
+ * side) of one of the frame's corners. On an even cloth (carpet, felt) the whole frame passes the
+ * whiteness threshold as one card-shaped blob; read as "a back", it would hide every real card
+ * inside it as nested (see suppressNested).
+ */
+export function dropFrameOutlines<T extends LocatedCard>(cards: T[], width: number, height: number, tolerance = 0.03): T[] {
+  const frame: Point[] = [
+    [0, 0],
+    [width, 0],
+    [width, height],
+    [0, height],
+  ];
+  const near = tolerance * Math.max(width, height);
+  return cards.filter((card) => !frame.every(([fx, fy]) => card.corners.some(([x, y]) => Math.hypot(x - fx, y - fy) <= near)));
+}
+
+/**
  * Drops quads nested in a clearly bigger one (a court card's picture frame, a pip cluster):
  * cards of one deck are one size, so overlapping cards of equal size all survive.
  */

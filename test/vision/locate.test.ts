@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cornerHypotheses, locateCards, orderCardQuad, suppressNested, type LocatedCard } from '../../server/vision/locate';
+import { cornerHypotheses, dropFrameOutlines, locateCards, orderCardQuad, suppressNested, type LocatedCard } from '../../server/vision/locate';
 import { loadOpenCv, type OpenCv } from '../../server/vision/opencv';
 import type { Point, Quad } from '../../server/vision/types';
 import { paintCards, type PaintedCard } from './painted-cards';
@@ -82,5 +82,13 @@ describe('quad helpers', () => {
     expect(suppressNested([big, frame, overlap])).toEqual([big, overlap]);
     // A card that may not suppress (a faint reading round two cards) hides nothing inside it.
     expect(suppressNested([big, frame], (card) => card !== big)).toEqual([big, frame]);
+  });
+  it('drops the frame itself taken for a card (an even carpet passes as one white blob), but not a card near one corner', () => {
+    const frameOutline: LocatedCard = { corners: [[1, 0], [377, 2], [378, 503], [0, 501]], source: 'single', support: 1 };
+    const card: LocatedCard = { corners: [[94, 183], [214, 173], [229, 339], [109, 350]], source: 'single', support: 1 };
+    const cornerCard: LocatedCard = { corners: [[0, 0], [120, 0], [120, 170], [0, 170]], source: 'single', support: 1 };
+    // Three corners at the frame's, one not: a card filling most of a close-up, kept.
+    const closeUp: LocatedCard = { corners: [[0, 0], [378, 0], [378, 504], [60, 440]], source: 'single', support: 1 };
+    expect(dropFrameOutlines([frameOutline, card, cornerCard, closeUp], 378, 504)).toEqual([card, cornerCard, closeUp]);
   });
 });

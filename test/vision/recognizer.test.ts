@@ -22,6 +22,8 @@ const MIN_FIXTURE_ACCURACY = 0.8; // 87.7 % measured with both committed models 
 const hasModel = existsSync(path.join(DEFAULT_MODEL_DIR, 'model.json'));
 const fixtureList = path.join(REPO_ROOT, 'test', 'fixtures', 'vision', 'real-crops.txt');
 const hasData = existsSync(path.join(sharedDataDir(), 'real', 'cards53'));
+const photosDir = path.join(sharedDataDir(), 'real', 'table-photos');
+const hasPhotos = existsSync(path.join(photosDir, 'labels.csv'));
 
 /** A 640x360 dark cloth with two white card shapes (one with a red mark). */
 async function syntheticFrame(): Promise<FrameInput> {
@@ -157,6 +159,18 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
       if (truth === 'JOKER' ? r.kind !== 'face' : r.kind === 'face' && r.code === truth) right++;
     });
     expect(right / files.length).toBeGreaterThanOrEqual(MIN_FIXTURE_ACCURACY);
+  });
+
+  it.skipIf(!hasPhotos)('finds a lone card on an even carpet (the frame itself is no card to hide it in)', async () => {
+    const still = await createRecognizer({ tracking: false, log: () => {} });
+    try {
+      for (const [file, code] of [['IMG_2385.JPG', 'KH'], ['IMG_2394.JPG', '9H']]) {
+        const result = await still.recognize({ kind: 'encoded', data: new Uint8Array(readFileSync(path.join(photosDir, file))) }, 0);
+        expect(result.cards.map((card) => (card.kind === 'face' ? card.code : 'back'))).toEqual([code]);
+      }
+    } finally {
+      still.dispose();
+    }
   });
 
   it.skipIf(!hasData)('reads a crop the other way up only when unsure, naming the fixtures as reading every crop both ways does', async () => {
