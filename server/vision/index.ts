@@ -32,7 +32,7 @@ import {
   type IndexOutputs,
   type IndexReading,
 } from './identify';
-import { detectionScale, dropFrameOutlines, locateCards, suppressNested, type LocatedCard } from './locate';
+import { detectionScale, dropFrameOutlines, keepSurestRivals, locateCards, suppressNested, type LocatedCard } from './locate';
 import { locatorScaleForCard, locatorScales, refineLocated, runLocator, unionOfLocated } from './locator';
 import { loadLayersModelFromDir, readModelMetadata } from './model-io';
 import { loadOpenCv, type OpenCv } from './opencv';
@@ -279,7 +279,8 @@ class TfjsRecognizer implements CardRecognizer {
     // a card read at least as surely as the floor counts as that bigger card: a faint centre face
     // (kept for the tracker's pile prior) may be an outline round two cards, and must not hide them.
     const faint = (card: (typeof kept)[number]) => card.zone === 'centre' && card.id.identity.confidence < this.minConfidence;
-    const cards: CardObservation[] = suppressNested(kept, (card) => !faint(card)).map((card) => this.observation(card));
+    const surest = keepSurestRivals(kept, (card) => card.id.identity.confidence);
+    const cards: CardObservation[] = suppressNested(surest, (card) => !faint(card)).map((card) => this.observation(card));
     lap('observe');
     return { timestampMs, width: image.width, height: image.height, cards, ...(this.motion ? { motion: this.motion } : {}), timingsMs: timings };
   }
@@ -415,7 +416,7 @@ class TfjsRecognizer implements CardRecognizer {
     // outline is sometimes a pip cluster or half a covered card (real photos: 73.2 → 74.2 % found,
     // naming unchanged; the identity and suppressNested pick between the two).
     const learned = await runLocator(this.locatorModel, part, { factors, refine: false });
-    const fitted = refineLocated(part, unionOfLocated(classical, learned).slice(classical.length));
+    const fitted = refineLocated(part, unionOfLocated(classical, learned).slice(classical.length), { rivals: true });
     return unionOfLocated(classical, dropFrameOutlines(fitted, part.width, part.height));
   }
 

@@ -59,6 +59,11 @@ export interface LocatedCard {
   source: 'single' | 'split' | 'net' | 'probe';
   /** Fraction of the quad supported by the card mask, 0..1. */
   support: number;
+  /**
+   * Cards sharing a rival group are other outlines fitted to one detection (see refineLocated):
+   * the recogniser keeps the one it reads most surely (keepSurestRivals).
+   */
+  rivalGroup?: number;
 }
 
 /** Orders four points clockwise (image y down) starting so that p0→p1 is a short side. */
@@ -229,6 +234,17 @@ export function dropFrameOutlines<T extends LocatedCard>(cards: T[], width: numb
   ];
   const near = tolerance * Math.max(width, height);
   return cards.filter((card) => !frame.every(([fx, fy]) => card.corners.some(([x, y]) => Math.hypot(x - fx, y - fy) <= near)));
+}
+
+/** Of each rival group (other outlines of one detection), the card read most surely; cards with no group all stay. */
+export function keepSurestRivals<T extends LocatedCard>(cards: T[], confidence: (card: T) => number): T[] {
+  const best = new Map<number, T>();
+  for (const card of cards) {
+    if (card.rivalGroup === undefined) continue;
+    const held = best.get(card.rivalGroup);
+    if (!held || confidence(card) > confidence(held)) best.set(card.rivalGroup, card);
+  }
+  return cards.filter((card) => card.rivalGroup === undefined || best.get(card.rivalGroup) === card);
 }
 
 /**

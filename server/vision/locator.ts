@@ -193,25 +193,43 @@ export async function runLocator(model: tf.LayersModel, image: RgbImage, options
  * net found to the image's edges (refine.ts), dropping those with no card edge to fit. Cards
  * from other sources are returned as they are.
  */
-export function refineLocated(image: RgbImage, cards: LocatedCard[]): LocatedCard[] {
+export function refineLocated(image: RgbImage, cards: LocatedCard[], { rivals = false } = {}): LocatedCard[] {
   if (!cards.some((card) => card.source === 'net')) return cards;
   const grey = toGrey(image);
+  let group = 0;
   return cards.flatMap((card) => {
     if (card.source !== 'net') return [card];
-    const fitted = refineGeometry(grey, cardGeometry(card.corners));
-    return fitted.edge >= REFINE_DEFAULTS.minEdge ? [{ ...card, corners: geometryQuad(fitted) }] : [];
+    const detected = cardGeometry(card.corners);
+    const fits = [refineGeometry(grey, detected)];
+    // The widest fit is right more often (the net's size is often 20-40 % off), but on a pale
+    // ground it can take in a neighbour: the fit near the net's own size is the rival outline.
+    if (rivals) {
+      const near = refineGeometry(grey, detected, { ...REFINE_DEFAULTS, scales: RIVAL_SCALES });
+      if (!sameCardGeometry(fits[0], near, RIVAL_DISTANCE, true) || Math.max(fits[0].short, near.short) / Math.min(fits[0].short, near.short) > RIVAL_SIZE_RATIO) fits.push(near);
+    }
+    const kept = fits.filter((fit) => fit.edge >= REFINE_DEFAULTS.minEdge);
+    const rivalGroup = kept.length > 1 ? group++ : undefined;
+    return kept.map((fit) => ({ ...card, corners: geometryQuad(fit), ...(rivalGroup === undefined ? {} : { rivalGroup }) }));
   });
 }
 
+/** Sizes (of the net's short side) the rival outline is fitted at. */
+const RIVAL_SCALES = [0.85, 0.92, 1, 1.08, 1.17];
+/** A rival outline differs from the widest fit by this much in size, or by RIVAL_DISTANCE of a short side in centre. */
+const RIVAL_SIZE_RATIO = 1.15;
+const RIVAL_DISTANCE = 0.15;
+
 /**
  * The cards of `first` plus those of `second` that are new (not `sameCardGeometry` as one already
- * accepted; with `sameSize: false` only the centres are compared). `second` is deduplicated too.
+ * accepted; with `sameSize: false` only the centres are compared). `second` is deduplicated too,
+ * except that rival outlines of one detection (same `rivalGroup`) all stay.
  */
 export function unionOfLocated(first: LocatedCard[], second: LocatedCard[], { mergeDistance = LOCATOR_DEFAULTS.mergeDistance, sameSize = true } = {}): LocatedCard[] {
   const accepted = first.map((card) => ({ card, g: cardGeometry(card.corners) }));
   for (const card of second) {
     const g = cardGeometry(card.corners);
-    if (!accepted.some((a) => sameCardGeometry(a.g, g, mergeDistance, sameSize))) accepted.push({ card, g });
+    const rival = (a: { card: LocatedCard }) => card.rivalGroup !== undefined && a.card.rivalGroup === card.rivalGroup;
+    if (!accepted.some((a) => !rival(a) && sameCardGeometry(a.g, g, mergeDistance, sameSize))) accepted.push({ card, g });
   }
   return accepted.map(({ card }) => card);
 }

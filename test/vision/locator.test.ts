@@ -12,11 +12,13 @@ import {
   LOCATOR_STRIDE,
   locatorScales,
   mergeDetections,
+  refineLocated,
   runLocator,
   unionOfLocated,
   type CardGeometry,
 } from '../../server/vision/locator';
 import { outlineScore, refineGeometry, type GreyImage } from '../../server/vision/refine';
+import { keepSurestRivals, type LocatedCard } from '../../server/vision/locate';
 
 const card = (cx: number, cy: number, short: number, angle: number, visible = 1): StoredCard => ({
   corners: geometryQuad({ cx, cy, short, long: short * 1.4, angle }),
@@ -149,5 +151,31 @@ describe('edge refinement and the union of localisers', () => {
       ['net', 150],
       ['net', 52],
     ]);
+  });
+
+  it('LOC-11 a card on a pale card-shaped sheet: the widest fit takes the sheet, the rival near the net’s size is the card', () => {
+    const width = 240;
+    const height = 200;
+    const data = new Uint8Array(width * height * 3).fill(60);
+    const paint = (x0: number, y0: number, x1: number, y1: number, value: number) => {
+      for (let y = y0; y < y1; y++) data.fill(value, (y * width + x0) * 3, (y * width + x1) * 3);
+    };
+    paint(78, 41, 162, 159, 190); // a pale folder, 84 x 118: card-shaped
+    paint(90, 58, 150, 142, 250); // the card on it, 60 x 84
+    const detection: LocatedCard = { corners: geometryQuad({ cx: 118, cy: 98, short: 55, long: 77, angle: Math.PI / 2 }), source: 'net', support: 1 };
+    const sizes = (cards: LocatedCard[]) => cards.map((card) => Math.round(cardGeometry(card.corners).short));
+    expect(sizes(refineLocated({ width, height, data }, [detection]))).toEqual([85]);
+    const fitted = refineLocated({ width, height, data }, [detection], { rivals: true });
+    expect(sizes(fitted)).toEqual([85, 59]);
+    expect(fitted.map((card) => card.rivalGroup)).toEqual([0, 0]);
+    // Rivals survive the union (they are one detection's outlines), then the surest is kept.
+    const rivals: LocatedCard[] = [
+      { corners: geometryQuad({ cx: 120, cy: 80, short: 84, long: 120, angle: 0 }), source: 'net', support: 1, rivalGroup: 0 },
+      { corners: geometryQuad({ cx: 90, cy: 80, short: 60, long: 84, angle: Math.PI / 2 }), source: 'net', support: 1, rivalGroup: 0 },
+    ];
+    const lone: LocatedCard = { corners: geometryQuad({ cx: 30, cy: 30, short: 20, long: 28, angle: 0 }), source: 'single', support: 1 };
+    expect(unionOfLocated([lone], rivals)).toHaveLength(3);
+    const sureness = new Map<LocatedCard, number>([[rivals[0], 0.3], [rivals[1], 0.9], [lone, 0.1]]);
+    expect(keepSurestRivals([lone, ...rivals], (card) => sureness.get(card)!)).toEqual([lone, rivals[1]]);
   });
 });
