@@ -196,7 +196,6 @@ export async function runLocator(model: tf.LayersModel, image: RgbImage, options
 export function refineLocated(image: RgbImage, cards: LocatedCard[], { rivals = false } = {}): LocatedCard[] {
   if (!cards.some((card) => card.source === 'net')) return cards;
   const grey = toGrey(image);
-  let group = 0;
   return cards.flatMap((card) => {
     if (card.source !== 'net') return [card];
     const detected = cardGeometry(card.corners);
@@ -208,11 +207,13 @@ export function refineLocated(image: RgbImage, cards: LocatedCard[], { rivals = 
       if (!sameCardGeometry(fits[0], near, RIVAL_DISTANCE, true) || Math.max(fits[0].short, near.short) / Math.min(fits[0].short, near.short) > RIVAL_SIZE_RATIO) fits.push(near);
     }
     const kept = fits.filter((fit) => fit.edge >= REFINE_DEFAULTS.minEdge);
-    const rivalGroup = kept.length > 1 ? group++ : undefined;
+    const rivalGroup = kept.length > 1 ? nextRivalGroup++ : undefined;
     return kept.map((fit) => ({ ...card, corners: geometryQuad(fit), ...(rivalGroup === undefined ? {} : { rivalGroup }) }));
   });
 }
 
+/** Rival groups are numbered once per process: outlines from different frames or regions never share one. */
+let nextRivalGroup = 0;
 /** Sizes (of the net's short side) the rival outline is fitted at. */
 const RIVAL_SCALES = [0.85, 0.92, 1, 1.08, 1.17];
 /** A rival outline differs from the widest fit by this much in size, or by RIVAL_DISTANCE of a short side in centre. */

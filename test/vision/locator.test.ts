@@ -167,7 +167,11 @@ describe('edge refinement and the union of localisers', () => {
     expect(sizes(refineLocated({ width, height, data }, [detection]))).toEqual([85]);
     const fitted = refineLocated({ width, height, data }, [detection], { rivals: true });
     expect(sizes(fitted)).toEqual([85, 59]);
-    expect(fitted.map((card) => card.rivalGroup)).toEqual([0, 0]);
+    expect(fitted[0].rivalGroup).toBeDefined();
+    expect(fitted[1].rivalGroup).toBe(fitted[0].rivalGroup);
+    // Another call (another region or frame) numbers its rivals afresh: groups never collide.
+    const again = refineLocated({ width, height, data }, [detection], { rivals: true });
+    expect(again[0].rivalGroup).not.toBe(fitted[0].rivalGroup);
     // Rivals survive the union (they are one detection's outlines), then the surest is kept.
     const rivals: LocatedCard[] = [
       { corners: geometryQuad({ cx: 120, cy: 80, short: 84, long: 120, angle: 0 }), source: 'net', support: 1, rivalGroup: 0 },
