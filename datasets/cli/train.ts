@@ -4,7 +4,9 @@
  * held-out one, art + generated backs, reject textures, rendered scenes) with heavy augmentation:
  * the whole-card identity model (default) or the index-corner model. Checkpoints every epoch
  * (.cache/vision/checkpoint[-index]) and resumes from there unless --fresh; writes the best model
- * (by cards53 valid) to models/card-identity or models/card-index, with its history and curves.
+ * (by cards53 valid) to models/card-identity or models/card-index, with its history and curves
+ * (with --out DIR: all three to DIR, as history.json and curves.png, so a trial run leaves the
+ * committed files alone).
  * Every epoch's model is also kept under <checkpoint>/epochs/e<N> so any epoch can be evaluated.
  *
  * `--warm-restart` (when resuming) starts a new cosine schedule from --lr at the resumed epoch
@@ -104,7 +106,7 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   if (args.plotOnly) {
     // Plotting needs no data: only the task's files.
-    const files = taskFiles(args.model);
+    const files = taskFiles(args.model, args.out);
     const history = JSON.parse(await fs.readFile(files.historyFile, 'utf8')) as EpochRecord[];
     await plotHistory(history, { name: args.model, ...files, ...TASK_SCORES[args.model] });
     console.log(JSON.stringify({ plotted: history.length }));
@@ -113,7 +115,8 @@ async function main(): Promise<void> {
   const backend = await initBackend();
   if (backend === 'cpu') console.error('[train] warning: cpu backend is ~140x slower than wasm');
   const task = await makeTask(args.model);
-  const outDir = args.out ?? task.outDir;
+  const files = taskFiles(task.name, args.out);
+  const outDir = files.outDir;
   console.error(`[train] ${task.name} model: ${task.pool.length} pooled training samples`);
 
   const statePath = path.join(task.checkpointDir, 'state.json');
@@ -188,8 +191,9 @@ async function main(): Promise<void> {
       console.error(`[train] new best ${task.scoreLabels[0]} ${validAcc.toFixed(4)} → ${outDir}`);
     }
     await fs.writeFile(statePath, JSON.stringify({ history, bestValid, names: task.signature, scheduleFirst: first }));
-    await fs.writeFile(task.historyFile, JSON.stringify(history, null, 1));
-    await plotHistory(history, task);
+    await fs.mkdir(path.dirname(files.historyFile), { recursive: true });
+    await fs.writeFile(files.historyFile, JSON.stringify(history, null, 1));
+    await plotHistory(history, { ...task, ...files });
   }
   const meta = existsSync(path.join(outDir, 'model.json')) ? await readModelMetadata(outDir) : {};
   console.log(JSON.stringify({ model: task.name, epochs: history.length, bestValid, best: meta.epoch ?? null }));

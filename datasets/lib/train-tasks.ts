@@ -35,8 +35,16 @@ export interface TaskFiles {
   curvesFile: string;
 }
 
-/** The files of task `name`. */
-export function taskFiles(name: TrainTask['name']): TaskFiles {
+/**
+ * The files of task `name`. With `out` (a run whose best model goes elsewhere, e.g. a fine-tune
+ * being tried), its history and curves go there too, so the committed model's stay as they are.
+ */
+export function taskFiles(name: TrainTask['name'], out?: string): TaskFiles {
+  const files = defaultTaskFiles(name);
+  return out ? { ...files, outDir: out, historyFile: path.join(out, 'history.json'), curvesFile: path.join(out, 'curves.png') } : files;
+}
+
+function defaultTaskFiles(name: TrainTask['name']): TaskFiles {
   if (name === 'locator')
     return {
       outDir: path.join(REPO_ROOT, 'models', 'card-locator'),
