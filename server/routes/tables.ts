@@ -5,6 +5,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
+  CardCodeSchema,
   CalibrationSchema,
   CreateTableSchema,
   CreatedTableSchema,
@@ -22,6 +23,7 @@ import { ApiError } from '../plugins/errors';
 import { SetupError, resolveSetup } from '../tables/registry';
 import type { LiveTable } from '../tables/live-table';
 import { cropQuad } from '../tables/crop';
+import type { CardCode } from '../game/cards';
 
 /** Route params of every per-table route. */
 export const TableParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
@@ -216,11 +218,53 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         throw new ApiError(400, 'enroll/bad-crop', `cannot crop the back: ${(error as Error).message}`);
       }
       try {
-        await app.pool.enrollBack(table.id, deckId, [view]);
+        await table.enrollBack(deckId, view);
       } catch (error) {
         throw new ApiError(503, 'recognizer/unavailable', `enrolment failed: ${(error as Error).message}`);
       }
-      table.markEnrolled(deckId);
+      return table.info();
+    },
+  );
+
+  app.post(
+    '/api/tables/:id/faces/:code/enroll',
+    {
+      schema: {
+        tags: ['calibration'],
+        summary: 'Enrol a face card that reads badly from the latest frame (the card shown to the camera); a few views per card help',
+        security,
+        params: Type.Object({ id: Type.String({ maxLength: 64 }), code: CardCodeSchema }),
+        querystring: TokenQuery,
+        body: Type.Optional(EnrollSchema),
+        response: { 200: TableInfoSchema, ...errorResponses(400, 401, 403, 404, 409, 503) },
+      },
+    },
+    async (request) => {
+      const { table } = app.authorize(request, request.params.id, 'referee');
+      // The schema's pattern admits only the 52 codes.
+      const code = request.params.code as CardCode;
+      const frame = table.latestFrame();
+      if (!frame) throw new ApiError(409, 'frame/none-yet', 'show the card to the camera first: no frame received yet');
+      // The card's outline: given, else the largest card the recogniser saw in the latest frame
+      // (the one held up to the camera; it may read as another card, that is why it is enrolled).
+      let corners = request.body?.corners ?? null;
+      if (!corners) {
+        const faces = (table.latestObservations?.cards ?? []).filter((card) => card.kind === 'face');
+        const area = (quad: (typeof faces)[number]['corners']) => Math.abs((quad[1][0] - quad[0][0]) * (quad[3][1] - quad[0][1]) - (quad[1][1] - quad[0][1]) * (quad[3][0] - quad[0][0]));
+        corners = faces.sort((a, b) => area(b.corners) - area(a.corners))[0]?.corners ?? null;
+      }
+      if (!corners) throw new ApiError(409, 'enroll/no-card', `no face card seen in the latest frame: hold the ${code} up to the camera, or give its corners`);
+      let view: Uint8Array;
+      try {
+        view = await cropQuad(frame.image, corners);
+      } catch (error) {
+        throw new ApiError(400, 'enroll/bad-crop', `cannot crop the card: ${(error as Error).message}`);
+      }
+      try {
+        await table.enrollFace(code, view);
+      } catch (error) {
+        throw new ApiError(503, 'recognizer/unavailable', `enrolment failed: ${(error as Error).message}`);
+      }
       return table.info();
     },
   );

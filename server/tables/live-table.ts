@@ -23,6 +23,7 @@ import { DEFAULT_TRACKER_TUNING, flushPending, initialTrackerState, step, markCa
 import type { PendingFrame, RecognitionPool, TableSink } from '../workers/pool';
 import { applyRules, initialRulesState, toView, variantInput, type RulesContext, type RulesPlayer, type RulesState } from './rules';
 import type { StoredTable, TableStore } from './store';
+import type { CardCode } from '../game/cards';
 import { PipelineCounters } from './stats';
 import type { FrameHeader } from '../workers/frame-format';
 import { addBackFrame, backCheck, initialBackCountState, type BackCheck, type BackCountState } from './back-count';
@@ -52,6 +53,8 @@ const VIEWER_BACKLOG_BYTES = 1024 * 1024;
 const OBSERVATIONS_PER_SECOND = 15;
 /** Recent frames kept for evidence (disputes) and enrolment. */
 const RECENT_FRAMES = 4;
+/** Views of one face kept for restarts (the recogniser is told every view it is shown). */
+const MAX_FACE_VIEWS = 5;
 
 /** The full variant rules of a stored table (preset + knobs + target). */
 export function variantOf(setup: StoredTable['setup']): VariantRules {
@@ -129,6 +132,37 @@ export class LiveTable {
     this.tracker = (stored.trackerSnapshot as TrackerState | null) ?? initialTrackerState(this.trackerConfig);
     pool.attach(this.id, this.sink);
     pool.setCalibration(this.id, stored.calibration);
+    this.enrolmentsRestored = this.restoreEnrolments();
+  }
+
+  /** Settles when the backs and faces enrolled before a restart are enrolled again. */
+  readonly enrolmentsRestored: Promise<void>;
+  /** Why restoring an enrolment failed (the recogniser could not load), if it did. */
+  enrolmentRestoreError: string | null = null;
+
+  private async restoreEnrolments(): Promise<void> {
+    for (const { kind, key, views } of this.store.enrolments(this.id)) {
+      try {
+        if (kind === 'back') await this.pool.enrollBack(this.id, key, views);
+        else await this.pool.enrollFace(this.id, key as CardCode, views);
+      } catch (error) {
+        this.enrolmentRestoreError = `${kind} ${key}: ${(error as Error).message}`;
+      }
+    }
+  }
+
+  /** Enrols a deck's back from one view (an encoded crop of the back) and keeps the view for restarts. */
+  async enrollBack(deckId: string, view: Uint8Array): Promise<void> {
+    await this.pool.enrollBack(this.id, deckId, [view]);
+    // A back is enrolled anew from its latest view, as the recogniser replaces it.
+    this.store.saveEnrolment(this.id, 'back', deckId, view, 1);
+    this.markEnrolled(deckId);
+  }
+
+  /** Adds a view of a face that reads badly (an encoded crop of the card); the last 5 per card are kept for restarts. */
+  async enrollFace(code: CardCode, view: Uint8Array): Promise<void> {
+    await this.pool.enrollFace(this.id, code, [view]);
+    this.store.saveEnrolment(this.id, 'face', code, view, MAX_FACE_VIEWS);
   }
 
   /** The public description (no tokens). */

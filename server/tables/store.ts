@@ -1,7 +1,7 @@
 /**
  * SQLite persistence (better-sqlite3, WAL): tables with their tokens, calibration and tracker
- * snapshot, hands with their scores, the append-only event log, and evidence frames (files in
- * the data dir, rows here). Synchronous on purpose: each write is a short transaction, so a
+ * snapshot, the views their decks were enrolled from, hands with their scores, the append-only
+ * event log, and evidence frames (files in the data dir, rows here). Synchronous on purpose: each write is a short transaction, so a
  * crash loses nothing that was acknowledged.
  */
 import Database from 'better-sqlite3';
@@ -20,6 +20,16 @@ export interface StoredTable {
   /** Tracker state snapshot (JSON) at the last logged event, to resume mid-hand. */
   trackerSnapshot: unknown;
   createdAtMs: number;
+}
+
+/** What an enrolment view shows: a deck's back (key: the deck id) or a face (key: its code). */
+export type EnrolmentKind = 'back' | 'face';
+
+/** The views one back or face was enrolled from. */
+export interface Enrolment {
+  kind: EnrolmentKind;
+  key: string;
+  views: Uint8Array[];
 }
 
 /** A stored hand. */
@@ -60,6 +70,9 @@ export class TableStore {
       CREATE TABLE IF NOT EXISTS events (
         table_id TEXT NOT NULL REFERENCES tables(id) ON DELETE CASCADE, seq INTEGER NOT NULL, hand INTEGER NOT NULL,
         time_ms REAL NOT NULL, event TEXT NOT NULL, violations TEXT NOT NULL, PRIMARY KEY (table_id, seq));
+      CREATE TABLE IF NOT EXISTS enrolments (
+        table_id TEXT NOT NULL REFERENCES tables(id) ON DELETE CASCADE, kind TEXT NOT NULL, key TEXT NOT NULL,
+        view BLOB NOT NULL, created_at REAL NOT NULL);
       CREATE TABLE IF NOT EXISTS evidence (
         table_id TEXT NOT NULL REFERENCES tables(id) ON DELETE CASCADE, id TEXT NOT NULL, file TEXT NOT NULL,
         content_type TEXT NOT NULL, created_at REAL NOT NULL, PRIMARY KEY (table_id, id));
@@ -94,6 +107,32 @@ export class TableStore {
     if (patch.source !== undefined) this.db.prepare('UPDATE tables SET source = ? WHERE id = ?').run(patch.source, id);
     if (patch.calibration !== undefined) this.db.prepare('UPDATE tables SET calibration = ? WHERE id = ?').run(patch.calibration ? JSON.stringify(patch.calibration) : null, id);
     if (patch.enrolledDecks !== undefined) this.db.prepare('UPDATE tables SET enrolled = ? WHERE id = ?').run(JSON.stringify(patch.enrolledDecks), id);
+  }
+
+  /**
+   * Keeps a view (an encoded image of one card) a deck's back or a face was enrolled from, so a
+   * restart enrols it again. Only the newest `keep` views of one back or face are kept.
+   */
+  saveEnrolment(tableId: string, kind: EnrolmentKind, key: string, view: Uint8Array, keep: number): void {
+    this.db.transaction(() => {
+      this.db.prepare('INSERT INTO enrolments (table_id, kind, key, view, created_at) VALUES (?, ?, ?, ?, ?)').run(tableId, kind, key, Buffer.from(view), Date.now());
+      this.db
+        .prepare('DELETE FROM enrolments WHERE table_id = ? AND kind = ? AND key = ? AND rowid NOT IN (SELECT rowid FROM enrolments WHERE table_id = ? AND kind = ? AND key = ? ORDER BY rowid DESC LIMIT ?)')
+        .run(tableId, kind, key, tableId, kind, key, keep);
+    })();
+  }
+
+  /** A table's enrolled backs and faces, each with its views oldest first. */
+  enrolments(tableId: string): Enrolment[] {
+    const rows = this.db.prepare('SELECT kind, key, view FROM enrolments WHERE table_id = ? ORDER BY rowid').all(tableId) as Array<{ kind: EnrolmentKind; key: string; view: Buffer }>;
+    const byKey = new Map<string, Enrolment>();
+    for (const row of rows) {
+      const id = `${row.kind}:${row.key}`;
+      const entry = byKey.get(id) ?? { kind: row.kind, key: row.key, views: [] };
+      entry.views.push(new Uint8Array(row.view));
+      byKey.set(id, entry);
+    }
+    return [...byKey.values()];
   }
 
   /** Deletes a table, its log, hands and evidence files. */

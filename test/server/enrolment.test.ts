@@ -1,0 +1,75 @@
+/**
+ * Enrolling decks through the API: a deck's back and a face that reads badly, each from the
+ * latest camera frame, kept in the store and enrolled again after a restart.
+ */
+import { describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { encodeFakeFrame, type FakeRecognizerState } from '../../server/vision/fake-recognizer';
+import type { CardObservation } from '../../server/vision/types';
+import { appPerTest, createTable, testApp } from './helpers';
+import { face } from '../tracker/observations';
+
+async function until(check: () => boolean, timeoutMs = 8000): Promise<void> {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Sends one camera frame showing `cards` and waits until the pipeline has read it. */
+async function showToCamera(app: FastifyInstance, tableId: string, token: string, cards: CardObservation[]): Promise<void> {
+  const camera = await app.injectWS(`/api/tables/${tableId}/camera?token=${token}`);
+  const live = app.tables.get(tableId)!;
+  const header = Buffer.alloc(8);
+  header.writeDoubleLE(1000, 0);
+  camera.send(Buffer.concat([header, encodeFakeFrame(cards, 320, 180)]));
+  await until(() => live.latestObservations !== null);
+  camera.terminate();
+}
+
+const recognizerState = async (app: FastifyInstance, tableId: string) => (await app.pool.inspect(tableId)) as FakeRecognizerState;
+
+describe('enrolment (backs and faces) survives a restart', () => {
+  const server = appPerTest();
+
+  it('enrols a back and a face from the latest frame, and enrols both again after a restart', async () => {
+    const { table, tokens } = await createTable(server.app);
+    const url = (path: string) => `/api/tables/${table.id}/${path}?token=${tokens.referee}`;
+    // Nothing seen yet: a clear 409, nothing enrolled.
+    const early = await server.app.inject({ method: 'POST', url: url('faces/QH/enroll'), payload: {} });
+    expect(early.statusCode, early.body).toBe(409);
+    expect(early.json().code).toBe('frame/none-yet');
+
+    await showToCamera(server.app, table.id, tokens.camera, [face('QH', 160, 90, 'centre', 0.4)]);
+    const back = await server.app.inject({ method: 'POST', url: url('decks/deck-ann/enroll'), payload: { corners: [[130, 48], [190, 48], [190, 132], [130, 132]] } });
+    expect(back.statusCode).toBe(200);
+    expect(back.json().enrolledDecks).toEqual(['deck-ann']);
+    // The face's outline is the card the recogniser saw (however it read it).
+    const faceEnrol = await server.app.inject({ method: 'POST', url: url('faces/QH/enroll'), payload: {} });
+    expect(faceEnrol.statusCode).toBe(200);
+    expect(await recognizerState(server.app, table.id)).toMatchObject({ enrolledBacks: ['deck-ann'], enrolledFaces: ['QH'] });
+
+    await server.app.close();
+    server.app = await testApp(server.dataDir);
+    const live = server.app.tables.get(table.id)!;
+    await live.enrolmentsRestored;
+    expect(live.enrolmentRestoreError).toBeNull();
+    expect(await recognizerState(server.app, table.id)).toMatchObject({ enrolledBacks: ['deck-ann'], enrolledFaces: ['QH'] });
+    const info = await server.app.inject({ url: `/api/tables/${table.id}?token=${tokens.view}` });
+    expect(info.json().table.enrolledDecks).toEqual(['deck-ann']);
+  });
+
+  it('rejects a bad card code, a frame with no card, and a viewer', async () => {
+    const { table, tokens } = await createTable(server.app);
+    const bad = await server.app.inject({ method: 'POST', url: `/api/tables/${table.id}/faces/ZZ/enroll?token=${tokens.referee}`, payload: {} });
+    expect(bad.statusCode).toBe(400);
+    await showToCamera(server.app, table.id, tokens.camera, []);
+    const empty = await server.app.inject({ method: 'POST', url: `/api/tables/${table.id}/faces/7C/enroll?token=${tokens.referee}`, payload: {} });
+    expect(empty.statusCode).toBe(409);
+    expect(empty.json().code).toBe('enroll/no-card');
+    const viewer = await server.app.inject({ method: 'POST', url: `/api/tables/${table.id}/faces/7C/enroll?token=${tokens.view}`, payload: {} });
+    expect(viewer.statusCode).toBe(403);
+    expect((await recognizerState(server.app, table.id)).enrolledFaces).toEqual([]);
+  });
+});
