@@ -91,6 +91,9 @@ export const api = {
     request<unknown>('PUT', `${tablePath(tableId)}/calibration`, { token: refereeToken, body: calibration }),
   enrollDeck: (tableId: string, refereeToken: string | null, deckId: string) =>
     request<unknown>('POST', `${tablePath(tableId)}/decks/${encodeURIComponent(deckId)}/enroll`, { token: refereeToken, body: {} }),
+  /** Enrols the face card held up to the camera as `code` (a card of a deck that reads badly). */
+  enrollFace: (tableId: string, refereeToken: string | null, code: string) =>
+    request<unknown>('POST', `${tablePath(tableId)}/faces/${encodeURIComponent(code)}/enroll`, { token: refereeToken, body: {} }),
   postFrame: (tableId: string, cameraToken: string | null, frame: Blob, captureTimeMs: number) =>
     request<FrameObservationsMessage>('POST', `${tablePath(tableId)}/frames`, {
       token: cameraToken,

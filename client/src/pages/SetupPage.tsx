@@ -60,6 +60,7 @@ export function SetupPage() {
           {error && <p className="error" role="alert">{error}</p>}
         </section>
         <EnrolmentPanel />
+        <FaceEnrolmentPanel />
       </div>
       <CalibrationPanel />
     </main>
@@ -176,6 +177,46 @@ function EnrolmentPanel() {
           );
         })}
       </ul>
+      {error && <p className="error" role="alert">{error}</p>}
+      {done && <p className="notice" role="status">{done}</p>}
+    </section>
+  );
+}
+
+const FACE_CODES = ['S', 'H', 'D', 'C'].flatMap((suit) => ['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K'].map((rank) => rank + suit));
+
+/** Enrols a face card that the camera reads badly (a deck with unusual faces): a few views per card help. */
+function FaceEnrolmentPanel() {
+  const { tableId, live, tokens } = useTable();
+  const refereeToken = tokenFor(tokens, 'referee');
+  const { busy, error, run } = useRefereeAction();
+  const [code, setCode] = useState('AS');
+  const [done, setDone] = useState<string | null>(null);
+  if (!refereeToken) return null;
+  const faces = (live.observations?.cards ?? []).filter((card) => card.kind === 'face');
+  return (
+    <section className="panel stack" aria-labelledby="face-enrol-heading">
+      <h2 id="face-enrol-heading">Cards that read badly</h2>
+      <p className="small muted" style={{ margin: 0 }}>
+        If the camera names a card of one deck wrongly, hold that card face up in the middle of the view, pick what it really is, and press Enrol. A few views of a card (turned, nearer, farther) help most.
+      </p>
+      <div className="row">
+        <label className="row">
+          <span>The card shown is</span>
+          <select value={code} onChange={(event) => setCode(event.target.value)} aria-label="Card shown">
+            {FACE_CODES.map((c) => <option key={c} value={c}>{c}</option>)}
+          </select>
+        </label>
+        <button type="button" disabled={busy}
+          onClick={async () => {
+            setDone(null);
+            const result = await run(() => api.enrollFace(tableId, refereeToken, code));
+            if (result !== undefined) setDone(`Enrolled a view of ${code}.`);
+          }}>
+          Enrol card
+        </button>
+        <span className="small muted">{faces.length > 0 ? `${faces.length} face card${faces.length === 1 ? '' : 's'} seen now` : 'no face card seen now'}</span>
+      </div>
       {error && <p className="error" role="alert">{error}</p>}
       {done && <p className="notice" role="status">{done}</p>}
     </section>

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { playScript, raceFrames, sendFrames } from './scriptedCamera';
 import type { CreatedTable } from '../../../server/protocol';
+import type { Quad } from '../../../server/vision/types';
 import { browserSkipReason, buildClient, FAKE_CAMERA_ARGS, launchBrowser, screenshot, startServer, type Browser, type RunningServer } from './harness';
 
 const skipReason = browserSkipReason();
@@ -225,6 +226,16 @@ describe.skipIf(skipReason !== null)('web app in Chromium', () => {
     await page.getByText('Enrolled Ann’s back.').waitFor();
     expect(server.app.tables.get(tableId)!.info().enrolledDecks).toContain('deck-ann');
     await annDeck.getByText('enrolled', { exact: true }).waitFor();
+    // Enrol a face that reads badly. With no face in view, the page says what to do.
+    await page.getByLabel('Card shown').selectOption('QH');
+    await page.getByRole('button', { name: 'Enrol card' }).click();
+    await page.getByText('no face card seen in the latest frame: hold the QH up to the camera').waitFor();
+    // A queen of hearts held up to the camera, read as the king it resembles.
+    const heldUp: Quad = [[560, 260], [720, 260], [720, 484], [560, 484]];
+    await sendFrames(server.app, tableId, cameraToken, [[{ kind: 'face', code: 'KH', confidence: 0.4, corners: heldUp }]]);
+    await page.getByRole('button', { name: 'Enrol card' }).click();
+    await page.getByText('Enrolled a view of QH.').waitFor();
+    expect(((await server.app.pool.inspect(tableId)) as { enrolledFaces: string[] }).enrolledFaces).toContain('QH');
     await screenshot(page, '08b-calibrated');
   });
 
