@@ -16,7 +16,7 @@ import { Confusion, matchBoxes, parseLabelsCsv, rankOfLabel, type PredictedBox }
 import { confusionSvg, writeSvgAsPng } from '../lib/plots';
 import { writeRenderedEvalSet } from '../lib/rendered';
 import { REPO_ROOT } from '../lib/shared-data';
-import { backEnrolmentAccuracy, heldOutDeckAccuracy, suiteSources } from '../lib/suite';
+import { backEnrolmentAccuracy, enrolledDeckAccuracy, heldOutDeckAccuracy, suiteSources } from '../lib/suite';
 
 interface EvalArgs {
   /** Extra modes: 'suite' (held-out deck + back enrolment), 'render' (write a rendered eval set). */
@@ -286,8 +286,11 @@ async function main(): Promise<void> {
     const deck = await heldOutDeckAccuracy(recognizer, set);
     console.log(`held-out deck mistakes: ${deck.mistakes.slice(0, 30).join(' ')}`);
     const backs = await backEnrolmentAccuracy(recognizer, set);
+    // Last: it enrols faces on the recogniser.
+    const enrolled = await enrolledDeckAccuracy(recognizer, set);
+    console.log(`held-out deck mistakes with its faces enrolled: ${enrolled.mistakes.slice(0, 30).join(' ')}`);
     recognizer.dispose();
-    console.log(JSON.stringify({ heldOutDeck: { crops: deck.crops, accuracy: Number(deck.accuracy.toFixed(4)) }, backs: { ...backs, accuracy: Number(backs.accuracy.toFixed(4)), calledBack: Number(backs.calledBack.toFixed(4)), falseBackOther: Number(backs.falseBackOther.toFixed(4)), falseBackFace: Number(backs.falseBackFace.toFixed(4)) } }));
+    console.log(JSON.stringify({ heldOutDeck: { crops: deck.crops, accuracy: Number(deck.accuracy.toFixed(4)) }, heldOutDeckEnrolled: { views: enrolled.views, accuracy: Number(enrolled.accuracy.toFixed(4)) }, backs: { ...backs, accuracy: Number(backs.accuracy.toFixed(4)), calledBack: Number(backs.calledBack.toFixed(4)), falseBackOther: Number(backs.falseBackOther.toFixed(4)), falseBackFace: Number(backs.falseBackFace.toFixed(4)) } }));
     return;
   }
   const recognizer = await createRecognizer(recognizerConfig(args));

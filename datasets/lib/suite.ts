@@ -6,6 +6,7 @@
 import { CROP_HEIGHT, CROP_WIDTH } from '../../server/vision/classes';
 import type { CardRecognizer } from '../../server/vision/index';
 import type { FrameInput } from '../../server/vision/types';
+import type { CardCode } from '../../server/game/cards';
 import { makeBatch } from './batches';
 import { makeRng } from './rng';
 import { loadSources, type SourceSet } from './sources';
@@ -86,6 +87,20 @@ export async function backEnrolmentAccuracy(
     falseBackOther: await backShare(others),
     falseBackFace: await backShare(faces),
   };
+}
+
+/**
+ * The held-out deck again after enrolling each of its faces from `views` augmented views (the
+ * "a deck that reads badly, improved without retraining" path). Enrols faces on `recognizer`:
+ * run it last.
+ */
+export async function enrolledDeckAccuracy(recognizer: CardRecognizer, set: SourceSet, views = 3, strength = 0.7): Promise<{ views: number; crops: number; accuracy: number; mistakes: string[] }> {
+  const rng = makeRng(4242);
+  for (const [i, entry] of set.entries.entries()) {
+    if (!entry.group.startsWith('art:') || entry.split !== 'heldout') continue;
+    await recognizer.enrollFace(entry.label as CardCode, asFrames(makeBatch(set, Array(views).fill(i), rng, strength), views));
+  }
+  return { views, ...(await heldOutDeckAccuracy(recognizer, set, 4, strength)) };
 }
 
 /** Loads sources for the suite (same cache as training). */

@@ -63,13 +63,22 @@ describe('EnrollmentStore', () => {
     expect(store.nearestBack(unit(0, 0, 1), 0, 3)).toBeNull();
     expect(() => store.setBack('x', [])).toThrow();
   });
-  it('boosts only enrolled faces close to the crop', () => {
+  it('boosts only the enrolled face nearest the crop, by how clearly it is nearest', () => {
     const store = new EnrollmentStore();
-    expect(store.faceBoost(unit(1, 0), 0, 2)).toBeUndefined();
-    store.addFace('QH', [unit(1, 0)]);
-    const boost = store.faceBoost(unit(1, 0.05), 0, 2) as Float32Array;
-    expect(boost[ALL_CARD_CODES.indexOf('QH')]).toBeGreaterThan(0.5);
-    expect((store.faceBoost(unit(0, 1), 0, 2) as Float32Array)[ALL_CARD_CODES.indexOf('QH')]).toBe(0);
+    const at = (code: string, boost: Float32Array | undefined) => (boost as Float32Array)[ALL_CARD_CODES.indexOf(code as (typeof ALL_CARD_CODES)[number])];
+    expect(store.faceBoost(unit(1, 0, 0), 0, 3)).toBeUndefined();
+    store.addFace('QH', [unit(1, 0, 0)]);
+    expect(at('QH', store.faceBoost(unit(1, 0.05, 0), 0, 3))).toBeGreaterThan(1);
+    // Far from every enrolled view (another deck's card): no evidence.
+    expect(at('QH', store.faceBoost(unit(1, 0.5, 0), 0, 3))).toBe(0);
+    // Two look-alike faces enrolled: a crop as close to both gets evidence for neither; one
+    // clearly nearer the QH gets it for the QH alone.
+    store.addFace('QD', [unit(1, 0, 0.1)]);
+    const between = store.faceBoost(unit(1, 0, 0.05), 0, 3);
+    expect(Math.max(at('QH', between), at('QD', between))).toBeLessThan(0.01);
+    const nearQH = store.faceBoost(unit(1, 0, -0.02), 0, 3);
+    expect(at('QH', nearQH)).toBeGreaterThan(0);
+    expect(at('QD', nearQH)).toBe(0);
   });
 });
 
