@@ -59,6 +59,13 @@ export function quadCentre(corners: ReadonlyArray<readonly [number, number]>): P
   return [(corners[0][0] + corners[1][0] + corners[2][0] + corners[3][0]) / 4, (corners[0][1] + corners[1][1] + corners[2][1] + corners[3][1]) / 4];
 }
 
+/** The area of a polygon (shoelace formula; either winding). */
+export function polygonArea(polygon: ReadonlyArray<readonly [number, number]>): number {
+  let twice = 0;
+  for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) twice += polygon[j][0] * polygon[i][1] - polygon[i][0] * polygon[j][1];
+  return Math.abs(twice) / 2;
+}
+
 /** Even-odd test: is (x, y) inside the polygon (any winding, not necessarily convex)? */
 export function pointInPolygon(polygon: ReadonlyArray<readonly [number, number]>, x: number, y: number): boolean {
   let inside = false;

@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { applyHomography, homographyFromPoints, pointInPolygon, type Quad, tryHomographyFromPoints } from '../server/geometry';
+import { applyHomography, homographyFromPoints, pointInPolygon, polygonArea, type Quad, tryHomographyFromPoints } from '../server/geometry';
 
 describe('plane geometry', () => {
+  it('measures a polygon’s area in either winding, a turned card included', () => {
+    const card: Quad = [[0, 0], [63, 0], [63, 88], [0, 88]];
+    expect(polygonArea(card)).toBe(63 * 88);
+    expect(polygonArea([...card].reverse())).toBe(63 * 88);
+    const c = Math.cos(0.6);
+    const s = Math.sin(0.6);
+    const turned = card.map(([x, y]) => [x * c - y * s, x * s + y * c] as [number, number]);
+    expect(polygonArea(turned)).toBeCloseTo(63 * 88, 6);
+  });
+
   const square: Quad = [[0, 0], [100, 0], [100, 100], [0, 100]];
   const seen: Quad = [[210, 95], [420, 120], [400, 330], [190, 300]]; // a table seen at an angle
 

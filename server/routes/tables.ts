@@ -24,6 +24,14 @@ import { SetupError, resolveSetup } from '../tables/registry';
 import type { LiveTable } from '../tables/live-table';
 import { cropQuad } from '../tables/crop';
 import type { CardCode } from '../game/cards';
+import { polygonArea } from '../geometry';
+import type { Quad } from '../vision/types';
+
+/** The largest card of `kind` in the table's latest observations (the card held up to the camera), or null. */
+function largestSeen(table: LiveTable, kind: 'face' | 'back'): Quad | null {
+  const cards = (table.latestObservations?.cards ?? []).filter((card) => card.kind === kind);
+  return cards.sort((a, b) => polygonArea(b.corners) - polygonArea(a.corners))[0]?.corners ?? null;
+}
 
 /** Route params of every per-table route. */
 export const TableParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
@@ -205,12 +213,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const frame = table.latestFrame();
       if (!frame) throw new ApiError(409, 'frame/none-yet', 'show the back to the camera first: no frame received yet');
       // The back's outline: given, else the largest back the recogniser saw, else the whole frame.
-      let corners = request.body?.corners ?? null;
-      if (!corners) {
-        const backs = (table.latestObservations?.cards ?? []).filter((card) => card.kind === 'back');
-        const area = (quad: (typeof backs)[number]['corners']) => Math.abs((quad[1][0] - quad[0][0]) * (quad[3][1] - quad[0][1]));
-        corners = backs.sort((a, b) => area(b.corners) - area(a.corners))[0]?.corners ?? null;
-      }
+      const corners = request.body?.corners ?? largestSeen(table, 'back');
       let view: Uint8Array;
       try {
         view = corners ? await cropQuad(frame.image, corners) : frame.image;
@@ -247,12 +250,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       if (!frame) throw new ApiError(409, 'frame/none-yet', 'show the card to the camera first: no frame received yet');
       // The card's outline: given, else the largest card the recogniser saw in the latest frame
       // (the one held up to the camera; it may read as another card, that is why it is enrolled).
-      let corners = request.body?.corners ?? null;
-      if (!corners) {
-        const faces = (table.latestObservations?.cards ?? []).filter((card) => card.kind === 'face');
-        const area = (quad: (typeof faces)[number]['corners']) => Math.abs((quad[1][0] - quad[0][0]) * (quad[3][1] - quad[0][1]) - (quad[1][1] - quad[0][1]) * (quad[3][0] - quad[0][0]));
-        corners = faces.sort((a, b) => area(b.corners) - area(a.corners))[0]?.corners ?? null;
-      }
+      const corners = request.body?.corners ?? largestSeen(table, 'face');
       if (!corners) throw new ApiError(409, 'enroll/no-card', `no face card seen in the latest frame: hold the ${code} up to the camera, or give its corners`);
       let view: Uint8Array;
       try {

@@ -1,8 +1,8 @@
 /**
  * SQLite persistence (better-sqlite3, WAL): tables with their tokens, calibration and tracker
  * snapshot, the views their decks were enrolled from, hands with their scores, the append-only
- * event log, and evidence frames (files in the data dir, rows here). Synchronous on purpose: each write is a short transaction, so a
- * crash loses nothing that was acknowledged.
+ * event log, and evidence frames (files in the data dir, rows here). Synchronous on purpose:
+ * each write is a short transaction, so a crash loses nothing that was acknowledged.
  */
 import Database from 'better-sqlite3';
 import { mkdirSync, writeFileSync, readFileSync, rmSync, existsSync } from 'node:fs';

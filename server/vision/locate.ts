@@ -8,6 +8,7 @@
 import type { RgbImage } from './crop';
 import type { CvMat, OpenCv } from './opencv';
 import type { Point, Quad } from './types';
+import { polygonArea } from '../geometry';
 
 /** Tunables of the localiser, in detection-image pixels unless noted. */
 export const LOCATE_DEFAULTS = {
@@ -203,12 +204,6 @@ export function growQuad(quad: Quad, pixels: number): Quad {
   }) as Quad;
 }
 
-function quadArea(q: Quad): number {
-  let a = 0;
-  for (let i = 0; i < 4; i++) a += q[i][0] * q[(i + 1) % 4][1] - q[(i + 1) % 4][0] * q[i][1];
-  return Math.abs(a) / 2;
-}
-
 function pointInQuad(q: Quad, x: number, y: number): boolean {
   let inside = false;
   for (let i = 0, j = 3; i < 4; j = i++) {
@@ -253,10 +248,10 @@ export function keepSurestRivals<T extends LocatedCard>(cards: T[], confidence: 
  */
 export function suppressNested<T extends LocatedCard>(cards: T[], canSuppress: (card: T) => boolean = () => true): T[] {
   return cards.filter((card, i) => {
-    const area = quadArea(card.corners);
+    const area = polygonArea(card.corners);
     const cx = card.corners.reduce((s, p) => s + p[0], 0) / 4;
     const cy = card.corners.reduce((s, p) => s + p[1], 0) / 4;
-    return !cards.some((other, j) => j !== i && canSuppress(other) && quadArea(other.corners) * 0.8 > area && pointInQuad(other.corners, cx, cy));
+    return !cards.some((other, j) => j !== i && canSuppress(other) && polygonArea(other.corners) * 0.8 > area && pointInQuad(other.corners, cx, cy));
   });
 }
 
