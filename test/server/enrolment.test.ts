@@ -6,16 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { encodeFakeFrame, type FakeRecognizerState } from '../../server/vision/fake-recognizer';
 import type { CardObservation } from '../../server/vision/types';
-import { appPerTest, createTable, testApp } from './helpers';
+import { appPerTest, createTable, testApp, until } from './helpers';
 import { face } from '../tracker/observations';
-
-async function until(check: () => boolean, timeoutMs = 8000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** Sends one camera frame showing `cards` and waits until the pipeline has read it. */
 async function showToCamera(app: FastifyInstance, tableId: string, token: string, cards: CardObservation[]): Promise<void> {

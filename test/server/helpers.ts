@@ -10,6 +10,15 @@ import { buildApp } from '../../server/app';
 import type { ServerConfig } from '../../server/plugins/config';
 import type { CreatedTable, ServerMessage } from '../../server/protocol';
 
+/** Waits until `check()` holds, polling every 20 ms; throws after `timeoutMs`. */
+export async function until(check: () => boolean, timeoutMs = 8000): Promise<void> {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** A fresh data directory (removed by the returned cleanup). */
 export function tempDataDir(): { dir: string; cleanup(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'nerts-server-'));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { encodeFakeFrame } from '../../server/vision/fake-recognizer';
 import type { CardObservation } from '../../server/vision/types';
-import { appPerTest, createTable, openSocket, tempDataDir, testApp } from './helpers';
+import { appPerTest, createTable, openSocket, tempDataDir, testApp, until } from './helpers';
 import { face } from '../tracker/observations';
 
 /** A camera-socket message: 8-byte little-endian capture time, then the image. */
@@ -20,14 +20,6 @@ async function sendProcessed(app: FastifyInstance, tableId: string, camera: { se
   const before = live.stats().framesProcessed + live.stats().framesDropped;
   camera.send(message);
   await until(() => live.stats().framesProcessed + live.stats().framesDropped > before);
-}
-
-async function until(check: () => boolean, timeoutMs = 8000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 describe('live pipeline: camera socket → worker → tracker → rules → viewers', () => {

@@ -9,7 +9,7 @@ import { encodeFakeFrame } from '../../server/vision/fake-recognizer';
 import type { CardObservation, Quad } from '../../server/vision/types';
 import type { CardCode } from '../../server/game/cards';
 import type { TableView } from '../../server/protocol';
-import { appPerTest, createTable, openSocket } from './helpers';
+import { appPerTest, createTable, openSocket, until } from './helpers';
 
 /** A camera-socket message: 8-byte little-endian capture time, then a 1280x720 image. */
 function cameraMessage(timeMs: number, cards: CardObservation[]): Buffer {
@@ -22,14 +22,6 @@ function cameraMessage(timeMs: number, cards: CardObservation[]): Buffer {
 function seen(x: number, y: number, card: { code: CardCode } | { backId: string }): CardObservation {
   const corners: Quad = [[x - 30, y - 42], [x + 30, y - 42], [x + 30, y + 42], [x - 30, y + 42]];
   return 'code' in card ? { kind: 'face', code: card.code, confidence: 0.95, corners } : { kind: 'back', backId: card.backId, confidence: 0.9, corners };
-}
-
-async function until(check: () => boolean, timeoutMs = 8000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** A scripted camera: frames 100 ms apart in capture time, each taken by the pipeline before the next. */
