@@ -21,9 +21,14 @@ function asFrames(crops: Float32Array, count: number): FrameInput[] {
   });
 }
 
+/** Indices of the held-out decks' faces (card art never trained on) in `set`. */
+function heldOutFaces(set: SourceSet): number[] {
+  return set.entries.flatMap((e, i) => (e.group.startsWith('art:') && e.split === 'heldout' ? [i] : []));
+}
+
 /** Top-1 on held-out face decks, each card seen `views` times with augmentation `strength`. */
 export async function heldOutDeckAccuracy(recognizer: CardRecognizer, set: SourceSet, views = 4, strength = 0.7): Promise<{ crops: number; accuracy: number; mistakes: string[] }> {
-  const indices = set.entries.flatMap((e, i) => (e.group.startsWith('art:') && e.split === 'heldout' ? Array(views).fill(i) : []));
+  const indices = heldOutFaces(set).flatMap((i) => Array<number>(views).fill(i));
   const rng = makeRng(99);
   let right = 0;
   const mistakes: string[] = [];
@@ -70,7 +75,7 @@ export async function backEnrolmentAccuracy(
     }
   }
   const others = set.entries.flatMap((e, i) => (e.label === 'other' && e.split === 'heldout' ? Array(5).fill(i) : []));
-  const faces = set.entries.flatMap((e, i) => (e.group.startsWith('art:') && e.split === 'heldout' ? [i, i] : []));
+  const faces = heldOutFaces(set).flatMap((i) => [i, i]);
   const backShare = async (indices: number[]) => {
     let backs = 0;
     for (let start = 0; start < indices.length; start += 64) {
@@ -96,10 +101,7 @@ export async function backEnrolmentAccuracy(
  */
 export async function enrolledDeckAccuracy(recognizer: CardRecognizer, set: SourceSet, views = 3, strength = 0.7): Promise<{ views: number; crops: number; accuracy: number; mistakes: string[] }> {
   const rng = makeRng(4242);
-  for (const [i, entry] of set.entries.entries()) {
-    if (!entry.group.startsWith('art:') || entry.split !== 'heldout') continue;
-    await recognizer.enrollFace(entry.label as CardCode, asFrames(makeBatch(set, Array(views).fill(i), rng, strength), views));
-  }
+  for (const i of heldOutFaces(set)) await recognizer.enrollFace(set.entries[i].label as CardCode, asFrames(makeBatch(set, Array(views).fill(i), rng, strength), views));
   return { views, ...(await heldOutDeckAccuracy(recognizer, set, 4, strength)) };
 }
 
