@@ -46,7 +46,7 @@ export function initialLooks(): NertsLooks {
   return { recent: [], tops: [] };
 }
 
-function cosine(a: readonly number[], b: readonly number[]): number {
+export function cosine(a: readonly number[], b: readonly number[]): number {
   let dot = 0;
   let na = 0;
   let nb = 0;

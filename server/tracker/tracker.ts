@@ -8,17 +8,18 @@
  * that is not seen (a hand covers it, a dropped frame) casts no vote, so occlusion never reads
  * as a change. Zones come from the recogniser ('centre', 'seat-<n>', 'seat-<n>/nerts', ...).
  */
-import { parseCard, rankValue, SUIT_NAMES, suitOf, type CardCode, type Suit } from '../game/cards';
+import { cardFrom, parseCard, rankValue, SUIT_NAMES, suitOf, type CardCode, type Suit } from '../game/cards';
 import type { CardObservation, FrameObservations, Point } from '../vision/types';
 import { quadCentre } from '../geometry';
 import type { TableEvent } from '../protocol';
 import { addLook, cardsGoneByLook, initialLooks, type NertsLooks } from './nerts-looks';
+import { initialPileWatch, watchPileLook, type PileLookTuning, type TopReading, type PileLookWatch } from './pile-looks';
 import { cardsBetween, pilePrior, readWithPrior, type ReadingTuning } from './readings';
 
 export { cardsBetween } from './readings';
 
 /** Tunables of the tracker; times in ms, distances in image pixels relative to card size. */
-export interface TrackerConfig extends ReadingTuning {
+export interface TrackerConfig extends ReadingTuning, PileLookTuning {
   /** Seat index → player id, in seat order. */
   players: Array<{ seat: number; playerId: string; nertsPileSize: number }>;
   /** Reading must win this share of the recent votes to change a top card. */
@@ -166,6 +167,11 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   callWaitMs: 2500,
   bareAtEndMaxLeft: 5,
   suitRevisionMaxCards: 3,
+  pileBreakMs: 200,
+  lookSettleMs: 2500,
+  lookLandingMs: 1200,
+  lookNextShare: 0.5,
+  lookLandingShift: 0.15,
   farAheadSteadyMs: 1500,
   callSettleMs: 1800,
   raceWatchMs: 5000,
@@ -220,6 +226,8 @@ export interface TrackedPile {
   ahead?: { code: CardCode; sinceMs: number } | null;
   /** Per suit, the surest reading the recogniser itself (before the pile's prior) gave a card lying on this pile. */
   suitSeen?: Partial<Record<Suit, number>>;
+  /** The pile's top by look, for cards that land and are never named (see pile-looks.ts); absent in older saved states. */
+  lookWatch?: PileLookWatch;
   /** On a queen pile: the first tracked king seen landing on it (it may be set aside before it is voted in). */
   kingLander?: { origin: string; landedMs: number } | null;
 }
@@ -516,15 +524,36 @@ function inSuit(code: CardCode, suit: Suit): CardCode {
  * pile's prior (see readings.ts), was surer of the new suit on this pile than of the old one
  * (so an illegal card of another suit put on a pile whose suit was read surely leaves it as it was).
  */
-function misreadSuit(pile: TrackedPile, reading: CardCode, config: TrackerConfig): Suit | null {
+function misreadSuit(state: TrackerState, pile: TrackedPile, reading: CardCode, config: TrackerConfig): Suit | null {
   const top = pile.cards.at(-1)?.code;
-  if (!top || pile.cards.length > config.suitRevisionMaxCards) return null;
   const suit = suitOf(reading);
+  // Each deck has one card of each suit's ace: no suit has more piles than there are decks. A
+  // pile never takes a suit that is full; in a suit with too many piles, one of any size may leave.
+  if (!top || pilesOfSuit(state, suit) >= config.players.length) return null;
+  if (pile.cards.length > config.suitRevisionMaxCards && pilesOfSuit(state, suitOf(top)) <= config.players.length) return null;
   // The top itself, or a card up to three ahead, read in another suit.
   if (suit === suitOf(top) || (reading !== inSuit(top, suit) && !cardsBetween(inSuit(top, suit), reading))) return null;
   if (!hasSureVote(pile.votes, reading, config)) return null;
   // The recogniser must have been surer of the new suit than of the old one on this pile.
   return (pile.suitSeen?.[suit] ?? 0) > (pile.suitSeen?.[suitOf(top)] ?? 0) ? suit : null;
+}
+
+/** How many piles (open or completed) the tracker has of `suit`. */
+function pilesOfSuit(state: TrackerState, suit: Suit): number {
+  return state.piles.filter((pile) => pile.cards.length > 0 && suitOf(pile.cards[0].code) === suit).length;
+}
+
+/** Suits that look alike at webcam size: spades and clubs, hearts and diamonds. */
+const TWIN_SUIT: Readonly<Record<Suit, Suit>> = { S: 'C', C: 'S', H: 'D', D: 'H' };
+
+/**
+ * A new pile's first card in a suit that has room: as read, or else in its look-alike suit (an
+ * ace of spades read as the ace of clubs while every club pile is already down).
+ */
+function roomyStart(state: TrackerState, code: CardCode, config: TrackerConfig): CardCode {
+  const full = (suit: Suit) => pilesOfSuit(state, suit) >= config.players.length;
+  const twin = TWIN_SUIT[suitOf(code)];
+  return full(suitOf(code)) && !full(twin) ? inSuit(code, twin) : code;
 }
 
 /** Gives a pile's cards (and the plays still waiting for their owner there) the suit `suit`. */
@@ -625,7 +654,7 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
   const sight = readFrame(state, frame, now, config);
   updateTracks(state, sight.usable, now, config);
   followNertsPiles(state, frame, sight, now, config, emit);
-  followCentre(state, sight, now, config, emit);
+  followCentre(state, frame, sight, now, config, emit);
   resolvePending(state, now, config, emit, false);
   for (const pile of state.piles) watchRace(state, pile, sight.centreCards, sight.seenInSeat, now, config, emit);
 
@@ -687,6 +716,8 @@ interface Sighting {
   seenInSeat: Map<number, CardObservation[]>;
   /** What the recogniser itself said of a centre card the pile's prior read otherwise. */
   rawReading: Map<CardObservation, CardObservation>;
+  /** Faces in the centre with a look, at any confidence (see pile-looks.ts). */
+  lookedCentre: CardObservation[];
 }
 
 /**
@@ -741,7 +772,8 @@ function readFrame(state: TrackerState, frame: FrameObservations, now: number, c
     }
   }
 
-  return { usable, centreCards, nertsObserved, seenInSeat, rawReading };
+  const lookedCentre = frame.cards.filter((card) => card.kind === 'face' && card.look && parseZone(card.zone)?.area === 'centre');
+  return { usable, centreCards, nertsObserved, seenInSeat, rawReading, lookedCentre };
 }
 
 /** Nerts piles: the top card's changes count cards leaving; a pile seen empty is the call. */
@@ -868,7 +900,7 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
 }
 
 /** Centre piles: which cards lie still, which pile each lies on, the votes on tops, new piles and set-aside ones. */
-function followCentre(state: TrackerState, { centreCards, rawReading }: Sighting, now: number, config: TrackerConfig, emit: Emit): void {
+function followCentre(state: TrackerState, frame: FrameObservations, { centreCards, rawReading, lookedCentre }: Sighting, now: number, config: TrackerConfig, emit: Emit): void {
   // Which centre cards lie still (a copy seen at the same place a moment ago); two copies of one
   // code are told apart by place, each matched to its nearest previous sighting.
   const still = new Set<CardObservation>();
@@ -927,7 +959,7 @@ function followCentre(state: TrackerState, { centreCards, rawReading }: Sighting
     pile.votes = pruneVotes(pile.votes, now, config);
     const decided = tally(pile.votes, config);
     if (!decided?.code || decided.code === pile.cards.at(-1)?.code) continue;
-    const suit = misreadSuit(pile, decided.code, config);
+    const suit = misreadSuit(state, pile, decided.code, config);
     if (suit) {
       const was = suitOf(pile.cards[0].code);
       revisePileSuit(state, pile, suit);
@@ -949,13 +981,16 @@ function followCentre(state: TrackerState, { centreCards, rawReading }: Sighting
       for (const code of added) queuePlay(state, pile, code, false, landedAt(state, decided.code, firstSeen(pile.votes, decided.code), config), now, config, true);
       pile.reportedIllegal = null;
       if (rankValue(decided.code) === 13) pile.completed = true;
-    } else if (pile.reportedIllegal !== decided.code && !pile.cards.some((c) => c.code === decided.code)) {
+    } else if (pile.reportedIllegal !== decided.code && !pile.cards.some((c) => c.code === decided.code) && rankValue(decided.code) !== rankValue(pile.cards.at(-1)!.code)) {
+      // (The top's rank in another suit is the top misread: nobody plays a card of the same rank on it.)
       // A card that is not next in suit: an illegal play. The rules engine records the violation;
       // the tracker keeps the pile's legal top (the card must go back).
       pile.reportedIllegal = decided.code;
       queuePlay(state, pile, decided.code, false, firstSeen(pile.votes, decided.code), now, config, false);
     }
   }
+
+  followPileLooks(state, frame, lookedCentre, now, config);
 
   // A queen pile that vanished while the rest of the centre stays in view was completed (its king
   // landed under a hand) and set aside face down.
@@ -1002,8 +1037,11 @@ function followCentre(state: TrackerState, { centreCards, rawReading }: Sighting
     candidate.votes = pruneVotes(candidate.votes, now, config);
     if (candidate.votes.length === 0) continue;
     const decided = tally(candidate.votes, config);
-    const startsPile = decided?.code ? cardsBetween(undefined, decided.code) : null;
-    if (decided?.code && startsPile) {
+    const start = decided?.code ? roomyStart(state, decided.code, config) : null;
+    const startsPile = start ? cardsBetween(undefined, start) : null;
+    if (decided?.code && start && startsPile) {
+      // Started in the look-alike suit: its readings so far are of that suit too.
+      if (start !== decided.code) for (const vote of candidate.votes) if (vote.code) vote.code = inSuit(vote.code, suitOf(start));
       const pile: TrackedPile = {
         id: `f${state.nextPileNumber++}`,
         center: candidate.center,
@@ -1020,7 +1058,7 @@ function followCentre(state: TrackerState, { centreCards, rawReading }: Sighting
       };
       state.piles.push(pile);
       // An ace (and two) covered by hands while they landed are filled in under the card seen.
-      for (const code of startsPile) queuePlay(state, pile, code, code === startsPile[0], landedAt(state, decided.code, firstSeen(candidate.votes, decided.code), config), now, config, true);
+      for (const code of startsPile) queuePlay(state, pile, code, code === startsPile[0], landedAt(state, decided.code, firstSeen(candidate.votes, start), config), now, config, true);
       continue;
     }
     if (decided?.code && candidate.reportedIllegal !== decided.code) {
@@ -1032,6 +1070,53 @@ function followCentre(state: TrackerState, { centreCards, rawReading }: Sighting
   }
   state.candidates = keptCandidates;
 
+}
+
+/**
+ * Cards that land on a pile and are never named (see pile-looks.ts): a pile that was covered and
+ * then shows a steady new look, which no reading explains in time, took the next card in suit.
+ */
+function followPileLooks(state: TrackerState, frame: FrameObservations, lookedCentre: readonly CardObservation[], now: number, config: TrackerConfig): void {
+  // Each pile's top: the face lying on it that the recogniser trusts most.
+  const tops = new Map<string, CardObservation>();
+  for (const card of lookedCentre) {
+    const pile = pileUnder(state, card, config);
+    const best = pile && tops.get(pile.id);
+    if (pile && (!best || card.confidence > best.confidence)) tops.set(pile.id, card);
+  }
+  for (const pile of state.piles) {
+    const top = pile.cards.at(-1)?.code;
+    if (pile.completed || !top) continue;
+    const seen = tops.get(pile.id);
+    const sureName = seen?.code && seen.confidence >= config.sureNameConfidence ? seen.code : undefined;
+    const sighting = seen?.look ? { look: seen.look, at: quadCentre(seen.corners), cardLength: cardHeightPx(seen.corners), ...(sureName ? { name: sureName } : {}) } : null;
+    const touched = handOver(frame, pile.center, pile.cardSizePx * 0.3);
+    const { watch, landMs, secondCopy } = watchPileLook(pile.lookWatch ?? initialPileWatch(now, pile.cards.length), { sighting, touched, cards: pile.cards.length, top, reading: topReading(seen, top, config) }, now, config);
+    pile.lookWatch = watch;
+    // A second copy of the top card lay on the pile: a race, if another seat's copy comes back (see watchRace).
+    if (secondCopy && pile.race?.code === top && pile.race.secondSeenMs === null) pile.race.secondSeenMs = now;
+    if (landMs === null || rankValue(top) === 13) continue;
+    const next = cardFrom(rankValue(top) + 1, suitOf(top));
+    queuePlay(state, pile, next, false, landMs, now, config, true);
+    pile.reportedIllegal = null;
+    if (rankValue(next) === 13) pile.completed = true;
+  }
+}
+
+/** What a reading of a pile's top says of its next card in suit and of its top card `top` (see TopReading). */
+function topReading(seen: CardObservation | undefined, top: CardCode, config: TrackerConfig): TopReading | null {
+  if (!seen?.code) return null;
+  const next = rankValue(top) < 13 ? cardFrom(rankValue(top) + 1, suitOf(top)) : null;
+  const likely = seen.alternatives ?? [{ code: seen.code, p: 1 }];
+  const share = (code: CardCode | null) => likely.find((face) => face.code === code)?.p ?? 0;
+  return { next: share(next), top: share(top), other: seen.confidence >= config.sureNameConfidence && seen.code !== top && seen.code !== next };
+}
+
+/** Whether a moving blob from a seat (a hand) covers `point` in this frame (within `slackPx`). */
+function handOver(frame: FrameObservations, point: Point, slackPx: number): boolean {
+  return (frame.motion ?? []).some(
+    (blob) => blob.seats.length > 0 && blob.cells.some(([x, y]) => Math.abs(x - point[0]) <= blob.cellSize / 2 + slackPx && Math.abs(y - point[1]) <= blob.cellSize / 2 + slackPx),
+  );
 }
 
 /** Follows every face-up card from its previous sighting (greedy, nearest first). */

@@ -69,8 +69,8 @@ export interface RecognizerConfig {
   /**
    * Read each crop turned 180 degrees too and average the two readings (cards lie either way
    * up): always, never, or (default) only where it matters — a crop not surely a face after one
-   * reading, and every card on a Nerts pile (the tracker compares those cards' looks, which must
-   * not depend on which way up the outline was traced). See ONE_WAY_SURE.
+   * reading, and every card on a Nerts pile or in the centre (the tracker compares those cards'
+   * looks, which must not depend on which way up the outline was traced). See ONE_WAY_SURE.
    */
   bothWays?: boolean | 'when-unsure';
   /**
@@ -251,7 +251,7 @@ class TfjsRecognizer implements CardRecognizer {
     todo.forEach((cardIndex, k) => cropCard(image, located[cardIndex].corners, CROP_WIDTH, CROP_HEIGHT, crops, k * CROP_SIZE));
     const corners = this.indexModel ? this.cornerCrops(image, todo.map((i) => located[i].corners)) : null;
     lap('crop');
-    const read = await this.readIdentities(crops, corners, todo.length, (k) => isNertsZone(zones[todo[k]]));
+    const read = await this.readIdentities(crops, corners, todo.length, (k) => isCountedZone(zones[todo[k]]));
     // Cards left for a later frame (over the frame's read budget) have no identity yet.
     const identities: Array<TrackedIdentity | undefined> = [...reused];
     todo.forEach((cardIndex, k) => (identities[cardIndex] = read[k]));
@@ -441,7 +441,7 @@ class TfjsRecognizer implements CardRecognizer {
     }
     const face: CardObservation = { kind: 'face', code: identity.kind === 'face' ? identity.code : undefined, confidence: identity.confidence, corners: card.corners, zone };
     if (identity.kind === 'face' && identity.alternatives) face.alternatives = identity.alternatives;
-    return isNertsZone(zone) ? { ...face, look: lookOf(embedding) } : face;
+    return isCountedZone(zone) ? { ...face, look: lookOf(embedding) } : face;
   }
 
   /** Both index corners of each card quad, packed for the index model. */

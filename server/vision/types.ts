@@ -52,10 +52,11 @@ export interface CardObservation {
   /** Zone id from the calibration, when calibrated. */
   zone?: string;
   /**
-   * A face on a Nerts pile: its look, a unit vector (the identity model's embedding) that stays
-   * the same while the card does and differs for the next card, so the tracker can count Nerts
-   * cards it cannot name (webcam resolution, court cards). Such faces are reported whatever their
-   * confidence.
+   * A face on a Nerts pile or in the centre: its look, a unit vector (the identity model's
+   * embedding) that stays the same while the card does and differs for the next card, so the
+   * tracker can count cards it cannot name (webcam resolution, court cards): cards leaving a Nerts
+   * pile, cards landing on a foundation. Faces on Nerts piles are reported whatever their
+   * confidence, centre faces down to the recogniser's centre floor.
    */
   look?: number[];
 }

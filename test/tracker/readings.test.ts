@@ -112,6 +112,59 @@ describe('tracker: readings weighed by the pile', () => {
     expect(played(track(aceElsewhere, faint))).toEqual(['AH', '2H', '3H']);
   });
 
+  it('never starts more piles of a suit than there are decks: a third ace of clubs with two players is the ace of spades', () => {
+    // Two club piles lie (one per deck); a third ace reads as AC, spades a close second.
+    const sequence = [
+      ...frames(0, 5, 100, () => [face('AC', CENTRE.x - 200, CENTRE.y, 'centre', 0.95)]),
+      ...frames(600, 5, 100, () => [face('AC', CENTRE.x - 200, CENTRE.y, 'centre', 0.95), face('AC', CENTRE.x, CENTRE.y, 'centre', 0.95)]),
+      ...frames(1200, 6, 100, () => [
+        face('AC', CENTRE.x - 200, CENTRE.y, 'centre', 0.95),
+        face('AC', CENTRE.x, CENTRE.y, 'centre', 0.95),
+        unsure([['AC', 0.55], ['AS', 0.4]], CENTRE.x + 200, CENTRE.y, 'centre', 0.7),
+      ]),
+      // Its next card keeps reading as a club: on a spade pile that is the two of spades.
+      ...frames(2000, 6, 100, () => [
+        face('AC', CENTRE.x - 200, CENTRE.y, 'centre', 0.95),
+        face('AC', CENTRE.x, CENTRE.y, 'centre', 0.95),
+        unsure([['2C', 0.55], ['2S', 0.4]], CENTRE.x + 200, CENTRE.y, 'centre', 0.7),
+      ]),
+    ];
+    const plays = run(sequence).filter((e) => e.type === 'card-played');
+    expect(plays.map((e) => [e.card, e.foundationId])).toEqual([
+      ['AC', 'f1'],
+      ['AC', 'f2'],
+      ['AS', 'f3'],
+      ['2S', 'f3'],
+    ]);
+    // With three players, a third club pile is possible: the ace stays a club.
+    const three = { ...config, players: [...config.players, { seat: 2, playerId: 'cy', nertsPileSize: 13 }] };
+    const { during, atEnd } = track(sequence, three);
+    expect([...during, ...atEnd].filter((e) => e.type === 'card-played').map((e) => (e as { card: string }).card)).toEqual(['AC', 'AC', 'AC', '2C']);
+  });
+
+  it('takes a reading of the top card in another suit for the top misread, not an illegal play', () => {
+    const sequence = [
+      ...frames(0, 6, 100, () => [face('AH', CENTRE.x, CENTRE.y, 'centre', 0.95)]),
+      ...frames(600, 6, 100, () => [face('AD', CENTRE.x, CENTRE.y, 'centre', 0.9)]),
+    ];
+    const plays = run(sequence).filter((e) => e.type === 'card-played');
+    expect(plays).toEqual([{ type: 'card-played', player: 'ann', card: 'AH', foundationId: 'f1', newPile: true }]);
+  });
+
+  it('counts a card that lands unnamed by its new look (a queen at webcam size reads as the jack under it)', () => {
+    // Each card its own look; a hand covers the pile for 200–300 ms as each lands.
+    const look = (k: number) => Array.from({ length: 16 }, (_, i) => (i === k ? 1 : 0));
+    const codes = ['AH', '2H', '3H', '4H', '5H', '6H', '7H', '8H', '9H', '10H', 'JH'] as const;
+    const pile = codes.flatMap((code, i) => frames(i * 700, 5, 100, () => [{ ...face(code, CENTRE.x, CENTRE.y, 'centre'), look: look(i) }]));
+    // The queen lands, then reads JH 0.23 / QH 0.21 at 0.22 (under every floor).
+    const queen = (k: number) => ({ ...unsure([['JH', 0.23], ['QH', 0.21], ['QD', 0.15]], CENTRE.x, CENTRE.y, 'centre', 0.22), look: look(k) });
+    const sequence = (k: number) => [...pile, ...frames(8000, 30, 100, () => [queen(k)])];
+    const played = (k: number) => run(sequence(k)).filter((e) => e.type === 'card-played').map((e) => (e as { card: string }).card);
+    expect(played(11)).toEqual([...codes, 'QH']);
+    // The jack's own look again after the hand: no card.
+    expect(played(10)).toEqual([...codes]);
+  });
+
   it('keeps a pile whose suit was read surely: a card of another suit on it is an illegal play', () => {
     const sequence = [
       ...frames(0, 3, 100, () => [face('AH', 300, 620, 'seat-0/nerts', 0.95)]),
