@@ -1292,20 +1292,25 @@ function resolvePending(state: TrackerState, now: number, config: TrackerConfig,
     // Each deck holds one copy of a card: a player whose copy is already in the centre cannot play it again.
     const used = new Set(state.piles.flatMap((p) => p.cards.filter((c) => c.code === play.code && c.player !== '').map((c) => c.player)));
     const fresh = (c: { playerId: string }) => !used.has(c.playerId);
-    const stillAway = play.candidates.filter((c) => fresh(c) && (seatOf(c.playerId).lastSeen[play.code] ?? 0) <= play.landMs).sort((a, b) => b.seenMs - a.seenMs);
-    const ranked = stillAway.length > 0 ? stillAway : play.candidates.filter(fresh).sort((a, b) => b.seenMs - a.seenMs);
-    const fallback = state.seats
-      .filter((seat) => fresh({ playerId: seat.playerId }))
-      .sort((a, b) => (b.lastSeen[play.code] ?? -1) - (a.lastSeen[play.code] ?? -1))[0];
+    // A seat where the code was seen again after the landing still holds its copy: it was only
+    // covered by a hand, or it never left (every deck has every card). Such seats are the last resort.
+    const home = (c: { playerId: string }) => (seatOf(c.playerId).lastSeen[play.code] ?? -Infinity) > play.landMs;
+    const possible = (c: { playerId: string }) => fresh(c) && !home(c);
+    const ranked = play.candidates.filter(possible).sort((a, b) => b.seenMs - a.seenMs);
+    const byLastSeen = (seats: TrackedSeat[]) => [...seats].sort((a, b) => (b.lastSeen[play.code] ?? -1) - (a.lastSeen[play.code] ?? -1))[0];
+    const freshSeats = state.seats.filter((seat) => fresh({ playerId: seat.playerId }));
+    const fallback = byLastSeen(freshSeats.filter((seat) => !home({ playerId: seat.playerId }))) ?? byLastSeen(freshSeats);
     const tracked = play.trackOwner !== undefined && fresh({ playerId: play.trackOwner }) ? play.trackOwner : undefined;
     // The hand that reached the pile as the card landed; it also picks among several seats the card had left.
-    const reacher = reachingPlayer(state, play, config, fresh);
+    const reacher = reachingPlayer(state, play, config, possible);
     const seen = ranked.length > 1 && ranked.some((c) => c.playerId === reacher) ? reacher : ranked[0]?.playerId;
     // Nobody was seen holding it and no hand was seen putting it down: a seat whose Nerts pile
     // just lost its top, else a seat where a card lay that was read as this one's close runner-up.
-    const departed = ranked.length > 0 || reacher ? undefined : nertsDepartureNear(state, play.code, play.landMs, now, config, fresh);
-    const maybe = (play.maybe ?? []).filter(fresh).sort((a, b) => b.seenMs - a.seenMs)[0]?.playerId;
-    const player = tracked ?? seen ?? reacher ?? departed?.seat.playerId ?? maybe ?? fallback?.playerId ?? state.seats[0].playerId;
+    const departed = ranked.length > 0 || reacher ? undefined : nertsDepartureNear(state, play.code, play.landMs, now, config, possible);
+    const maybe = (play.maybe ?? []).filter(possible).sort((a, b) => b.seenMs - a.seenMs)[0]?.playerId;
+    // Seats the card had left but showed again: only if nothing else points anywhere.
+    const returned = play.candidates.filter(fresh).sort((a, b) => b.seenMs - a.seenMs)[0]?.playerId;
+    const player = tracked ?? seen ?? reacher ?? departed?.seat.playerId ?? maybe ?? returned ?? fallback?.playerId ?? state.seats[0].playerId;
     // One departure explains one arrival.
     if (departed && player === departed.seat.playerId) departed.seat.nertsDepartures = (departed.seat.nertsDepartures ?? []).filter((d) => d !== departed.departure);
     // One sighting explains one arrival.
@@ -1315,7 +1320,7 @@ function resolvePending(state: TrackerState, now: number, config: TrackerConfig,
     if (play.legal && pile) {
       const card = pile.cards.find((c) => c.code === play.code && c.player === '');
       if (card) card.player = player;
-      pile.rivals = ranked[0] ? stillAway.filter((c) => c.playerId !== player && ranked[0].seenMs - c.seenMs <= config.disputeWindowMs).map((c) => c.playerId) : [];
+      pile.rivals = ranked[0] ? ranked.filter((c) => c.playerId !== player && ranked[0].seenMs - c.seenMs <= config.disputeWindowMs).map((c) => c.playerId) : [];
     }
     emit({ type: 'card-played', player, card: play.code, foundationId: play.foundationId, newPile: play.newPile }, play.landMs);
     if (play.legal && pile?.completed && rankValue(play.code) === 13) emit({ type: 'foundation-completed', foundationId: pile.id }, play.landMs);

@@ -211,6 +211,24 @@ describe('tracker: readings weighed by the pile', () => {
     expect(run(sequence(false))).toContainEqual({ type: 'card-played', player: 'ann', card: '2S', foundationId: 'f1', newPile: false });
   });
 
+  it('never gives a play to a seat whose copy of the card still lies there after it landed, while a hand points elsewhere', () => {
+    // Ann's 2S lies in her work pile; her own hand covers it for a moment just as a 2S lands (so
+    // it could have been the one that flew), then it shows again. Bob's 2S is never read (his deck
+    // reads badly), but his hand reached the pile as the 2S landed.
+    const arm = { seats: [1], cells: [0, 1, 2, 3, 4, 5].map((k): [number, number] => [CENTRE.x, CENTRE.y - k * 64]), cellSize: 64 };
+    const annTwo = face('2S', 200, 650, 'seat-0/work');
+    const pile = (code: 'AS' | '2S') => face(code, CENTRE.x, CENTRE.y, 'centre');
+    const sequence = (reaching: boolean) => [
+      ...frames(0, 10, 100, () => [pile('AS'), annTwo]),
+      ...frames(1000, 4, 100, () => []).map((f) => (reaching ? { ...f, motion: [arm] } : f)),
+      ...frames(1400, 6, 100, () => [pile('2S')]),
+      ...frames(2000, 20, 100, () => [pile('2S'), annTwo]),
+    ];
+    expect(run(sequence(true))).toContainEqual({ type: 'card-played', player: 'bob', card: '2S', foundationId: 'f1', newPile: false });
+    // With no other sign, the seat it had left stays the owner.
+    expect(run(sequence(false))).toContainEqual({ type: 'card-played', player: 'ann', card: '2S', foundationId: 'f1', newPile: false });
+  });
+
   it('gives a play nobody surely held to the seat where it was read as a likely runner-up', () => {
     // Bob's waste shows the 2S, read as 2C (2S a close second); nobody was seen holding a 2S.
     const sequence = [
