@@ -68,9 +68,14 @@ export function probePile(image: RgbImage, polygon: Point[], cardWidthPx: number
 /**
  * A face-up card the recogniser read in the centre: a foundation pile's top. The classical
  * localiser loses such a card now and then (a neighbouring pile merges with it, a hand has just
- * left it), and a pile not seen casts no vote, so a run of plays onto it goes unseen. Cards read
- * there a few times are remembered, and where the localiser later finds nothing at one of them,
- * a card outline is fitted at the remembered place (as on a Nerts pile).
+ * left it, a court card's picture breaks its white mask), and a pile not seen casts no vote, so
+ * a run of plays onto it goes unseen. Cards read there a few times are remembered, and where the
+ * localiser later finds nothing at one of them, a card outline is fitted at the remembered place
+ * (as on a Nerts pile).
+ *
+ * Piles do not move: a place follows its readings slowly (a card carried over it, read once,
+ * must not drag it off its pile), and a faint reading there (a court card at webcam size reads
+ * at 0.2) keeps it from being forgotten, though it never starts a place.
  */
 export interface RememberedCard {
   centre: Point;
@@ -93,16 +98,40 @@ export const MEMORY_DEFAULTS = {
   forgetMs: 8000,
   /** The probe's outline must centre within this fraction of the remembered card's size of where it was. */
   probeSpan: 0.5,
+  /** Weight of a new reading in a place's position (the rest is where it was). */
+  follow: 0.25,
 };
 
-/** The memory after a frame whose centre faces (read at least as surely as the floor) are `cards`. Pure. */
-export function rememberCentreCards(memory: readonly RememberedCard[], cards: ReadonlyArray<{ corners: Quad }>, timestampMs: number, cardLengthPx: number, params = MEMORY_DEFAULTS): RememberedCard[] {
+/**
+ * The memory after a frame whose centre faces read at least as surely as the floor are `cards`,
+ * and those read more faintly `faint` (they only keep a place they lie on alive). Pure.
+ */
+export function rememberCentreCards(
+  memory: readonly RememberedCard[],
+  cards: ReadonlyArray<{ corners: Quad }>,
+  timestampMs: number,
+  cardLengthPx: number,
+  params = MEMORY_DEFAULTS,
+  faint: ReadonlyArray<{ corners: Quad }> = [],
+): RememberedCard[] {
   const next = memory.filter((place) => timestampMs - place.lastMs <= params.forgetMs).map((place) => ({ ...place }));
+  const placeAt = (centre: Point) => next.find((p) => Math.hypot(p.centre[0] - centre[0], p.centre[1] - centre[1]) <= params.samePlaceCards * cardLengthPx);
   for (const card of cards) {
-    const centre = quadCentre(card.corners);
-    const place = next.find((p) => Math.hypot(p.centre[0] - centre[0], p.centre[1] - centre[1]) <= params.samePlaceCards * cardLengthPx);
-    if (place) Object.assign(place, { centre, corners: card.corners, lastMs: timestampMs, sightings: place.sightings + 1, probe: undefined });
-    else next.push({ centre, corners: card.corners, lastMs: timestampMs, sightings: 1 });
+    const seen = quadCentre(card.corners);
+    const place = placeAt(seen);
+    if (!place) {
+      next.push({ centre: seen, corners: card.corners, lastMs: timestampMs, sightings: 1 });
+      continue;
+    }
+    // The place moves a little towards the reading; the card's outline is kept, centred there.
+    const centre: Point = [place.centre[0] + params.follow * (seen[0] - place.centre[0]), place.centre[1] + params.follow * (seen[1] - place.centre[1])];
+    const shift = ([x, y]: Point): Point => [x + centre[0] - seen[0], y + centre[1] - seen[1]];
+    const corners: Quad = [shift(card.corners[0]), shift(card.corners[1]), shift(card.corners[2]), shift(card.corners[3])];
+    Object.assign(place, { centre, corners, lastMs: timestampMs, sightings: place.sightings + 1, probe: undefined });
+  }
+  for (const card of faint) {
+    const place = placeAt(quadCentre(card.corners));
+    if (place) place.lastMs = timestampMs;
   }
   return next;
 }

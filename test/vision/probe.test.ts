@@ -61,9 +61,26 @@ describe('centre memory: probing where a pile was read', () => {
     expect(placesToProbe(memory, [], LENGTH)).toEqual([]); // read twice: could be a card in flight
     memory = rememberCentreCards(memory, [card(102, 101)], 200, LENGTH);
     expect(memory).toHaveLength(2);
-    expect(placesToProbe(memory, [], LENGTH).map((p) => p.centre)).toEqual([[102, 101]]);
+    const probed = placesToProbe(memory, [], LENGTH);
+    expect(probed).toHaveLength(1);
+    expect(Math.hypot(probed[0].centre[0] - 100.7, probed[0].centre[1] - 100.25)).toBeLessThan(0.1);
     expect(placesToProbe(memory, [card(104, 99)], LENGTH)).toEqual([]); // found there: nothing to probe
     expect(rememberCentreCards(memory, [], 200 + 8001, LENGTH)).toEqual([]);
+  });
+
+  it('keeps a pile\'s place where it lies when a card carried over it is read once, and alive while its top reads faintly', () => {
+    let memory = [0, 100, 200, 300].reduce((m, t) => rememberCentreCards(m, [card(100, 100)], t, LENGTH), rememberCentreCards([], [], 0, LENGTH));
+    // A card in flight read 12 px off the pile: the place moves a quarter of the way.
+    memory = rememberCentreCards(memory, [card(112, 100)], 400, LENGTH);
+    expect(memory[0].centre).toEqual([103, 100]);
+    // Its outline moves with it, centred on the place.
+    expect(centre(memory[0].corners)).toEqual([103, 100]);
+    // A court card on the pile reads at 0.2 only: faint readings keep the place, though 8 s pass.
+    for (let t = 1000; t <= 12000; t += 1000) memory = rememberCentreCards(memory, [], t, LENGTH, undefined, [card(103, 100)]);
+    expect(memory).toHaveLength(1);
+    expect(memory[0].sightings).toBe(5);
+    // A faint reading where no place is starts none.
+    expect(rememberCentreCards([], [], 0, LENGTH, undefined, [card(300, 300)])).toEqual([]);
   });
 
   it('probes a lost pile top at its remembered place, and not a neighbour', () => {
