@@ -41,20 +41,23 @@ export interface PileLookWatch {
 export interface PileLookTuning {
   /** No face on a pile for this long means a hand covered it, ms. */
   pileBreakMs: number;
-  /** A new look counts as a landing only this soon after the pile was covered, ms. */
+  /**
+   * A new look counts as a landing only this soon after the pile was covered, and a new look this
+   * soon after a reading added a card is that card's, ms.
+   */
   lookSettleMs: number;
   /** A new look stands this long for a reading to name it; then it is taken for the next card in suit, ms. */
   lookLandingMs: number;
-  /**
-   * A card lands squarely on a foundation: a new look further than this many card lengths from
-   * where the top lay is another card nearby (one carried over the pile, a neighbouring pile's).
-   */
-  lookLandingShift: number;
   /**
    * ... if its readings gave the next card in suit at least this share of what they gave the top
    * (a top whose look drifts reads as itself; a queen at webcam size reads QH 0.19, JH 0.18).
    */
   lookNextShare: number;
+  /**
+   * A card lands squarely on a foundation: a new look further than this many card lengths from
+   * where the top lay is another card nearby (one carried over the pile, a neighbouring pile's).
+   */
+  lookLandingShift: number;
 }
 
 /**

@@ -982,9 +982,9 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
       pile.reportedIllegal = null;
       if (rankValue(decided.code) === 13) pile.completed = true;
     } else if (pile.reportedIllegal !== decided.code && !pile.cards.some((c) => c.code === decided.code) && rankValue(decided.code) !== rankValue(pile.cards.at(-1)!.code)) {
-      // (The top's rank in another suit is the top misread: nobody plays a card of the same rank on it.)
       // A card that is not next in suit: an illegal play. The rules engine records the violation;
-      // the tracker keeps the pile's legal top (the card must go back).
+      // the tracker keeps the pile's legal top (the card must go back). The top's rank in another
+      // suit is no play: it is the top misread (nobody puts a card of the same rank on it).
       pile.reportedIllegal = decided.code;
       queuePlay(state, pile, decided.code, false, firstSeen(pile.votes, decided.code), now, config, false);
     }
