@@ -93,8 +93,9 @@ export interface PileFrame {
  * landed (the caller adds the next card in suit). A new look shortly after a reading added a card
  * is that card's (unless it reads more like the card after it). A landing is called off when a
  * reading adds the card, when the top is surely named as the pile's top card (the look drifted)
- * or as some card neither the top nor the next, or when the replaced look comes back (a card lifted off again, or a hand resting on the pile);
- * it is taken only if its readings gave the next card a fair share (lookNextShare).
+ * or as some card neither the top nor the next, or when the replaced look comes back (a card
+ * lifted off again, or a hand resting on the pile); it is taken only if its readings gave the
+ * next card a fair share (lookNextShare).
  * `secondCopy` is true when a new look after a cover is surely named as the top card: another
  * deck's copy of it came down (a race; the caller watches whose copy goes back).
  */

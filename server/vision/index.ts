@@ -275,7 +275,7 @@ class TfjsRecognizer implements CardRecognizer {
       const centreFaces = kept.filter((card) => card.zone === 'centre' && card.id.identity.kind === 'face');
       const sure = centreFaces.filter((card) => card.id.identity.confidence >= this.minConfidence);
       const faint = centreFaces.filter((card) => card.id.identity.confidence < this.minConfidence);
-      this.centreMemory = rememberCentreCards(this.centreMemory, sure, timestampMs, this.typicalCardLength(image), undefined, faint);
+      this.centreMemory = rememberCentreCards(this.centreMemory, sure, timestampMs, this.typicalCardLength(image), faint);
     }
     // A card-shaped thing inside a bigger recognised card is its picture frame, not a card. Only
     // a card read at least as surely as the floor counts as that bigger card: a faint centre face

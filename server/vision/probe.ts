@@ -111,8 +111,8 @@ export function rememberCentreCards(
   cards: ReadonlyArray<{ corners: Quad }>,
   timestampMs: number,
   cardLengthPx: number,
-  params = MEMORY_DEFAULTS,
   faint: ReadonlyArray<{ corners: Quad }> = [],
+  params = MEMORY_DEFAULTS,
 ): RememberedCard[] {
   const next = memory.filter((place) => timestampMs - place.lastMs <= params.forgetMs).map((place) => ({ ...place }));
   const placeAt = (centre: Point) => next.find((p) => Math.hypot(p.centre[0] - centre[0], p.centre[1] - centre[1]) <= params.samePlaceCards * cardLengthPx);

@@ -76,11 +76,11 @@ describe('centre memory: probing where a pile was read', () => {
     // Its outline moves with it, centred on the place.
     expect(centre(memory[0].corners)).toEqual([103, 100]);
     // A court card on the pile reads at 0.2 only: faint readings keep the place, though 8 s pass.
-    for (let t = 1000; t <= 12000; t += 1000) memory = rememberCentreCards(memory, [], t, LENGTH, undefined, [card(103, 100)]);
+    for (let t = 1000; t <= 12000; t += 1000) memory = rememberCentreCards(memory, [], t, LENGTH, [card(103, 100)]);
     expect(memory).toHaveLength(1);
     expect(memory[0].sightings).toBe(5);
     // A faint reading where no place is starts none.
-    expect(rememberCentreCards([], [], 0, LENGTH, undefined, [card(300, 300)])).toEqual([]);
+    expect(rememberCentreCards([], [], 0, LENGTH, [card(300, 300)])).toEqual([]);
   });
 
   it('probes a lost pile top at its remembered place, and not a neighbour', () => {
