@@ -97,6 +97,11 @@ export interface TrackerConfig extends ReadingTuning, PileLookTuning {
   callReactionMs: number;
   /** A copy must be away from its seat at least this long to count as having flown, ms. */
   raceAwayMs: number;
+  /** A race's second player: their hand is over the pile in at least this many frames from the landing to raceReachWindowMs after it. */
+  raceReachFrames: number;
+  raceReachWindowMs: number;
+  /** ... and their copy shows back in their seat with at least this confidence. */
+  raceBackConfidence: number;
   /**
    * A sure reading more than three cards ahead in a pile's suit that holds this long means the
    * cards between were played unseen (they are filled in), ms.
@@ -183,6 +188,9 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   alternativeMinShare: 0.05,
   jumpPriors: [0.3, 0.1],
   raceAwayMs: 300,
+  raceReachFrames: 3,
+  raceReachWindowMs: 1000,
+  raceBackConfidence: 0.5,
   stallMs: 30000,
   pileRadiusCards: 0.45,
   stillCards: 0.08,
@@ -222,6 +230,8 @@ export interface TrackedPile {
   missingSinceMs?: number | null;
   /** Watching for a race on the latest card: a second copy flying in and going back. */
   race?: RaceWatch | null;
+  /** Watches of earlier cards still open when a later card landed on them (the loser takes its copy back from under it). */
+  earlierRaces?: RaceWatch[];
   /** A reading far ahead in the pile's suit (more than three cards), and since when it has been decided, ms. */
   ahead?: { code: CardCode; sinceMs: number } | null;
   /** Per suit, the surest reading the recogniser itself (before the pile's prior) gave a card lying on this pile. */
@@ -252,6 +262,10 @@ export interface RaceWatch {
   landers?: Record<string, { origin: string; landedMs: number }>;
   /** Players already reported as having lost this race (three copies can race for one slot). */
   losers?: string[];
+  /** When the next card landed on this one, ms: a copy that left its seat later raced for that card's slot, not this one. */
+  coveredMs?: number;
+  /** Per player, their hand's frames over the pile from the landing to raceReachWindowMs after (kept once the window closed). */
+  reachers?: Record<string, { frames: number; firstMs: number }>;
 }
 
 /**
@@ -379,6 +393,8 @@ export interface TrackerState {
   tracks?: CardTrack[];
   /** Recent motion that touched a seat (see FrameObservations.motion), newest last: who reached where. */
   motion?: MotionFrame[];
+  /** Whether the frames report motion at all (a recogniser does; ground-truth observations may not). */
+  motionReported?: boolean;
   nextTrackId?: number;
   nextPileNumber: number;
   nextDisputeNumber: number;
@@ -421,6 +437,10 @@ export function initialTrackerState(config: Pick<TrackerConfig, 'players'>): Tra
   };
 }
 
+function cloneRace(race: RaceWatch): RaceWatch {
+  return { ...race, away: { ...race.away }, landers: { ...(race.landers ?? {}) }, losers: [...(race.losers ?? [])] };
+}
+
 /**
  * Copies everything `step` may change (a structuredClone of the whole state costs more than the
  * step itself). Votes and flights are replaced, never edited, so their entries are shared.
@@ -434,7 +454,8 @@ function cloneState(s: TrackerState): TrackerState {
       votes: [...p.votes],
       cards: p.cards.map((c) => ({ ...c })),
       rivals: [...p.rivals],
-      race: p.race ? { ...p.race, away: { ...p.race.away }, landers: { ...(p.race.landers ?? {}) }, losers: [...(p.race.losers ?? [])] } : p.race,
+      race: p.race ? cloneRace(p.race) : p.race,
+      ...(p.earlierRaces ? { earlierRaces: p.earlierRaces.map(cloneRace) } : {}),
     })),
     candidates: s.candidates.map((c) => ({ ...c, center: [c.center[0], c.center[1]], votes: [...c.votes] })),
     seats: s.seats.map((seat) => ({
@@ -560,7 +581,7 @@ function roomyStart(state: TrackerState, code: CardCode, config: TrackerConfig):
 function revisePileSuit(state: TrackerState, pile: TrackedPile, suit: Suit): void {
   for (const card of pile.cards) card.code = inSuit(card.code, suit);
   for (const play of state.pending) if (play.foundationId === pile.id && play.legal) play.code = inSuit(play.code, suit);
-  if (pile.race) pile.race.code = inSuit(pile.race.code, suit);
+  for (const race of [pile.race, ...(pile.earlierRaces ?? [])]) if (race) race.code = inSuit(race.code, suit);
   pile.reportedIllegal = null;
 }
 
@@ -656,7 +677,7 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
   followNertsPiles(state, frame, sight, now, config, emit);
   followCentre(state, frame, sight, now, config, emit);
   resolvePending(state, now, config, emit, false);
-  for (const pile of state.piles) watchRace(state, pile, sight.centreCards, sight.seenInSeat, now, config, emit);
+  for (const pile of state.piles) watchRaces(state, pile, sight.centreCards, sight.seenInSeat, now, config, emit);
 
   // --- Stall: nothing played for a while.
   const since = state.lastPlayMs ?? null;
@@ -675,6 +696,7 @@ function rememberMotion(state: TrackerState, frame: FrameObservations, now: numb
     .map((blob) => ({ seats: blob.seats, cells: blob.cells.flatMap(([x, y]) => [Math.round(x), Math.round(y)]), cellSize: blob.cellSize }));
   if (blobs.length > 0) kept.push({ atMs: now, blobs });
   state.motion = kept;
+  if (frame.motion !== undefined) state.motionReported = true;
 }
 
 /**
@@ -683,9 +705,15 @@ function rememberMotion(state: TrackerState, frame: FrameObservations, now: numb
  * card down is there as it lands, its arm reaching back to its player's side of the table.
  */
 function reachesAt(state: TrackerState, point: Point, slackPx: number, landMs: number, config: TrackerConfig): Map<string, number> {
-  const frames = new Map<string, number>();
+  const reaches = reachesBetween(state, point, slackPx, landMs - config.reachBeforeMs, landMs + config.reachAfterMs);
+  return new Map([...reaches].map(([playerId, reach]) => [playerId, reach.frames]));
+}
+
+/** Per player, the frames from `fromMs` to `toMs` in which their hand covered `point` (see reachesAt), and the first of them. */
+function reachesBetween(state: TrackerState, point: Point, slackPx: number, fromMs: number, toMs: number): Map<string, { frames: number; firstMs: number }> {
+  const reaches = new Map<string, { frames: number; firstMs: number }>();
   for (const motion of state.motion ?? []) {
-    if (motion.atMs < landMs - config.reachBeforeMs || motion.atMs > landMs + config.reachAfterMs) continue;
+    if (motion.atMs < fromMs || motion.atMs > toMs) continue;
     // The blob with the cell nearest the point (within reach) is the hand there in this frame.
     let nearest: { seats: number[]; distance: number } | null = null;
     for (const blob of motion.blobs) {
@@ -699,10 +727,13 @@ function reachesAt(state: TrackerState, point: Point, slackPx: number, landMs: n
     }
     for (const seat of nearest?.seats ?? []) {
       const playerId = state.seats.find((s) => s.seat === seat)?.playerId;
-      if (playerId) frames.set(playerId, (frames.get(playerId) ?? 0) + 1);
+      if (!playerId) continue;
+      const reach = reaches.get(playerId);
+      if (reach) reach.frames += 1;
+      else reaches.set(playerId, { frames: 1, firstMs: motion.atMs });
     }
   }
-  return frames;
+  return reaches;
 }
 
 /** One frame's cards sorted by where they lie, after the confidence floor (see readFrame). */
@@ -1262,6 +1293,7 @@ function queuePlay(state: TrackerState, pile: TrackedPile, code: CardCode, newPi
   const maybe = seenBefore((seat) => seat.maybeSeen);
   if (legal) {
     pile.cards.push({ code, player: '' });
+    if (pile.race) (pile.earlierRaces ??= []).push({ ...pile.race, coveredMs: Math.min(landMs, now) });
     pile.race = { code, landMs: Math.min(landMs, now), untilMs: Math.min(landMs, now) + config.raceWatchMs, secondSeenMs: null, away: {} };
     pile.doubleFrames = 0;
     state.lastPlayMs = now;
@@ -1364,8 +1396,8 @@ export function flushPending(previous: TrackerState, config: TrackerConfig): { s
   return { state, events };
 }
 
-/** Follows a pile's race watch for one frame (see RaceWatch); emits the second player's play when a race is confirmed. */
-function watchRace(
+/** Follows a pile's race watches for one frame: the latest card's, and earlier cards' still open (see RaceWatch). */
+function watchRaces(
   state: TrackerState,
   pile: TrackedPile,
   centreCards: CardObservation[],
@@ -1374,12 +1406,27 @@ function watchRace(
   config: TrackerConfig,
   emit: (event: TableEvent, atMs?: number) => void,
 ): void {
-  const race = pile.race;
-  if (!race) return;
-  if (now > race.untilMs) {
-    pile.race = null;
-    return;
-  }
+  const watches = [...(pile.earlierRaces ?? []), ...(pile.race ? [pile.race] : [])];
+  const open = watches.filter((race) => watchRace(state, pile, race, centreCards, seenInSeat, now, config, emit));
+  pile.race = pile.race && open.includes(pile.race) ? pile.race : null;
+  pile.earlierRaces = open.filter((race) => race !== pile.race);
+}
+
+/** Follows one race watch for one frame; emits the second player's play when a race is confirmed. Returns whether it stays open. */
+function watchRace(
+  state: TrackerState,
+  pile: TrackedPile,
+  race: RaceWatch,
+  centreCards: CardObservation[],
+  seenInSeat: Map<number, CardObservation[]>,
+  now: number,
+  config: TrackerConfig,
+  emit: (event: TableEvent, atMs?: number) => void,
+): boolean {
+  if (now > race.untilMs) return false;
+  const reachers = race.reachers ?? Object.fromEntries(reachesBetween(state, pile.center, pile.cardSizePx * 0.3, race.landMs, race.landMs + config.raceReachWindowMs));
+  // Kept once the window closed: a copy may come home after the motion is forgotten.
+  if (now >= race.landMs + config.raceReachWindowMs) race.reachers = reachers;
   const winner = pile.cards.find((card) => card.code === race.code)?.player ?? '';
   // Every tracked copy seen lying still on the pile (two frames): the first one landed is the winner's.
   race.landers ??= {};
@@ -1395,7 +1442,7 @@ function watchRace(
       pile.disputedTop = race.code;
       state.disputes.push({ id: `d${state.nextDisputeNumber++}`, foundationId: pile.id, first: { player: winner, card: race.code }, second: { player: second.origin, card: race.code } });
       emit({ type: 'card-played', player: second.origin, card: race.code, foundationId: pile.id, newPile: false }, Math.min(Math.max(second.landedMs, race.landMs + 1), race.landMs + config.disputeWindowMs));
-      return;
+      return true;
     }
   }
   // Without tracks: two copies on this pile in two consecutive frames (one frame could be a misread of another card).
@@ -1417,25 +1464,36 @@ function watchRace(
   }
   for (const seat of state.seats) {
     if (seat.playerId === winner || (race.losers ?? []).includes(seat.playerId)) continue;
-    const visible = (seenInSeat.get(seat.seat) ?? []).some((card) => card.code === race.code);
+    const copies = (seenInSeat.get(seat.seat) ?? []).filter((card) => card.code === race.code);
+    const visible = copies.length > 0;
     const lastSeen = seat.lastSeen[race.code];
     if (!visible) {
       if (lastSeen !== undefined && lastSeen >= race.landMs - config.disputeWindowMs && race.away[seat.playerId] === undefined) race.away[seat.playerId] = lastSeen;
       continue;
     }
     const awaySince = race.away[seat.playerId];
-    if (awaySince === undefined || race.secondSeenMs === null || now - awaySince < config.raceAwayMs || winner === '') continue;
+    if (awaySince === undefined || now - awaySince < config.raceAwayMs || winner === '' || awaySince > (race.coveredMs ?? Infinity)) continue;
+    // The copy is back for sure (a faint reading of another card is not it).
+    if (!copies.some((card) => card.confidence >= config.raceBackConfidence)) continue;
+    // The racer's hand went to the pile as its copy landed, within the dispute window, and covers
+    // its card there until it takes it back (so the second copy itself is rarely seen). Without
+    // motion in the frames, only a second copy seen in the centre tells.
+    const reach = reachers[seat.playerId];
+    const reached = reach !== undefined && reach.frames >= config.raceReachFrames;
+    if (!reached && (race.secondSeenMs === null || state.motionReported)) continue;
+    const secondSeen = race.secondSeenMs ?? reach!.firstMs;
     // This seat's copy was followed lying in the seat while the second copy showed in the centre: not the racer.
-    const secondSeen = race.secondSeenMs;
-    const stayedHome = (state.tracks ?? []).some((t) => t.code === race.code && t.origin === seat.playerId && t.lastMs === now && (t.bornMs ?? Infinity) <= secondSeen && !(t.rest && Math.hypot(t.rest.x - pile.center[0], t.rest.y - pile.center[1]) <= config.pileRadiusCards * Math.max(t.sizePx, pile.cardSizePx)));
+    const stayedHome =
+      race.secondSeenMs !== null &&
+      (state.tracks ?? []).some((t) => t.code === race.code && t.origin === seat.playerId && t.lastMs === now && (t.bornMs ?? Infinity) <= secondSeen && !(t.rest && Math.hypot(t.rest.x - pile.center[0], t.rest.y - pile.center[1]) <= config.pileRadiusCards * Math.max(t.sizePx, pile.cardSizePx)));
     if (stayedHome) continue;
     // The copy flew to the centre and came back: the second lander of a race.
-    pile.race = null;
     pile.disputedTop = race.code;
     state.disputes.push({ id: `d${state.nextDisputeNumber++}`, foundationId: pile.id, first: { player: winner, card: race.code }, second: { player: seat.playerId, card: race.code } });
-    emit({ type: 'card-played', player: seat.playerId, card: race.code, foundationId: pile.id, newPile: false }, Math.min(Math.max(race.secondSeenMs, race.landMs + 1), race.landMs + config.disputeWindowMs));
-    return;
+    emit({ type: 'card-played', player: seat.playerId, card: race.code, foundationId: pile.id, newPile: false }, Math.min(Math.max(secondSeen, race.landMs + 1), race.landMs + config.disputeWindowMs));
+    return false;
   }
+  return true;
 }
 
 /** Marks the hand as called from outside (manual call): later plays are after the call. */

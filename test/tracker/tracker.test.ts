@@ -119,6 +119,51 @@ describe('tracker: disputes', () => {
     ]);
   });
 
+  describe('a racing copy the camera never sees (the loser\'s hand covers it until it takes it back)', () => {
+    // Ann's 2S flies in and lands. Bob's 2S leaves his Nerts pile as it lands; his hand comes down
+    // on the pile and stays over it (the pile is hidden), then carries his copy home. Frames carry
+    // motion, as a recogniser's do: an arm from bob's side (seat 1, top of the image) to the pile,
+    // or bob's hand over his own seat.
+    const bobArm = { seats: [1], cells: [0, 1, 2, 3, 4, 5].map((k): [number, number] => [CENTRE.x, CENTRE.y - k * 64]), cellSize: 64 };
+    const bobAtHome = { seats: [1], cells: [[BOB_NERTS.x, BOB_NERTS.y] as [number, number]], cellSize: 64 };
+    const bobTwo = face('2S', BOB_NERTS.x, BOB_NERTS.y, 'seat-1/nerts');
+    const pile = (code: 'AS' | '2S' | '3S') => face(code, CENTRE.x, CENTRE.y, 'centre');
+    const race = (bobReaches: boolean, later: FrameObservations[] = []) => [
+      ...frames(0, 4, 100, () => [pile('AS'), bobTwo]),
+      ...frames(400, 3, 100, () => [pile('AS'), face('2S', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/work'), bobTwo]),
+      ...frames(700, 2, 100, (i) => [pile('AS'), face('2S', 500 + i * 60, 500, 'centre'), bobTwo]),
+      ...frames(900, 5, 100, () => [pile('2S'), bobTwo]).map((f) => ({ ...f, motion: [] })),
+      // bob's 2S goes; his hand is over the pile (or only over his own seat) for a second
+      ...frames(1400, 10, 100, () => (bobReaches ? [] : [pile('2S')])).map((f) => ({ ...f, motion: [bobReaches ? bobArm : bobAtHome] })),
+      ...later,
+      ...frames(2400 + later.length * 100, 12, 100, () => [pile(later.length > 0 ? '3S' : '2S'), bobTwo]).map((f) => ({ ...f, motion: [] })),
+    ];
+    const bobsPlays = (events: ReturnType<typeof run>['events']) => events.filter((e) => e.type === 'card-played' && e.player === 'bob');
+
+    it('is a race when that player\'s hand reached the pile as the card landed and their copy came back', () => {
+      const { events, state } = run(race(true));
+      expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([
+        { type: 'card-played', player: 'ann', card: '2S', foundationId: 'f1', newPile: false },
+        { type: 'card-played', player: 'bob', card: '2S', foundationId: 'f1', newPile: false },
+      ]);
+      expect(state.disputes).toEqual([expect.objectContaining({ foundationId: 'f1', first: { player: 'ann', card: '2S' }, second: { player: 'bob', card: '2S' } })]);
+    });
+
+    it('is no race when their hand only moved in their own seat', () => {
+      const { events, state } = run(race(false));
+      expect(bobsPlays(events)).toEqual([]);
+      expect(state.disputes).toEqual([]);
+    });
+
+    it('is still found when the next card lands on the pile before the loser\'s copy is home', () => {
+      // Ann plays her 3S onto the 2S while bob is still carrying his copy back.
+      const threeLands = frames(2400, 5, 100, () => [pile('3S')]).map((f) => ({ ...f, motion: [] }));
+      const { events, state } = run(race(true, threeLands));
+      expect(events).toContainEqual({ type: 'card-played', player: 'bob', card: '2S', foundationId: 'f1', newPile: false });
+      expect(state.disputes).toEqual([expect.objectContaining({ first: { player: 'ann', card: '2S' }, second: { player: 'bob', card: '2S' } })]);
+    });
+  });
+
   it('a copy merely covered by a hand in its seat is no race, and not the player', () => {
     const BOB_WORK = { x: 980, y: 200 };
     const sequence = [
