@@ -9,6 +9,9 @@
  * committed files alone).
  * Every epoch's model is also kept under <checkpoint>/epochs/e<N> so any epoch can be evaluated.
  *
+ * `--strength S` (0 < S ≤ 1, default 1) scales the training batches' augmentation, for a last,
+ * gentler fine-tune.
+ *
  * `--warm-restart` (when resuming) starts a new cosine schedule from --lr at the resumed epoch
  * and forgets the best score so far: a fine-tune on new data (e.g. more rendered crops) whose
  * best epoch by cards53 valid goes to --out. An interrupted fine-tune resumes without the flag.
@@ -37,6 +40,8 @@ interface TrainArgs {
   out?: string;
   /** New cosine schedule from the resumed epoch, best score forgotten (fine-tuning). */
   warmRestart: boolean;
+  /** Augmentation strength of the training batches (1: full; lower for a last, gentler fine-tune). */
+  strength: number;
 }
 
 /** One epoch's metrics, as written to the history file. */
@@ -51,7 +56,7 @@ export interface EpochRecord {
 }
 
 function parseArgs(argv: string[]): TrainArgs {
-  const args: TrainArgs = { model: 'identity', epochs: 14, steps: 100, batch: 64, lr: 0.002, fresh: false, plotOnly: false, seed: 7, warmRestart: false };
+  const args: TrainArgs = { model: 'identity', epochs: 14, steps: 100, batch: 64, lr: 0.002, fresh: false, plotOnly: false, seed: 7, warmRestart: false, strength: 1 };
   for (let i = 0; i < argv.length; i++) {
     const key = argv[i];
     const value = argv[i + 1];
@@ -68,6 +73,10 @@ function parseArgs(argv: string[]): TrainArgs {
     else if (key === '--seed') args.seed = num();
     else if (key === '--fresh') args.fresh = true;
     else if (key === '--warm-restart') args.warmRestart = true;
+    else if (key === '--strength') {
+      args.strength = num();
+      if (args.strength > 1) throw new Error(`--strength is at most 1, got ${args.strength}`);
+    }
     else if (key === '--model') {
       if (value !== 'identity' && value !== 'index' && value !== 'locator') throw new Error(`--model is identity, index or locator, got ${value}`);
       args.model = value;
@@ -157,7 +166,7 @@ async function main(): Promise<void> {
     const order = shuffle(rng, task.pool.slice()).slice(0, args.steps * args.batch);
     for (let step = 0; step < args.steps; step++) {
       const indices = order.slice(step * args.batch, (step + 1) * args.batch);
-      const { xs, ys } = task.batch(indices, rng);
+      const { xs, ys } = task.batch(indices, rng, args.strength);
       const result = await trainModel.trainOnBatch(xs, ys);
       // A task without step metrics (the locator) gets its loss alone.
       const metrics = Array.isArray(result) ? result : [result, 0];

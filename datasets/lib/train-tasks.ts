@@ -80,7 +80,8 @@ export interface TrainTask extends TaskFiles {
   /** The model whose outputs the loss sees (the identity model's embedding output is not trained directly). */
   trainable(model: tf.LayersModel): tf.LayersModel;
   loss: string | string[] | ((yTrue: tf.Tensor, yPred: tf.Tensor) => tf.Scalar);
-  batch(indices: readonly number[], rng: Rng): { xs: tf.Tensor; ys: tf.Tensor | tf.Tensor[] };
+  /** A training batch of `indices`, augmented at `strength` (1 = the full augmentation; the locator's windows ignore it). */
+  batch(indices: readonly number[], rng: Rng, strength?: number): { xs: tf.Tensor; ys: tf.Tensor | tf.Tensor[] };
   evaluate(model: tf.LayersModel): Promise<TaskScores>;
   metadata: Record<string, unknown>;
 }
@@ -163,8 +164,8 @@ export function identityTask(set: SourceSet): TrainTask {
     build: () => buildIdentityModel(names.length),
     trainable: (model) => tf.model({ inputs: model.inputs, outputs: model.outputs[0] }),
     loss: 'categoricalCrossentropy',
-    batch(indices, rng) {
-      const x = makeBatch(set, indices, rng, 1);
+    batch(indices, rng, strength = 1) {
+      const x = makeBatch(set, indices, rng, strength);
       const classes = indices.map((i) => classIndexOf(set.entries[i].label, names));
       return { xs: tf.tensor4d(x, [indices.length, CROP_HEIGHT, CROP_WIDTH, 3]), ys: labelBatch(classes, names.length, 0.05) };
     },
@@ -200,8 +201,8 @@ export function indexTask(set: SourceSet): TrainTask {
     build: buildIndexModel,
     trainable: (model) => model,
     loss: ['categoricalCrossentropy', 'categoricalCrossentropy'],
-    batch(indices, rng) {
-      const { x, ranks, suits } = makeIndexBatch(set, indices, rng, 1);
+    batch(indices, rng, strength = 1) {
+      const { x, ranks, suits } = makeIndexBatch(set, indices, rng, strength);
       return {
         xs: tf.tensor4d(x, [indices.length, INDEX_HEIGHT, INDEX_WIDTH, 3]),
         ys: [labelBatch(ranks, INDEX_RANK_CLASSES, 0.05), labelBatch(suits, INDEX_SUIT_CLASSES, 0.05)],
