@@ -224,8 +224,6 @@ export interface TrackedPile {
   rivals: string[];
   /** Frames in which two copies of the top card lay on this pile at once. */
   doubleFrames: number;
-  /** Top card a dispute was already opened for. */
-  disputedTop: CardCode | null;
   /** Since when the pile has not been seen while other centre cards were, ms (set-aside detection). */
   missingSinceMs?: number | null;
   /** Watching for a race on the latest card: a second copy flying in and going back. */
@@ -1084,7 +1082,6 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
         lastSeenMs: now,
         rivals: [],
         doubleFrames: 0,
-        disputedTop: null,
         missingSinceMs: null,
       };
       state.piles.push(pile);
@@ -1439,7 +1436,6 @@ function watchRace(
     if (second) {
       // The race stays watched: a third copy may still come.
       losers.push(second.origin);
-      pile.disputedTop = race.code;
       state.disputes.push({ id: `d${state.nextDisputeNumber++}`, foundationId: pile.id, first: { player: winner, card: race.code }, second: { player: second.origin, card: race.code } });
       emit({ type: 'card-played', player: second.origin, card: race.code, foundationId: pile.id, newPile: false }, Math.min(Math.max(second.landedMs, race.landMs + 1), race.landMs + config.disputeWindowMs));
       return true;
@@ -1488,7 +1484,6 @@ function watchRace(
       (state.tracks ?? []).some((t) => t.code === race.code && t.origin === seat.playerId && t.lastMs === now && (t.bornMs ?? Infinity) <= secondSeen && !(t.rest && Math.hypot(t.rest.x - pile.center[0], t.rest.y - pile.center[1]) <= config.pileRadiusCards * Math.max(t.sizePx, pile.cardSizePx)));
     if (stayedHome) continue;
     // The copy flew to the centre and came back: the second lander of a race.
-    pile.disputedTop = race.code;
     state.disputes.push({ id: `d${state.nextDisputeNumber++}`, foundationId: pile.id, first: { player: winner, card: race.code }, second: { player: seat.playerId, card: race.code } });
     emit({ type: 'card-played', player: seat.playerId, card: race.code, foundationId: pile.id, newPile: false }, Math.min(Math.max(secondSeen, race.landMs + 1), race.landMs + config.disputeWindowMs));
     return false;
