@@ -164,7 +164,7 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   attributionDelayMs: 1000,
   nertsDepartureMs: 3000,
   motionKeepMs: 3000,
-  reachBeforeMs: 800,
+  reachBeforeMs: 1200,
   reachAfterMs: 200,
   setAsideMs: 3000,
   emptyNertsMs: 600,
