@@ -160,7 +160,7 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   nertsBreakMs: 200,
   nertsMinGapMs: 600,
   disputeWindowMs: 700,
-  attributionWindowMs: 4000,
+  attributionWindowMs: 6000,
   attributionDelayMs: 1000,
   nertsDepartureMs: 3000,
   motionKeepMs: 3000,
