@@ -150,7 +150,7 @@ export interface TrackerConfig extends ReadingTuning, PileLookTuning {
 
 /** Defaults tuned on simulated tables (10–30 fps). */
 export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
-  voteShare: 0.6,
+  voteShare: 0.5,
   minFrames: 3,
   voteFrames: 5,
   voteWindowMs: 1200,
