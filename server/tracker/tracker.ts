@@ -1118,7 +1118,7 @@ function followPileLooks(state: TrackerState, frame: FrameObservations, lookedCe
     const seen = tops.get(pile.id);
     const sureName = seen?.code && seen.confidence >= config.sureNameConfidence ? seen.code : undefined;
     const sighting = seen?.look ? { look: seen.look, at: quadCentre(seen.corners), cardLength: cardHeightPx(seen.corners), ...(sureName ? { name: sureName } : {}) } : null;
-    const touched = handOver(frame, pile.center, pile.cardSizePx * 0.3);
+    const touched = handOver(frame, pile.center, pile.cardSizePx * HAND_OVER_PILE_CARDS);
     const { watch, landMs, secondCopy } = watchPileLook(pile.lookWatch ?? initialPileWatch(now, pile.cards.length), { sighting, touched, cards: pile.cards.length, top, reading: topReading(seen, top, config) }, now, config);
     pile.lookWatch = watch;
     // A second copy of the top card lay on the pile: a race, if another seat's copy comes back (see watchRace).
@@ -1139,6 +1139,9 @@ function topReading(seen: CardObservation | undefined, top: CardCode, config: Tr
   const share = (code: CardCode | null) => likely.find((face) => face.code === code)?.p ?? 0;
   return { next: share(next), top: share(top), other: seen.confidence >= config.sureNameConfidence && seen.code !== top && seen.code !== next };
 }
+
+/** A hand covers a pile when a moving cell comes within this fraction of a card's length of the pile's centre. */
+const HAND_OVER_PILE_CARDS = 0.3;
 
 /** Whether a moving blob from a seat (a hand) covers `point` in this frame (within `slackPx`). */
 function handOver(frame: FrameObservations, point: Point, slackPx: number): boolean {
@@ -1272,7 +1275,7 @@ function nertsDepartureNear(state: TrackerState, code: CardCode, landMs: number,
 function reachingPlayer(state: TrackerState, play: PendingPlay, config: TrackerConfig, fresh: (c: { playerId: string }) => boolean): string | undefined {
   const pile = state.piles.find((p) => p.id === play.foundationId);
   if (!pile) return undefined;
-  const reaches = [...reachesAt(state, pile.center, pile.cardSizePx * 0.3, play.landMs, config)].filter(([playerId]) => fresh({ playerId })).sort((a, b) => b[1] - a[1]);
+  const reaches = [...reachesAt(state, pile.center, pile.cardSizePx * HAND_OVER_PILE_CARDS, play.landMs, config)].filter(([playerId]) => fresh({ playerId })).sort((a, b) => b[1] - a[1]);
   return reaches.length > 0 && (reaches.length === 1 || reaches[0][1] > reaches[1][1]) ? reaches[0][0] : undefined;
 }
 
@@ -1421,7 +1424,7 @@ function watchRace(
   emit: (event: TableEvent, atMs?: number) => void,
 ): boolean {
   if (now > race.untilMs) return false;
-  const reachers = race.reachers ?? Object.fromEntries(reachesBetween(state, pile.center, pile.cardSizePx * 0.3, race.landMs, race.landMs + config.raceReachWindowMs));
+  const reachers = race.reachers ?? Object.fromEntries(reachesBetween(state, pile.center, pile.cardSizePx * HAND_OVER_PILE_CARDS, race.landMs, race.landMs + config.raceReachWindowMs));
   // Kept once the window closed: a copy may come home after the motion is forgotten.
   if (now >= race.landMs + config.raceReachWindowMs) race.reachers = reachers;
   const winner = pile.cards.find((card) => card.code === race.code)?.player ?? '';
