@@ -1424,9 +1424,10 @@ function watchRace(
   emit: (event: TableEvent, atMs?: number) => void,
 ): boolean {
   if (now > race.untilMs) return false;
-  const reachers = race.reachers ?? Object.fromEntries(reachesBetween(state, pile.center, pile.cardSizePx * HAND_OVER_PILE_CARDS, race.landMs, race.landMs + config.raceReachWindowMs));
-  // Kept once the window closed: a copy may come home after the motion is forgotten.
-  if (now >= race.landMs + config.raceReachWindowMs) race.reachers = reachers;
+  // Per player, their hand's frames over the pile from the landing to raceReachWindowMs after;
+  // kept once the window closed (a copy may come home after the motion is forgotten).
+  const reachers = () => Object.fromEntries(reachesBetween(state, pile.center, pile.cardSizePx * HAND_OVER_PILE_CARDS, race.landMs, race.landMs + config.raceReachWindowMs));
+  if (!race.reachers && now >= race.landMs + config.raceReachWindowMs) race.reachers = reachers();
   const winner = pile.cards.find((card) => card.code === race.code)?.player ?? '';
   // Every tracked copy seen lying still on the pile (two frames): the first one landed is the winner's.
   race.landers ??= {};
@@ -1477,7 +1478,7 @@ function watchRace(
     // The racer's hand went to the pile as its copy landed, within the dispute window, and covers
     // its card there until it takes it back (so the second copy itself is rarely seen). Without
     // motion in the frames, only a second copy seen in the centre tells.
-    const reach = reachers[seat.playerId];
+    const reach = (race.reachers ?? reachers())[seat.playerId];
     const reached = reach !== undefined && reach.frames >= config.raceReachFrames;
     if (!reached && (race.secondSeenMs === null || state.motionReported)) continue;
     const secondSeen = race.secondSeenMs ?? reach!.firstMs;
