@@ -4,12 +4,24 @@
  * cluttered random table where `--moving` cards move a little every frame, as in play. Reports
  * steady-state speed with tracking (only changed cards go through the CNN), without tracking,
  * and from JPEG bytes (decode included). Ends with one JSON line.
+ *
+ * `npm run bench:vision -- --live [--frames 300] [--seed 1] [--players 3] [--every 2] [--workers 2]`
+ * Times the recogniser as the server runs it: every `--every`th frame of a simulated hand (hands
+ * moving everywhere), calibrated and with the decks' backs enrolled, sent back to back through
+ * the worker pool, with peer help and without (server/workers/peer-help.ts). Ends with one JSON
+ * line: ms a frame (mean, p50, p95), frames a second and the mean stage times, for each.
  */
 import sharp from 'sharp';
 import { randomScene } from '../../server/sim/render/random-scene';
 import { createRenderer } from '../../server/sim/render/index';
 import { createRecognizer, type CardRecognizer } from '../../server/vision/index';
-import type { FrameInput } from '../../server/vision/types';
+import type { FrameInput, FrameObservations } from '../../server/vision/types';
+import { createSimTable } from '../../server/sim/live';
+import { cropQuad } from '../../server/tables/crop';
+import { simCalibration } from '../../server/tables/sim-calibration';
+import { backViews } from '../../server/tables/sim-feed';
+import { DEFAULT_TRACKER_TUNING } from '../../server/tracker/tracker';
+import { RecognitionPool } from '../../server/workers/pool';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -35,7 +47,70 @@ async function timeRun(recognizer: CardRecognizer, frames: FrameInput[]): Promis
   return { msPerFrame, cards: cards / frames.length, stages };
 }
 
+/** Mean, median and 95th percentile of `values`, to 0.1. */
+function spread(values: number[]): { mean: number; p50: number; p95: number } {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) => Number(sorted[Math.floor(q * (sorted.length - 1))].toFixed(1));
+  return { mean: Number((values.reduce((a, b) => a + b, 0) / values.length).toFixed(1)), p50: at(0.5), p95: at(0.95) };
+}
+
+/** A live hand's frames through the worker pool, one after another (see the header). */
+async function live(): Promise<void> {
+  const count = arg('frames', 300);
+  const every = Math.max(1, arg('every', 2));
+  const workers = Math.max(1, arg('workers', 2));
+  const sim = await createSimTable({ players: arg('players', 3), seed: arg('seed', 1), fps: 30, camera: 'top', hands: 1 });
+  console.error(`[bench] rendering ${count} frames of a live hand (every ${every}th at 30 fps)…`);
+  const frames: Array<{ jpeg: Uint8Array; timeMs: number }> = [];
+  const backs: Array<[string, Uint8Array]> = [];
+  let seen = 0;
+  for await (const frame of sim) {
+    if (backs.length === 0) for (const [deckId, corners] of backViews(frame.truth)) backs.push([deckId, await cropQuad(frame.jpeg, corners)]);
+    if (seen++ % every === 0) frames.push({ jpeg: new Uint8Array(frame.jpeg), timeMs: frame.timeMs });
+    if (frames.length >= count) break;
+  }
+  const calibration = simCalibration(sim.layout, sim.camera!);
+  const keepAlive = setInterval(() => {}, 1000); // the pool's threads do not hold the process open
+  const run = async (peerHelp: boolean) => {
+    const pool = new RecognitionPool({ kind: 'real', workers, peerHelp, realConfig: { locatorModelDir: null, minConfidence: DEFAULT_TRACKER_TUNING.minConfidence } });
+    try {
+      const backend = await pool.backend;
+      let delivered: (result: { observations: FrameObservations; latencyMs: number }) => void = () => {};
+      pool.attach('bench', {
+        onObservations: (_frame, observations, latencyMs) => delivered({ observations, latencyMs }),
+        onDropped: () => {},
+        onFailed: (_frame, error) => console.error(`[bench] frame failed: ${error}`),
+      });
+      pool.setCalibration('bench', calibration);
+      for (const [backId, view] of backs) await pool.enrollBack('bench', backId, [view]);
+      const latencies: number[] = [];
+      const stages: Record<string, number> = {};
+      const started = performance.now();
+      for (const [seq, frame] of frames.entries()) {
+        const result = new Promise<{ observations: FrameObservations; latencyMs: number }>((resolve) => (delivered = resolve));
+        pool.offer('bench', { seq, image: frame.jpeg, captureTimeMs: frame.timeMs, receivedAtMs: performance.now() });
+        const { observations, latencyMs } = await result;
+        latencies.push(latencyMs);
+        for (const [stage, ms] of Object.entries(observations.timingsMs ?? {})) stages[stage] = (stages[stage] ?? 0) + ms / frames.length;
+      }
+      const seconds = (performance.now() - started) / 1000;
+      const ms = spread(latencies.slice(5)); // the first frames read every card
+      for (const stage of Object.keys(stages)) stages[stage] = Number(stages[stage].toFixed(1));
+      const help = await pool.helpStats();
+      console.error(`[bench] peer help ${peerHelp ? 'on' : 'off'}: ${ms.mean} ms a frame (p95 ${ms.p95}); helper counters ${JSON.stringify(help)}`);
+      return { recognizer: backend, msPerFrame: ms.mean, p50Ms: ms.p50, p95Ms: ms.p95, fps: Number((frames.length / seconds).toFixed(1)), stagesMs: stages };
+    } finally {
+      await pool.close();
+    }
+  };
+  const withHelp = await run(true);
+  const withoutHelp = await run(false);
+  clearInterval(keepAlive);
+  console.log(JSON.stringify({ bench: 'vision-live', frames: frames.length, every, workers, peerHelp: withHelp, noPeerHelp: withoutHelp }));
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--live')) return live();
   const count = arg('frames', 60);
   const seed = arg('seed', 3);
   const moving = arg('moving', 1);

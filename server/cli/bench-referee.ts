@@ -3,6 +3,8 @@
  *   [--tables T] [--fps F] [--workers W] [--width 1280 --height 720]
  *   [--observations truth [--drop 0.1] [--misread 0.03]] [--observations FILE[,FILE…]] [--frames N]
  *
+ * Peer help between the recognition workers is on (server default); NERTS_PEER_HELP=0 turns it off.
+ *
  * `--prerender` renders every frame before streaming, so frames go out at `--fps` however slow
  * the renderer is (it shares the CPU with the server otherwise and sets the pace).
  * `--frames N` stops each table after N frames (throughput only: unfinished hands are not
@@ -345,6 +347,7 @@ async function main(): Promise<void> {
       failedFrames: runs.reduce((sum, run) => sum + (run.stats.framesFailed ?? 0), 0),
       wallS: Math.round(Math.max(...runs.map((run) => run.wallMs)) / 100) / 10,
     };
+    log(`peer help per worker: ${JSON.stringify(await app.pool.helpStats())}`);
     console.log(JSON.stringify(summary));
   } finally {
     await app.close();

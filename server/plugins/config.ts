@@ -3,6 +3,7 @@
  * Decorated on the app as `app.config`.
  */
 import fp from 'fastify-plugin';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { dataDirFromEnv } from '../tables/store';
 import { DEFAULT_FRAME_LIMITS, type FrameLimits } from '../workers/frame-format';
@@ -16,8 +17,13 @@ export interface ServerConfig {
   dataDir: string;
   recognizer: RecognizerKind;
   fakeRecognizer?: FakeRecognizerOptions;
-  /** Recognition worker threads. */
+  /** Recognition worker threads (default: one per core, at most 4). */
   workers: number;
+  /**
+   * Idle recognition workers read half of a busy one's CNN batches (server/workers/peer-help.ts),
+   * so one table uses every worker. On by default; NERTS_PEER_HELP=0 turns it off.
+   */
+  peerHelp: boolean;
   /**
    * Live frames also go through the learned locator (models/card-locator). Off by default: on
    * this 2-core machine's wasm backend it adds about 130 ms to every frame that changed a lot;
@@ -57,13 +63,22 @@ function numberInRange(value: string | undefined, min: number, max: number): num
   return Number.isFinite(parsed) && parsed >= min && parsed <= max ? parsed : undefined;
 }
 
+/**
+ * Recognition workers by default: one per core, at most 4. With peer help one table's frames use
+ * every worker's core; more tables spread over them.
+ */
+export function defaultWorkers(): number {
+  return Math.max(1, Math.min(4, availableParallelism()));
+}
+
 /** Defaults, overridden by the environment (see docs/SERVER.md). */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = Number(env.PORT ?? 3000);
   return {
     dataDir: dataDirFromEnv(env),
     recognizer: env.NERTS_RECOGNIZER === 'fake' ? 'fake' : 'real',
-    workers: Math.max(1, Number(env.NERTS_WORKERS ?? 1) || 1),
+    workers: Math.max(1, Number(env.NERTS_WORKERS ?? defaultWorkers()) || 1),
+    peerHelp: env.NERTS_PEER_HELP !== '0',
     learnedLocator: env.NERTS_LOCATOR === '1',
     recognizerMinConfidence: numberInRange(env.NERTS_MIN_CONFIDENCE, 0, 1) ?? DEFAULT_TRACKER_TUNING.minConfidence,
     adminToken: env.NERTS_ADMIN_TOKEN && env.NERTS_ADMIN_TOKEN.length > 0 ? env.NERTS_ADMIN_TOKEN : null,

@@ -20,6 +20,7 @@ export default fp(
     const store = new TableStore(app.config.dataDir);
     const pool = new RecognitionPool({
       workers: app.config.workers,
+      peerHelp: app.config.peerHelp,
       kind: app.config.recognizer,
       fake: app.config.fakeRecognizer,
       // null: the classical localiser only; undefined: the learned locator too when its model exists.

@@ -6,6 +6,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { ALL_CARD_CODES, parseCard, RANKS, SUITS, type CardCode } from '../game/cards';
 import type { CardObservation } from './types';
+import type { CnnHeads, RunCnn } from './inference';
 import {
   CROP_HEIGHT,
   CROP_WIDTH,
@@ -78,15 +79,6 @@ export function identityOutputs(first: IdentityReading, second?: IdentityReading
     for (let j = k * embeddingSize; j < (k + 1) * embeddingSize; j++) embeddings[j] *= scale;
   }
   return { count, numClasses, embeddingSize, probs, embeddings };
-}
-
-/**
- * Runs the model on `count` crops packed in `crops`. With `bothWays`, each crop is also read
- * turned 180 degrees (cards lie either way up) and the two readings are averaged.
- */
-export async function runIdentityModel(model: tf.LayersModel, crops: Float32Array, count: number, bothWays = false): Promise<IdentityOutputs> {
-  const upright = await readCrops(model, crops, count);
-  return identityOutputs(upright, bothWays && count > 0 ? await readCrops(model, crops, count, true) : undefined);
 }
 
 /** The rows `rows` of a reading, in that order. */
@@ -255,19 +247,41 @@ export interface IndexOutputs {
   suit: Float32Array;
 }
 
-/** Runs the index model on `count` cards' corner pairs packed in `corners`. Frees every tensor it makes. */
-export async function runIndexModel(model: tf.LayersModel, corners: Float32Array, count: number): Promise<IndexOutputs> {
-  if (count === 0) return { count, rank: new Float32Array(0), suit: new Float32Array(0) };
+/** Index readings from a model's heads for `count` cards' corner pairs (see CnnHeads). */
+export function indexOutputsOf(count: number, { heads }: CnnHeads): IndexOutputs {
+  return { count, rank: heads[0], suit: heads[1] };
+}
+
+/** The index model's rank and suit probabilities for `images` corner images packed in `corners`. */
+async function readCornerImages(model: tf.LayersModel, corners: Float32Array, images: number): Promise<[Float32Array, Float32Array]> {
+  if (images === 0) return [new Float32Array(0), new Float32Array(0)];
   const size = INDEX_WIDTH * INDEX_HEIGHT * 3;
-  if (corners.length < count * 2 * size) throw new Error('corner buffer too small for the batch');
-  const [rankT, suitT] = tf.tidy(() => model.predict(tf.tensor4d(corners.subarray(0, count * 2 * size), [count * 2, INDEX_HEIGHT, INDEX_WIDTH, 3])) as tf.Tensor[]);
+  if (corners.length < images * size) throw new Error('corner buffer too small for the batch');
+  const [rankT, suitT] = tf.tidy(() => model.predict(tf.tensor4d(corners.subarray(0, images * size), [images, INDEX_HEIGHT, INDEX_WIDTH, 3])) as tf.Tensor[]);
   try {
-    const [rank, suit] = await Promise.all([rankT.data() as Promise<Float32Array>, suitT.data() as Promise<Float32Array>]);
-    return { count, rank, suit };
+    return (await Promise.all([rankT.data(), suitT.data()])) as [Float32Array, Float32Array];
   } finally {
     rankT.dispose();
     suitT.dispose();
   }
+}
+
+/** The whole-card model's reading from a model's heads (see CnnHeads). */
+export function identityReadingOf(images: number, { heads, widths }: CnnHeads): IdentityReading {
+  return { count: images, numClasses: widths[0], embeddingSize: widths[1], probs: heads[0], embeddings: heads[1] };
+}
+
+/** Runs batches on this thread with the given models (the index model may be missing). */
+export function localCnn(models: { identity: tf.LayersModel; index: tf.LayersModel | null }): RunCnn {
+  return async (batch) => {
+    if (batch.model === 'identity') {
+      const reading = await readCrops(models.identity, batch.data, batch.images, batch.turned);
+      return { heads: [reading.probs, reading.embeddings], widths: [reading.numClasses, reading.embeddingSize] };
+    }
+    if (!models.index) throw new Error('no index-corner model loaded');
+    const heads = await readCornerImages(models.index, batch.data, batch.images);
+    return { heads, widths: [INDEX_RANK_CLASSES, INDEX_SUIT_CLASSES] };
+  };
 }
 
 /** What the two corners of one card say: rank and suit distributions and whether an index shows at all. */

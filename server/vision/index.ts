@@ -21,17 +21,19 @@ import {
   DEFAULT_INDEX_FUSION,
   decideIdentity,
   identityOutputs,
-  readCrops,
+  identityReadingOf,
+  indexOutputsOf,
+  localCnn,
   readIndex,
   readingRows,
-  runIdentityModel,
-  runIndexModel,
   type Identity,
   type IdentityOutputs,
   type IndexFusion,
   type IndexOutputs,
   type IndexReading,
+  type IdentityReading,
 } from './identify';
+import { runCnn, type CnnHelper, type RunCnn } from './inference';
 import { detectionScale, dropFrameOutlines, keepSurestRivals, locateCards, suppressNested, type LocatedCard } from './locate';
 import { locatorScaleForCard, locatorScales, refineLocated, runLocator, unionOfLocated } from './locator';
 import { loadLayersModelFromDir, readModelMetadata } from './model-io';
@@ -93,6 +95,11 @@ export interface RecognizerConfig {
    * Untracked frames and `everyCard` calls read every card.
    */
   maxReadsPerFrame?: number;
+  /**
+   * Another thread that may read half of each CNN batch while this one reads the rest (see
+   * inference.ts; the recognition workers lend each other their idle time). Default: none.
+   */
+  helper?: CnnHelper | null;
   log?: (message: string) => void;
 }
 
@@ -107,15 +114,18 @@ export interface CardRecognizer extends Recognizer {
 const CROP_SIZE = CROP_WIDTH * CROP_HEIGHT * 3;
 const CORNER_SIZE = INDEX_WIDTH * INDEX_HEIGHT * 3;
 
+/** An optional model's folder: as configured (null: none), else the default when it holds a model. */
+function optionalModelDir(dir: string | null | undefined, fallback: string): string | null {
+  return dir === undefined ? (existsSync(path.join(fallback, 'model.json')) ? fallback : null) : dir;
+}
+
 /** Loads the model and OpenCV, and returns a ready recogniser. */
 export async function createRecognizer(config: RecognizerConfig = {}): Promise<CardRecognizer> {
   const log = config.log ?? ((m: string) => console.error(m));
   const backend = await initBackend({ prefer: config.backend, log });
   const modelDir = config.modelDir ?? DEFAULT_MODEL_DIR;
-  const optional = (dir: string | null | undefined, fallback: string) =>
-    dir === undefined ? (existsSync(path.join(fallback, 'model.json')) ? fallback : null) : dir;
-  const indexDir = optional(config.indexModelDir, DEFAULT_INDEX_MODEL_DIR);
-  const locatorDir = optional(config.locatorModelDir, DEFAULT_LOCATOR_MODEL_DIR);
+  const indexDir = optionalModelDir(config.indexModelDir, DEFAULT_INDEX_MODEL_DIR);
+  const locatorDir = optionalModelDir(config.locatorModelDir, DEFAULT_LOCATOR_MODEL_DIR);
   const [model, metadata, { cv }, indexModel, locatorModel] = await Promise.all([
     loadLayersModelFromDir(modelDir),
     readModelMetadata(modelDir),
@@ -130,6 +140,17 @@ export async function createRecognizer(config: RecognizerConfig = {}): Promise<C
       (locatorModel ? ` + ${path.basename(locatorDir!)} (learned locator)` : ' (classical localiser)'),
   );
   return new TfjsRecognizer({ model, indexModel, locatorModel }, names as string[], cv, backend, config);
+}
+
+/**
+ * The CNNs alone (whole card and index corners), for a thread that reads other threads' batches
+ * (see inference.ts). Same model folders and backend choice as createRecognizer.
+ */
+export async function loadCnn(config: Pick<RecognizerConfig, 'modelDir' | 'indexModelDir' | 'backend' | 'log'> = {}): Promise<RunCnn> {
+  await initBackend({ prefer: config.backend, log: config.log ?? (() => {}) });
+  const indexDir = optionalModelDir(config.indexModelDir, DEFAULT_INDEX_MODEL_DIR);
+  const [identity, index] = await Promise.all([loadLayersModelFromDir(config.modelDir ?? DEFAULT_MODEL_DIR), indexDir ? loadLayersModelFromDir(indexDir) : Promise.resolve(null)]);
+  return localCnn({ identity, index });
 }
 
 interface TrackedIdentity {
@@ -184,6 +205,9 @@ class TfjsRecognizer implements CardRecognizer {
   private readonly model: tf.LayersModel;
   private readonly indexModel: tf.LayersModel | null;
   private readonly locatorModel: tf.LayersModel | null;
+  /** Runs CNN batches on this thread. */
+  private readonly localCnn: RunCnn;
+  private readonly helper: CnnHelper | null;
 
   constructor(
     models: { model: tf.LayersModel; indexModel: tf.LayersModel | null; locatorModel: tf.LayersModel | null },
@@ -199,6 +223,8 @@ class TfjsRecognizer implements CardRecognizer {
     this.readBudget = config.maxReadsPerFrame ?? READS_PER_FRAME;
     this.bothWays = config.bothWays ?? 'when-unsure';
     this.fusion = { ...DEFAULT_INDEX_FUSION, ...config.indexFusion };
+    this.localCnn = localCnn({ identity: this.model, index: this.indexModel });
+    this.helper = config.helper ?? null;
   }
 
   setCalibration(calibration: TableCalibration | null): void {
@@ -459,7 +485,13 @@ class TfjsRecognizer implements CardRecognizer {
 
   /** The index model's readings of `count` cards' corner pairs; null without the model. */
   private async runIndex(corners: Float32Array | null, count: number): Promise<IndexOutputs | null> {
-    return corners && this.indexModel ? runIndexModel(this.indexModel, corners, count) : null;
+    if (!corners || !this.indexModel) return null;
+    return indexOutputsOf(count, await runCnn(this.localCnn, this.helper, { model: 'index', data: corners, images: count * 2, turned: false }));
+  }
+
+  /** The whole-card model's reading of `count` packed crops, upright or turned 180 degrees. */
+  private async readCrops(crops: Float32Array, count: number, turned = false): Promise<IdentityReading> {
+    return identityReadingOf(count, await runCnn(this.localCnn, this.helper, { model: 'identity', data: crops, images: count, turned }));
   }
 
   /**
@@ -470,7 +502,7 @@ class TfjsRecognizer implements CardRecognizer {
   private async readIdentities(crops: Float32Array, corners: Float32Array | null, count: number, alwaysBoth: (k: number) => boolean = () => false): Promise<TrackedIdentity[]> {
     const indexOutputs = await this.runIndex(corners, count);
     const index = (k: number) => (indexOutputs ? readIndex(indexOutputs, k) : undefined);
-    const upright = await readCrops(this.model, crops, count);
+    const upright = await this.readCrops(crops, count);
     const once = identityOutputs(upright);
     const read = Array.from({ length: count }, (_, k) => this.decide(once, k, index(k)));
     const again =
@@ -482,7 +514,7 @@ class TfjsRecognizer implements CardRecognizer {
     if (again.length > 0) {
       const turnedCrops = new Float32Array(again.length * CROP_SIZE);
       again.forEach((k, j) => turnedCrops.set(crops.subarray(k * CROP_SIZE, (k + 1) * CROP_SIZE), j * CROP_SIZE));
-      const both = identityOutputs(readingRows(upright, again), await readCrops(this.model, turnedCrops, again.length, true));
+      const both = identityOutputs(readingRows(upright, again), await this.readCrops(turnedCrops, again.length, true));
       again.forEach((k, j) => (read[k] = this.decide(both, j, index(k))));
     }
     return read;
@@ -529,7 +561,9 @@ class TfjsRecognizer implements CardRecognizer {
   private async embed(views: FrameInput[]): Promise<Float32Array[]> {
     if (views.length === 0) throw new Error('enrolment needs at least one view');
     // Enrolled looks are compared with cards read either way up: always both ways.
-    const outputs = await runIdentityModel(this.model, (await this.viewCrops(views, false)).crops, views.length, this.bothWays !== false);
+    const { crops } = await this.viewCrops(views, false);
+    const upright = await this.readCrops(crops, views.length);
+    const outputs = identityOutputs(upright, this.bothWays !== false ? await this.readCrops(crops, views.length, true) : undefined);
     return views.map((_, k) => outputs.embeddings.slice(k * outputs.embeddingSize, (k + 1) * outputs.embeddingSize));
   }
 

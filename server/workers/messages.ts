@@ -1,6 +1,7 @@
 /**
  * Messages between the recognition pool (main thread) and its worker threads.
  */
+import type { MessagePort } from 'node:worker_threads';
 import type { CardCode } from '../game/cards';
 import type { FrameObservations, TableCalibration } from '../vision/types';
 import type { FakeRecognizerOptions } from '../vision/fake-recognizer';
@@ -14,6 +15,9 @@ export interface WorkerSetup {
   fake?: FakeRecognizerOptions;
   /** Passed to createRecognizer() of server/vision when kind = 'real'. */
   realConfig?: Record<string, unknown>;
+  /** This worker's place in the pool, and every worker's busy counter (see peer-help.ts). */
+  index?: number;
+  busy?: Int32Array;
 }
 
 /** Main → worker. */
@@ -23,7 +27,13 @@ export type ToWorker =
   | { type: 'enroll-back'; jobId: number; tableId: string; backId: string; views: Uint8Array[] }
   | { type: 'enroll-face'; jobId: number; tableId: string; code: CardCode; views: Uint8Array[] }
   | { type: 'inspect'; jobId: number; tableId: string }
-  | { type: 'drop-table'; tableId: string };
+  | { type: 'drop-table'; tableId: string }
+  /** A port to worker `peer`, which may read half of this worker's CNN batches (peer-help.ts). */
+  | { type: 'helper'; peer: number; port: MessagePort }
+  /** A port on which a peer offers CNN batches to this worker. */
+  | { type: 'help-desk'; port: MessagePort }
+  /** This worker's peer-help counters (answered with 'done', value HelpStats). */
+  | { type: 'help-stats'; jobId: number };
 
 /** Worker → main. */
 export type FromWorker =

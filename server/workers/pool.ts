@@ -10,11 +10,16 @@
  * workers, each copy saw every other frame, re-read twice the change and knew half the table;
  * with four tables on two workers each saw a table's frames a second apart and re-read nearly
  * everything (1.8 fps a table). One-off jobs (POSTed frames) go to any idle worker.
+ *
+ * What a table's home cannot spread is its CNN work: with peer help (on by default for the real
+ * recogniser) every pair of workers is joined by message ports, and a worker reading a frame
+ * hands half of each CNN batch to an idle peer (peer-help.ts).
  */
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import type { CardCode } from '../game/cards';
 import type { FrameObservations, TableCalibration } from '../vision/types';
 import type { FromWorker, ToWorker, WorkerSetup } from './messages';
+import type { HelpStats } from './peer-help';
 
 /** A frame waiting for recognition. `receivedAtMs` is server time (performance.now()), ms. */
 export interface PendingFrame {
@@ -34,6 +39,11 @@ export interface TableSink {
 /** Pool options: thread count and the recogniser the threads run. */
 export interface PoolOptions extends WorkerSetup {
   workers: number;
+  /**
+   * Workers read half of each other's CNN batches while idle (server/workers/peer-help.ts), so
+   * one table's frames use every core. Default: on for the real recogniser with 2+ workers.
+   */
+  peerHelp?: boolean;
 }
 
 interface Job {
@@ -80,16 +90,36 @@ export class RecognitionPool {
   private nextJobId = 1;
   private roundRobin = 0;
   private closed = false;
+  /** Each worker's busy counter, shared with every worker (peer help). */
+  private readonly busy: Int32Array;
+  private readonly peerHelp: boolean;
   /** Name of the recogniser backend the workers reported ('fake', 'real'), or the load error. */
   backend: Promise<string>;
 
   constructor(private readonly options: PoolOptions) {
-    for (let i = 0; i < Math.max(1, options.workers); i += 1) this.slots.push(this.spawn());
+    const count = Math.max(1, options.workers);
+    this.busy = new Int32Array(new SharedArrayBuffer(4 * count));
+    this.peerHelp = count > 1 && (options.peerHelp ?? options.kind === 'real');
+    for (let i = 0; i < count; i += 1) this.slots.push(this.spawn(i));
+    if (this.peerHelp) for (let i = 0; i < count; i += 1) for (let j = i + 1; j < count; j += 1) this.connectPeers(i, j);
     this.backend = this.slots[0].ready;
   }
 
-  private spawn(): WorkerSlot {
-    const worker = startWorker({ kind: this.options.kind, fake: this.options.fake, realConfig: this.options.realConfig });
+  /** Joins workers i and j both ways: each may offer CNN batches to the other. */
+  private connectPeers(i: number, j: number): void {
+    for (const [owner, helper] of [
+      [i, j],
+      [j, i],
+    ]) {
+      const { port1, port2 } = new MessageChannel();
+      this.slots[owner].worker.postMessage({ type: 'helper', peer: helper, port: port1 } satisfies ToWorker, [port1]);
+      this.slots[helper].worker.postMessage({ type: 'help-desk', port: port2 } satisfies ToWorker, [port2]);
+    }
+  }
+
+  private spawn(index: number): WorkerSlot {
+    Atomics.store(this.busy, index, 0);
+    const worker = startWorker({ kind: this.options.kind, fake: this.options.fake, realConfig: this.options.realConfig, index, busy: this.busy });
     let markReady: (backend: string) => void = () => {};
     let markFailed: (error: Error) => void = () => {};
     const slot: WorkerSlot = {
@@ -119,7 +149,10 @@ export class RecognitionPool {
       this.failJobsOf(slot, 'recognition worker exited');
       if (!this.closed) {
         const index = this.slots.indexOf(slot);
-        if (index >= 0) this.slots[index] = this.spawn();
+        if (index < 0) return;
+        this.slots[index] = this.spawn(index);
+        // The dead worker's ports closed with it (its peers dropped them); join the new one.
+        if (this.peerHelp) for (let other = 0; other < this.slots.length; other += 1) if (other !== index) this.connectPeers(index, other);
       }
     });
     worker.unref();
@@ -205,6 +238,11 @@ export class RecognitionPool {
   /** Reads the table's home worker's recogniser state (the fake exposes one; tests use it). */
   inspect(tableId: string): Promise<unknown> {
     return this.direct(this.slots[this.tables.get(tableId)?.home ?? 0], { type: 'inspect', jobId: 0, tableId });
+  }
+
+  /** Each worker's peer-help counters (see peer-help.ts), in worker order. */
+  helpStats(): Promise<HelpStats[]> {
+    return Promise.all(this.slots.map((slot) => this.direct(slot, { type: 'help-stats', jobId: 0 }) as Promise<HelpStats>));
   }
 
   /** Messages that must reach a given worker (enrolment): sent now, answered in order by that worker. */

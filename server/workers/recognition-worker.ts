@@ -6,6 +6,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { FromWorker, ToWorker, WorkerSetup } from './messages';
 import type { Recognizer } from '../vision/types';
 import { createFakeRecognizer } from '../vision/fake-recognizer';
+import type { RunCnn } from '../vision/inference';
+import { emptyHelpStats, PeerHelpers, serveHelp, whileBusy } from './peer-help';
 
 const setup = workerData as WorkerSetup;
 const port = parentPort;
@@ -13,15 +15,28 @@ if (!port) throw new Error('recognition-worker must run in a worker thread');
 
 type Factory = (tableId: string) => Promise<Recognizer>;
 
-async function loadFactory(): Promise<{ factory: Factory; backend: string }> {
-  if (setup.kind === 'fake') return { factory: async () => createFakeRecognizer(setup.fake), backend: 'fake' };
+/** Peers that may read half of this worker's CNN batches (added by the pool's 'helper' messages). */
+const self = setup.index ?? 0;
+const helpStats = emptyHelpStats();
+const helpers = new PeerHelpers(setup.busy, helpStats);
+/** This worker's CNNs for peers' batches, loaded on the first one. */
+let helpRunner: Promise<RunCnn> | null = null;
+
+async function loadFactory(): Promise<{ factory: Factory; backend: string; cnn: () => Promise<RunCnn> }> {
+  const noCnn = () => Promise.reject(new Error('this worker runs no CNN'));
+  if (setup.kind === 'fake') return { factory: async () => createFakeRecognizer(setup.fake), backend: 'fake', cnn: noCnn };
   // The real recogniser is the vision engineer's module; imported lazily so tests never load TF.js.
   // A URL rather than a literal specifier: that module may not exist yet while the vision work lands.
   const visionEntry = new URL('../vision/index.ts', import.meta.url).href;
   const vision = (await import(visionEntry)) as {
     createRecognizer: (config: Record<string, unknown>) => Promise<Recognizer>;
+    loadCnn: (config: Record<string, unknown>) => Promise<RunCnn>;
   };
-  return { factory: () => vision.createRecognizer({ ...(setup.realConfig ?? {}) }), backend: 'real' };
+  return {
+    factory: () => vision.createRecognizer({ ...(setup.realConfig ?? {}), helper: helpers }),
+    backend: 'real',
+    cnn: () => (helpRunner ??= vision.loadCnn({ ...(setup.realConfig ?? {}) })),
+  };
 }
 
 const recognizers = new Map<string, Promise<Recognizer>>();
@@ -37,9 +52,11 @@ function errorText(error: unknown): string {
 
 async function main(): Promise<void> {
   let factory: Factory;
+  let cnn: () => Promise<RunCnn>;
   try {
     const loaded = await loadFactory();
     factory = loaded.factory;
+    cnn = loaded.cnn;
     post({ type: 'ready', backend: loaded.backend });
   } catch (error) {
     post({ type: 'init-failed', error: errorText(error) });
@@ -66,7 +83,9 @@ async function main(): Promise<void> {
         const started = performance.now();
         try {
           const recognizer = await recognizerFor(message.tableId);
-          const observations = await recognizer.recognize({ kind: 'encoded', data: message.image }, message.timestampMs, { everyCard: message.everyCard });
+          const observations = await whileBusy(setup.busy, self, () =>
+            recognizer.recognize({ kind: 'encoded', data: message.image }, message.timestampMs, { everyCard: message.everyCard }),
+          );
           post({ type: 'result', jobId: message.jobId, observations, workMs: performance.now() - started });
         } catch (error) {
           post({ type: 'failed', jobId: message.jobId, error: errorText(error) });
@@ -82,8 +101,9 @@ async function main(): Promise<void> {
         try {
           const recognizer = await recognizerFor(message.tableId);
           const views = message.views.map((data) => ({ kind: 'encoded' as const, data }));
-          if (message.type === 'enroll-back') await recognizer.enrollBack(message.backId, views);
-          else await recognizer.enrollFace(message.code, views);
+          await whileBusy(setup.busy, self, () =>
+            message.type === 'enroll-back' ? recognizer.enrollBack(message.backId, views) : recognizer.enrollFace(message.code, views),
+          );
           post({ type: 'done', jobId: message.jobId });
         } catch (error) {
           post({ type: 'failed', jobId: message.jobId, error: errorText(error) });
@@ -95,6 +115,15 @@ async function main(): Promise<void> {
         post({ type: 'done', jobId: message.jobId, value: recognizer.state ?? null });
         return;
       }
+      case 'helper':
+        helpers.addPeer(message.peer, message.port);
+        return;
+      case 'help-desk':
+        serveHelp(message.port, cnn, { busy: setup.busy, self, stats: helpStats });
+        return;
+      case 'help-stats':
+        post({ type: 'done', jobId: message.jobId, value: { ...helpStats } });
+        return;
       case 'drop-table': {
         const recognizer = recognizers.get(message.tableId);
         recognizers.delete(message.tableId);

@@ -1,17 +1,20 @@
 import { describe, expect, it } from 'vitest';
+import { availableParallelism } from 'node:os';
 import { configFromEnv } from '../../server/plugins/config';
 
 describe('server configuration from the environment', () => {
-  it('defaults: one worker, classical localiser, the tracker floor for the recogniser', () => {
+  it('defaults: a worker per core (at most 4) helping each other, classical localiser, the tracker floor for the recogniser', () => {
     const config = configFromEnv({});
-    expect(config.workers).toBe(1);
+    expect(config.workers).toBe(Math.min(4, availableParallelism()));
+    expect(config.peerHelp).toBe(true);
     expect(config.learnedLocator).toBe(false);
     expect(config.recognizerMinConfidence).toBe(0.35);
     expect(config.publicOrigin).toBe('http://localhost:3000');
   });
   it('reads the learned locator switch and the recogniser floor', () => {
-    const config = configFromEnv({ NERTS_LOCATOR: '1', NERTS_MIN_CONFIDENCE: '0.5', NERTS_WORKERS: '2' });
+    const config = configFromEnv({ NERTS_LOCATOR: '1', NERTS_MIN_CONFIDENCE: '0.5', NERTS_WORKERS: '2', NERTS_PEER_HELP: '0' });
     expect(config.learnedLocator).toBe(true);
+    expect(config.peerHelp).toBe(false);
     expect(config.recognizerMinConfidence).toBe(0.5);
     expect(config.workers).toBe(2);
   });
