@@ -33,7 +33,7 @@ import {
   type IndexReading,
   type IdentityReading,
 } from './identify';
-import { runCnn, type CnnHelper, type RunCnn } from './inference';
+import { runCnn, runLocate, type Helper, type LocatePart, type RunCnn, type RunLocate } from './inference';
 import { detectionScale, dropFrameOutlines, keepSurestRivals, locateCards, suppressNested, type LocatedCard } from './locate';
 import { locatorScaleForCard, locatorScales, refineLocated, runLocator, unionOfLocated } from './locator';
 import { loadLayersModelFromDir, readModelMetadata } from './model-io';
@@ -96,10 +96,11 @@ export interface RecognizerConfig {
    */
   maxReadsPerFrame?: number;
   /**
-   * Another thread that may read half of each CNN batch while this one reads the rest (see
-   * inference.ts; the recognition workers lend each other their idle time). Default: none.
+   * Another thread that may read half of each CNN batch, and localise some of a frame's changed
+   * regions, while this one does the rest (see inference.ts; the recognition workers lend each
+   * other their idle time). Default: none.
    */
-  helper?: CnnHelper | null;
+  helper?: Helper | null;
   log?: (message: string) => void;
 }
 
@@ -151,6 +152,16 @@ export async function loadCnn(config: Pick<RecognizerConfig, 'modelDir' | 'index
   const indexDir = optionalModelDir(config.indexModelDir, DEFAULT_INDEX_MODEL_DIR);
   const [identity, index] = await Promise.all([loadLayersModelFromDir(config.modelDir ?? DEFAULT_MODEL_DIR), indexDir ? loadLayersModelFromDir(indexDir) : Promise.resolve(null)]);
   return localCnn({ identity, index });
+}
+
+/** The classical localiser on image parts, on this thread (outlines round a whole part dropped). */
+function localLocate(cv: OpenCv): RunLocate {
+  return async (parts) => parts.map(({ image, options }) => dropFrameOutlines(locateCards(cv, image, options), image.width, image.height));
+}
+
+/** The classical localiser alone, for a thread that searches other threads' regions (see inference.ts). */
+export async function loadLocate(): Promise<RunLocate> {
+  return localLocate((await loadOpenCv()).cv);
 }
 
 interface TrackedIdentity {
@@ -207,7 +218,9 @@ class TfjsRecognizer implements CardRecognizer {
   private readonly locatorModel: tf.LayersModel | null;
   /** Runs CNN batches on this thread. */
   private readonly localCnn: RunCnn;
-  private readonly helper: CnnHelper | null;
+  /** Runs the classical localiser on image parts on this thread. */
+  private readonly localLocate: RunLocate;
+  private readonly helper: Helper | null;
 
   constructor(
     models: { model: tf.LayersModel; indexModel: tf.LayersModel | null; locatorModel: tf.LayersModel | null },
@@ -224,6 +237,7 @@ class TfjsRecognizer implements CardRecognizer {
     this.bothWays = config.bothWays ?? 'when-unsure';
     this.fusion = { ...DEFAULT_INDEX_FUSION, ...config.indexFusion };
     this.localCnn = localCnn({ identity: this.model, index: this.indexModel });
+    this.localLocate = localLocate(cv);
     this.helper = config.helper ?? null;
   }
 
@@ -410,7 +424,7 @@ class TfjsRecognizer implements CardRecognizer {
       located = await this.locate(image, image);
     } else {
       located = this.previousLocated.filter((card) => !changed.some((r) => contains(r, quadCentre(card.corners))));
-      for (const region of changed) located.push(...(await this.locateIn(image, region)));
+      located.push(...(await this.locateRegions(image, changed)));
     }
     this.previousLocated = located;
     return located;
@@ -419,12 +433,23 @@ class TfjsRecognizer implements CardRecognizer {
   private refreshCount = 0;
   private lastRefreshMs = -Infinity;
 
-  /** Cards whose centre lies in `region` of the frame, found in that region alone (frame pixels). */
-  private async locateIn(image: RgbImage, region: PixelRect): Promise<LocatedCard[]> {
-    const found = await this.locate(cropRegion(image, region), image);
-    return found
-      .map((card) => ({ ...card, corners: card.corners.map(([x, y]) => [x + region.x, y + region.y]) as Quad }))
-      .filter((card) => contains(region, quadCentre(card.corners)));
+  /**
+   * Cards whose centre lies in one of `regions` of the frame, each region searched alone (frame
+   * pixels). With the classical localiser alone, a helper thread may search some of the regions.
+   */
+  private async locateRegions(image: RgbImage, regions: PixelRect[]): Promise<LocatedCard[]> {
+    let found: LocatedCard[][];
+    if (this.locatorModel) {
+      found = [];
+      for (const region of regions) found.push(await this.locate(cropRegion(image, region), image));
+    } else {
+      const options = { cardWidthPx: this.plane?.cardWidthPx, scale: detectionScale(image.width, image.height) };
+      const parts: LocatePart[] = regions.map((region) => ({ image: cropRegion(image, region), options }));
+      found = await runLocate(this.localLocate, this.helper, parts);
+    }
+    return regions.flatMap((region, k) =>
+      found[k].map((card) => ({ ...card, corners: card.corners.map(([x, y]) => [x + region.x, y + region.y]) as Quad })).filter((card) => contains(region, quadCentre(card.corners))),
+    );
   }
 
   /**
@@ -435,7 +460,7 @@ class TfjsRecognizer implements CardRecognizer {
    */
   private async locate(part: RgbImage, frame: RgbImage): Promise<LocatedCard[]> {
     const cardWidthPx = this.plane?.cardWidthPx;
-    const classical = dropFrameOutlines(locateCards(this.cv, part, { cardWidthPx, scale: detectionScale(frame.width, frame.height) }), part.width, part.height);
+    const [classical] = await this.localLocate([{ image: part, options: { cardWidthPx, scale: detectionScale(frame.width, frame.height) } }]);
     if (!this.locatorModel) return classical;
     const factors = cardWidthPx ? [locatorScaleForCard(cardWidthPx)] : locatorScales(frame.width, frame.height);
     // Outline fitting costs a few ms a card: only for the net's cards the classical localiser has

@@ -1,17 +1,20 @@
 /**
- * Where the CNNs run. A recogniser reads a batch of crops on its own thread, or, when another
- * recognition worker is idle (a "helper"), it hands the second half of the batch to that thread
- * and reads the first half itself, so one table's frame uses both cores.
+ * Work a recogniser may share with another thread. A recogniser reads a batch of crops (or
+ * localises cards in a few changed regions) on its own thread, or, when another recognition
+ * worker is idle (a "helper"), it hands part of the work to that thread and does the rest
+ * itself, so one table's frame uses both cores.
  *
- * The helper may be busy with its own table's frame and never get to the batch in time. So a
- * batch offered to a helper is only *offered*: once the recogniser has read its own half and
- * the helper's answer is not in yet, it takes the batch back (`reclaim`) unless the helper has
- * already started on it, and reads it itself. Which thread read a batch never changes the
- * result (the same weights, the same images).
+ * The helper may be busy with its own table's frame and never get to the work in time. So work
+ * offered to a helper is only *offered*: once the recogniser has done its own part and the
+ * helper's answer is not in yet, it takes the work back (`reclaim`) unless the helper has
+ * already started on it, and does it itself. Which thread did a part never changes the result
+ * (the same weights, the same images, the same code).
  *
  * Pure orchestration: the threads and message ports live in server/workers/peer-help.ts.
  */
 import { CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_WIDTH } from './classes';
+import type { RgbImage } from './crop';
+import type { LocatedCard, LocateOptions } from './locate';
 
 /** The two CNNs a batch may be for. */
 export type CnnModelName = 'identity' | 'index';
@@ -44,19 +47,63 @@ export interface CnnHeads {
 /** Runs a batch on this thread. */
 export type RunCnn = (batch: CnnBatch) => Promise<CnnHeads>;
 
-/** A batch offered to a helper thread. */
-export interface HelpTicket {
-  /** The helper's outputs; rejects when the helper went away or failed. */
-  readonly result: Promise<CnnHeads>;
-  /** Takes the batch back if the helper has not started on it yet: true when taken back. */
+/** An image part (a changed region of a frame) for the classical localiser, with its options. */
+export interface LocatePart {
+  image: RgbImage;
+  options: LocateOptions;
+}
+
+/** Runs the classical localiser on each part, on this thread: the cards found in each. */
+export type RunLocate = (parts: LocatePart[]) => Promise<LocatedCard[][]>;
+
+/** Work a helper may be offered. */
+export type HelpJob = { kind: 'cnn'; batch: CnnBatch } | { kind: 'locate'; parts: LocatePart[] };
+
+/** What each kind of job gives back. */
+export interface HelpResults {
+  cnn: CnnHeads;
+  locate: LocatedCard[][];
+}
+
+/** Work offered to a helper thread. */
+export interface HelpTicket<T> {
+  /** The helper's result; rejects when the helper went away or failed. */
+  readonly result: Promise<T>;
+  /** Takes the work back if the helper has not started on it yet: true when taken back. */
   reclaim(): boolean;
 }
 
-/** Another thread that may read part of a batch. */
-export interface CnnHelper {
-  /** Offers a batch; null when no helper is free now (the caller reads it all itself). */
-  offer(batch: CnnBatch): HelpTicket | null;
+/** Another thread that may do part of the work. */
+export interface Helper {
+  /** Offers a job; null when no helper is free now (the caller does it all itself). */
+  offer<J extends HelpJob>(job: J): HelpTicket<HelpResults[J['kind']]> | null;
 }
+
+/** Lets the event loop deliver messages that are already waiting (a helper's answer). */
+function nextTurn(): Promise<'turn'> {
+  return new Promise((resolve) => setImmediate(() => resolve('turn')));
+}
+
+/**
+ * Once our own part is done: the helper's result if it is in (or on its way: the helper has
+ * started), else the work taken back and done here. A helper that fails costs time, never a
+ * result: its part is done here then.
+ */
+async function settle<T>(ticket: HelpTicket<T>, answer: Promise<{ value: T | null }>, doHere: () => Promise<T>): Promise<T> {
+  let settled = await Promise.race([answer, nextTurn()]);
+  if (settled === 'turn') settled = ticket.reclaim() ? { value: null } : await answer;
+  return settled.value ?? (await doHere());
+}
+
+/** A ticket's result as a promise that never rejects (null: failed), observed from the start. */
+function answerOf<T>(ticket: HelpTicket<T>): Promise<{ value: T | null }> {
+  return ticket.result.then(
+    (value) => ({ value }),
+    () => ({ value: null }),
+  );
+}
+
+// ------------------------------------------------------------------ CNN batches
 
 /**
  * A batch smaller than this is read on this thread alone. Measured on wasm: a call costs about
@@ -83,32 +130,59 @@ export function concatHeads(first: CnnHeads, second: CnnHeads): CnnHeads {
   return { heads: [join(first.heads[0], second.heads[0]), join(first.heads[1], second.heads[1])], widths };
 }
 
-/** Lets the event loop deliver messages that are already waiting (a helper's answer). */
-function nextTurn(): Promise<'turn'> {
-  return new Promise((resolve) => setImmediate(() => resolve('turn')));
-}
-
-/**
- * Reads a batch: half with a free helper when there is one and the batch is big enough, the
- * rest (or all) here. A helper that fails or disappears costs time, never a result: its half is
- * read here then.
- */
-export async function runCnn(local: RunCnn, helper: CnnHelper | null, batch: CnnBatch): Promise<CnnHeads> {
+/** Reads a batch: the second half with a free helper when the batch is big enough, the rest (or all) here. */
+export async function runCnn(local: RunCnn, helper: Helper | null, batch: CnnBatch): Promise<CnnHeads> {
   const theirs = batch.images >= MIN_SPLIT_IMAGES && helper ? Math.floor(batch.images / 2) : 0;
   const split = batch.images - theirs;
   // The offer is a copy (it may be transferred to the helper's thread); our own half and, if
   // the helper cannot take it, the rest are read from the caller's buffer.
-  const ticket = theirs > 0 ? helper!.offer(sliceBatch(batch, split, batch.images)) : null;
+  const ticket = theirs > 0 ? helper!.offer({ kind: 'cnn', batch: sliceBatch(batch, split, batch.images) }) : null;
   if (!ticket) return local(batch);
   const size = IMAGE_FLOATS[batch.model];
   const part = (from: number, to: number): CnnBatch => ({ ...batch, data: batch.data.subarray(from * size, to * size), images: to - from });
-  // Observe a failure now so it never surfaces as an unhandled rejection while we read our half.
-  const answer = ticket.result.then(
-    (heads) => ({ heads }),
-    () => ({ heads: null }),
-  );
+  const answer = answerOf(ticket);
   const mine = await local(part(0, split));
-  let settled = await Promise.race([answer, nextTurn()]);
-  if (settled === 'turn') settled = ticket.reclaim() ? { heads: null } : await answer;
-  return concatHeads(mine, settled.heads ?? (await local(part(split, batch.images))));
+  return concatHeads(mine, await settle(ticket, answer, () => local(part(split, batch.images))));
+}
+
+// ------------------------------------------------------------------ localiser parts
+
+/**
+ * Which parts a helper gets: the largest first to whichever side has fewer pixels so far, so the
+ * two sides take about as long. Returns the helper's part indices (the rest stay here).
+ */
+export function helperShare(parts: readonly LocatePart[]): number[] {
+  const order = parts.map((_, i) => i).sort((a, b) => pixels(parts[b]) - pixels(parts[a]));
+  let here = 0;
+  let there = 0;
+  const theirs: number[] = [];
+  for (const i of order) {
+    if (here <= there) here += pixels(parts[i]);
+    else {
+      there += pixels(parts[i]);
+      theirs.push(i);
+    }
+  }
+  return theirs.sort((a, b) => a - b);
+}
+
+function pixels(part: LocatePart): number {
+  return part.image.width * part.image.height;
+}
+
+/** Localises cards in each part: some parts with a free helper when there are two or more, the rest here. */
+export async function runLocate(local: RunLocate, helper: Helper | null, parts: LocatePart[]): Promise<LocatedCard[][]> {
+  const theirs = parts.length >= 2 && helper ? helperShare(parts) : [];
+  // Their images are copies (they may be transferred); ours and any taken back are read in place.
+  const offered = theirs.map((i) => ({ ...parts[i], image: { ...parts[i].image, data: parts[i].image.data.slice() } }));
+  const ticket = theirs.length > 0 ? helper!.offer({ kind: 'locate', parts: offered }) : null;
+  if (!ticket) return local(parts);
+  const answer = answerOf(ticket);
+  const mineAt = parts.map((_, i) => i).filter((i) => !theirs.includes(i));
+  const mine = await local(mineAt.map((i) => parts[i]));
+  const helped = await settle(ticket, answer, () => local(theirs.map((i) => parts[i])));
+  const found: LocatedCard[][] = new Array(parts.length);
+  mineAt.forEach((i, k) => (found[i] = mine[k]));
+  theirs.forEach((i, k) => (found[i] = helped[k]));
+  return found;
 }

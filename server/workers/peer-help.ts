@@ -1,8 +1,8 @@
 /**
  * Recognition workers lend each other their idle time (see server/vision/inference.ts): a worker
- * reading a frame offers half of each CNN batch to an idle peer over a MessagePort, and keeps
- * reading its own half. One table's frames keep living on one worker (its tracking state is
- * there); only the stateless CNN work travels.
+ * reading a frame offers half of each CNN batch, and some of the changed regions to localise, to
+ * an idle peer over a MessagePort, and keeps working on the rest. One table's frames keep living
+ * on one worker (its tracking state is there); only stateless work travels.
  *
  * Who may take a batch is settled with one shared integer per offer (`claim`): the helper moves
  * it from OFFERED to TAKEN before it starts, the owner from OFFERED to RECLAIMED when it gives up
@@ -11,7 +11,7 @@
  * so a busy peer is never offered anything.
  */
 import type { MessagePort } from 'node:worker_threads';
-import type { CnnBatch, CnnHeads, CnnHelper, HelpTicket, RunCnn } from '../vision/inference';
+import type { HelpJob, HelpResults, Helper, HelpTicket, RunCnn, RunLocate } from '../vision/inference';
 
 const OFFERED = 0;
 const TAKEN = 1;
@@ -20,12 +20,36 @@ const RECLAIMED = 2;
 /** Owner → helper. `claim` is an Int32Array(1) on a SharedArrayBuffer. */
 export interface HelpRequest {
   id: number;
-  batch: CnnBatch;
+  job: HelpJob;
   claim: Int32Array;
 }
 
+type AnyResult = HelpResults[keyof HelpResults];
+
 /** Helper → owner. */
-export type HelpReply = { id: number; heads: CnnHeads } | { id: number; error: string };
+export type HelpReply = { id: number; result: AnyResult } | { id: number; error: string };
+
+/** How a helper does each kind of job (each loaded on first use). */
+export interface HelpDesk {
+  cnn: () => Promise<RunCnn>;
+  locate: () => Promise<RunLocate>;
+}
+
+/** Does a job on this thread. */
+async function work(desk: HelpDesk, job: HelpJob): Promise<AnyResult> {
+  return job.kind === 'cnn' ? (await desk.cnn())(job.batch) : (await desk.locate())(job.parts);
+}
+
+/** The buffers a job's or a result's arrays can be moved in (not copied) to the other thread. */
+function buffersOf(value: HelpJob | AnyResult): ArrayBuffer[] {
+  if ('kind' in value) return (value.kind === 'cnn' ? [value.batch.data.buffer] : value.parts.map((part) => part.image.data.buffer)) as ArrayBuffer[];
+  return 'heads' in value ? ([value.heads[0].buffer, value.heads[1].buffer] as ArrayBuffer[]) : [];
+}
+
+/** Images (CNN) or regions (localiser) in a job. */
+function sizeOf(job: HelpJob): number {
+  return job.kind === 'cnn' ? job.batch.images : job.parts.length;
+}
 
 /** What one worker's peer help did so far. */
 export interface HelpStats {
@@ -39,10 +63,12 @@ export interface HelpStats {
   failed: number;
   /** Images this worker read for its peers. */
   servedImages: number;
+  /** Changed regions this worker localised for its peers. */
+  servedRegions: number;
 }
 
 export function emptyHelpStats(): HelpStats {
-  return { offered: 0, answered: 0, reclaimed: 0, failed: 0, servedImages: 0 };
+  return { offered: 0, answered: 0, reclaimed: 0, failed: 0, servedImages: 0, servedRegions: 0 };
 }
 
 /** Marks worker `index` busy for the duration of `work` (counters: work may nest). */
@@ -56,16 +82,19 @@ export async function whileBusy<T>(busy: Int32Array | undefined, index: number, 
 }
 
 /**
- * Answers a peer's offers on `port` with `run` (resolved lazily: the models load on the first
- * batch). An offer already taken back is skipped.
+ * Answers a peer's offers on `port` with `desk` (whose runners load on first use). An offer
+ * already taken back is skipped.
  */
-export function serveHelp(port: MessagePort, run: () => Promise<RunCnn>, options: { busy?: Int32Array; self?: number; stats?: HelpStats } = {}): void {
+export function serveHelp(port: MessagePort, desk: HelpDesk, options: { busy?: Int32Array; self?: number; stats?: HelpStats } = {}): void {
   port.on('message', async (request: HelpRequest) => {
     if (Atomics.compareExchange(request.claim, 0, OFFERED, TAKEN) !== OFFERED) return;
     try {
-      const heads = await whileBusy(options.busy, options.self ?? 0, async () => (await run())(request.batch));
-      if (options.stats) options.stats.servedImages += request.batch.images;
-      port.postMessage({ id: request.id, heads } satisfies HelpReply, [heads.heads[0].buffer, heads.heads[1].buffer] as ArrayBuffer[]);
+      const result = await whileBusy(options.busy, options.self ?? 0, () => work(desk, request.job));
+      if (options.stats) {
+        if (request.job.kind === 'cnn') options.stats.servedImages += sizeOf(request.job);
+        else options.stats.servedRegions += sizeOf(request.job);
+      }
+      port.postMessage({ id: request.id, result } satisfies HelpReply, buffersOf(result));
     } catch (error) {
       port.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) } satisfies HelpReply);
     }
@@ -75,11 +104,11 @@ export function serveHelp(port: MessagePort, run: () => Promise<RunCnn>, options
 interface Peer {
   index: number;
   port: MessagePort;
-  pending: Map<number, { resolve: (heads: CnnHeads) => void; reject: (error: Error) => void }>;
+  pending: Map<number, { resolve: (result: AnyResult) => void; reject: (error: Error) => void }>;
 }
 
-/** The owner's side: offers batches to whichever peer is idle. */
-export class PeerHelpers implements CnnHelper {
+/** The owner's side: offers work to whichever peer is idle. */
+export class PeerHelpers implements Helper {
   private readonly peers: Peer[] = [];
   private nextId = 1;
 
@@ -101,7 +130,7 @@ export class PeerHelpers implements CnnHelper {
       peer.pending.delete(reply.id);
       if (!waiting) return;
       if ('error' in reply) waiting.reject(new Error(`helper failed: ${reply.error}`));
-      else waiting.resolve(reply.heads);
+      else waiting.resolve(reply.result);
     });
     port.on('close', () => this.dropPeer(peer));
     // Idle ports must not keep a finished worker alive.
@@ -120,19 +149,21 @@ export class PeerHelpers implements CnnHelper {
     peer.pending.clear();
   }
 
-  offer(batch: CnnBatch): HelpTicket | null {
+  offer<J extends HelpJob>(job: J): HelpTicket<HelpResults[J['kind']]> | null {
     const peer = this.peers.find((candidate) => !this.busy || Atomics.load(this.busy, candidate.index) === 0);
     if (!peer) return null;
     const id = this.nextId++;
     const claim = new Int32Array(new SharedArrayBuffer(4));
-    const result = new Promise<CnnHeads>((resolve, reject) => peer.pending.set(id, { resolve, reject }));
+    const result = new Promise<HelpResults[J['kind']]>((resolve, reject) =>
+      peer.pending.set(id, { resolve: (value) => resolve(value as HelpResults[J['kind']]), reject }),
+    );
     // A ticket taken back is never awaited: its failure is nobody's error.
     result.then(
       () => (this.stats.answered += 1),
       () => (this.stats.failed += 1),
     );
     this.stats.offered += 1;
-    peer.port.postMessage({ id, batch, claim } satisfies HelpRequest, [batch.data.buffer as ArrayBuffer]);
+    peer.port.postMessage({ id, job, claim } satisfies HelpRequest, buffersOf(job));
     return {
       result,
       reclaim: () => {

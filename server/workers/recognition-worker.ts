@@ -6,8 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { FromWorker, ToWorker, WorkerSetup } from './messages';
 import type { Recognizer } from '../vision/types';
 import { createFakeRecognizer } from '../vision/fake-recognizer';
-import type { RunCnn } from '../vision/inference';
-import { emptyHelpStats, PeerHelpers, serveHelp, whileBusy } from './peer-help';
+import { emptyHelpStats, PeerHelpers, serveHelp, whileBusy, type HelpDesk } from './peer-help';
 
 const setup = workerData as WorkerSetup;
 const port = parentPort;
@@ -19,23 +18,20 @@ type Factory = (tableId: string) => Promise<Recognizer>;
 const self = setup.index ?? 0;
 const helpStats = emptyHelpStats();
 const helpers = new PeerHelpers(setup.busy, helpStats);
-/** This worker's CNNs for peers' batches, loaded on the first one. */
-let helpRunner: Promise<RunCnn> | null = null;
-
-async function loadFactory(): Promise<{ factory: Factory; backend: string; cnn: () => Promise<RunCnn> }> {
-  const noCnn = () => Promise.reject(new Error('this worker runs no CNN'));
-  if (setup.kind === 'fake') return { factory: async () => createFakeRecognizer(setup.fake), backend: 'fake', cnn: noCnn };
+async function loadFactory(): Promise<{ factory: Factory; backend: string; desk: HelpDesk }> {
+  const none = () => Promise.reject(new Error('the fake recogniser does no work for peers'));
+  if (setup.kind === 'fake') return { factory: async () => createFakeRecognizer(setup.fake), backend: 'fake', desk: { cnn: none, locate: none } };
   // The real recogniser is the vision engineer's module; imported lazily so tests never load TF.js.
   // A URL rather than a literal specifier: that module may not exist yet while the vision work lands.
   const visionEntry = new URL('../vision/index.ts', import.meta.url).href;
-  const vision = (await import(visionEntry)) as {
-    createRecognizer: (config: Record<string, unknown>) => Promise<Recognizer>;
-    loadCnn: (config: Record<string, unknown>) => Promise<RunCnn>;
-  };
+  const vision = (await import(visionEntry)) as typeof import('../vision/index');
+  // What this worker does for its peers, loaded on the first such job.
+  let cnn: ReturnType<HelpDesk['cnn']> | null = null;
+  let locate: ReturnType<HelpDesk['locate']> | null = null;
   return {
     factory: () => vision.createRecognizer({ ...(setup.realConfig ?? {}), helper: helpers }),
     backend: 'real',
-    cnn: () => (helpRunner ??= vision.loadCnn({ ...(setup.realConfig ?? {}) })),
+    desk: { cnn: () => (cnn ??= vision.loadCnn({ ...(setup.realConfig ?? {}) })), locate: () => (locate ??= vision.loadLocate()) },
   };
 }
 
@@ -52,11 +48,11 @@ function errorText(error: unknown): string {
 
 async function main(): Promise<void> {
   let factory: Factory;
-  let cnn: () => Promise<RunCnn>;
+  let desk: HelpDesk;
   try {
     const loaded = await loadFactory();
     factory = loaded.factory;
-    cnn = loaded.cnn;
+    desk = loaded.desk;
     post({ type: 'ready', backend: loaded.backend });
   } catch (error) {
     post({ type: 'init-failed', error: errorText(error) });
@@ -119,7 +115,7 @@ async function main(): Promise<void> {
         helpers.addPeer(message.peer, message.port);
         return;
       case 'help-desk':
-        serveHelp(message.port, cnn, { busy: setup.busy, self, stats: helpStats });
+        serveHelp(message.port, desk, { busy: setup.busy, self, stats: helpStats });
         return;
       case 'help-stats':
         post({ type: 'done', jobId: message.jobId, value: { ...helpStats } });

@@ -3,7 +3,21 @@
  * whatever the helper does (answers, never gets to it, is already on it, fails).
  */
 import { describe, expect, it } from 'vitest';
-import { IMAGE_FLOATS, MIN_SPLIT_IMAGES, runCnn, type CnnBatch, type CnnHeads, type CnnHelper, type HelpTicket, type RunCnn } from '../../server/vision/inference';
+import {
+  helperShare,
+  IMAGE_FLOATS,
+  MIN_SPLIT_IMAGES,
+  runCnn,
+  runLocate,
+  type CnnBatch,
+  type HelpJob,
+  type Helper,
+  type HelpResults,
+  type HelpTicket,
+  type LocatePart,
+  type RunCnn,
+  type RunLocate,
+} from '../../server/vision/inference';
 
 /** A stand-in model: each image's heads are its first float and its float sum (widths 1 and 1). */
 const fakeModel: RunCnn = async (batch) => {
@@ -33,19 +47,20 @@ function batchOf(images: number): CnnBatch {
   return { model: 'index', data, images, turned: false };
 }
 
-/** A helper whose behaviour each test picks; `offered` records the batches it was given. */
-function helper(behave: (batch: CnnBatch) => HelpTicket): CnnHelper & { offered: CnnBatch[] } {
+/** A helper of CNN batches whose behaviour each test picks; `offered` records the batches it was given. */
+function helper(behave: (batch: CnnBatch) => HelpTicket<unknown>): Helper & { offered: CnnBatch[] } {
   const offered: CnnBatch[] = [];
   return {
     offered,
-    offer(batch) {
-      offered.push(batch);
-      return behave(batch);
+    offer<J extends HelpJob>(job: J) {
+      if (job.kind !== 'cnn') throw new Error('only CNN batches expected');
+      offered.push(job.batch);
+      return behave(job.batch) as HelpTicket<HelpResults[J['kind']]>;
     },
   };
 }
 
-const never = new Promise<CnnHeads>(() => {});
+const never = new Promise<never>(() => {});
 
 describe('runCnn', () => {
   it('reads the whole batch here without a helper, or when the helper has no one free', async () => {
@@ -102,5 +117,43 @@ describe('runCnn', () => {
     const split = await runCnn(local, failing, batchOf(5));
     expect(local.calls).toEqual([3, 2]);
     expect(split).toEqual(await fakeModel(batchOf(5)));
+  });
+});
+
+/** A stand-in localiser: one "card" per part, its support the part's pixel count. */
+const fakeLocate: RunLocate = async (parts) =>
+  parts.map((part) => [{ corners: [[0, 0], [1, 0], [1, 1], [0, 1]], source: 'single' as const, support: part.image.width * part.image.height }]);
+
+function partOf(width: number): LocatePart {
+  return { image: { data: new Uint8Array(width * 10 * 3), width, height: 10 }, options: {} };
+}
+
+describe('runLocate', () => {
+  it('gives a helper about half the pixels, largest regions first', () => {
+    expect(helperShare([partOf(50), partOf(10), partOf(40), partOf(20)])).toEqual([2, 3]);
+    expect(helperShare([partOf(50)])).toEqual([]);
+  });
+
+  it('finds the same cards in the same order whether a helper answers, is never free, or fails', async () => {
+    const parts = [partOf(50), partOf(10), partOf(40), partOf(20)];
+    const alone = await fakeLocate(parts);
+    const answers: Helper = {
+      offer: <J extends HelpJob>(job: J) => ({ result: fakeLocate((job as Extract<HelpJob, { kind: 'locate' }>).parts), reclaim: () => false }) as HelpTicket<HelpResults[J['kind']]>,
+    };
+    const stuck: Helper = { offer: () => ({ result: never, reclaim: () => true }) };
+    const failing: Helper = { offer: () => ({ result: Promise.reject(new Error('gone')), reclaim: () => false }) };
+    for (const h of [null, answers, stuck, failing]) expect(await runLocate(fakeLocate, h, parts)).toEqual(alone);
+  });
+
+  it('searches a single region here', async () => {
+    let offered = 0;
+    const counting: Helper = {
+      offer: () => {
+        offered += 1;
+        return null;
+      },
+    };
+    await runLocate(fakeLocate, counting, [partOf(30)]);
+    expect(offered).toBe(0);
   });
 });

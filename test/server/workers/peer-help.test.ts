@@ -5,7 +5,7 @@
  */
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { IMAGE_FLOATS, runCnn, type CnnBatch, type RunCnn } from '../../../server/vision/inference';
+import { IMAGE_FLOATS, runCnn, runLocate, type CnnBatch, type LocatePart, type RunCnn, type RunLocate } from '../../../server/vision/inference';
 import { PeerHelpers, serveHelp } from '../../../server/workers/peer-help';
 
 const doubled: RunCnn = async (batch) => {
@@ -21,6 +21,16 @@ function batchOf(images: number): CnnBatch {
   return { model: 'identity', data, images, turned: false };
 }
 
+const cnnJob = (images: number) => ({ kind: 'cnn' as const, batch: batchOf(images) });
+
+/** A stand-in localiser: one "card" per part, its support the part's first pixel value. */
+const fakeLocate: RunLocate = async (parts) =>
+  parts.map((part) => [{ corners: [[0, 0], [1, 0], [1, 1], [0, 1]], source: 'single' as const, support: part.image.data[0] }]);
+
+function partOf(value: number, width = 10): LocatePart {
+  return { image: { data: new Uint8Array(width * 10 * 3).fill(value), width, height: 10 }, options: { scale: 1 } };
+}
+
 describe('peer help', () => {
   const open: MessagePort[] = [];
   afterEach(() => {
@@ -32,14 +42,14 @@ describe('peer help', () => {
     const { port1, port2 } = new MessageChannel();
     open.push(port1, port2);
     const reads: number[] = [];
-    serveHelp(
-      port2,
-      async () => async (batch) => {
+    const desk = {
+      cnn: async (): Promise<RunCnn> => async (batch) => {
         reads.push(batch.images);
         return run(batch);
       },
-      { busy, self: 1 },
-    );
+      locate: async () => fakeLocate,
+    };
+    serveHelp(port2, desk, { busy, self: 1 });
     const helpers = new PeerHelpers(busy);
     helpers.addPeer(1, port1);
     return { helpers, reads, helperPort: port2 };
@@ -47,7 +57,7 @@ describe('peer help', () => {
 
   it('sends an offer to the helper and gets its reading back', async () => {
     const { helpers, reads } = pair(doubled);
-    const ticket = helpers.offer(batchOf(3))!;
+    const ticket = helpers.offer(cnnJob(3))!;
     const { heads } = await ticket.result;
     expect(Array.from(heads[0])).toEqual([2, 4, 6]);
     expect(reads).toEqual([3]);
@@ -59,14 +69,14 @@ describe('peer help', () => {
     const busy = new Int32Array(new SharedArrayBuffer(8));
     const { helpers } = pair(doubled, busy);
     Atomics.store(busy, 1, 1);
-    expect(helpers.offer(batchOf(2))).toBeNull();
+    expect(helpers.offer(cnnJob(2))).toBeNull();
     Atomics.store(busy, 1, 0);
-    expect(helpers.offer(batchOf(2))).not.toBeNull();
+    expect(helpers.offer(cnnJob(2))).not.toBeNull();
   });
 
   it('never reads a batch its owner took back first', async () => {
     const { helpers, reads } = pair(doubled);
-    const ticket = helpers.offer(batchOf(2))!;
+    const ticket = helpers.offer(cnnJob(2))!;
     // Taken back before the helper's thread got to the message.
     expect(ticket.reclaim()).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -76,18 +86,27 @@ describe('peer help', () => {
 
   it('fails pending batches when the helper goes away, and stops offering to it', async () => {
     const { helpers, helperPort } = pair(() => new Promise(() => {}));
-    const ticket = helpers.offer(batchOf(2))!;
+    const ticket = helpers.offer(cnnJob(2))!;
     await new Promise((resolve) => setTimeout(resolve, 10)); // the helper takes it, then its port closes
     helperPort.close();
     await expect(ticket.result).rejects.toThrow('helper went away');
     expect(helpers.peerCount).toBe(0);
     expect(helpers.stats.failed).toBe(1);
-    expect(helpers.offer(batchOf(2))).toBeNull();
+    expect(helpers.offer(cnnJob(2))).toBeNull();
   });
 
   it('reads a split batch exactly as one thread would', async () => {
     const { helpers } = pair(doubled);
     const local: RunCnn = doubled;
     expect(await runCnn(local, helpers, batchOf(9))).toEqual(await doubled(batchOf(9)));
+  });
+
+  it('localises changed regions split between the threads as one thread would, in order', async () => {
+    const { helpers } = pair(doubled);
+    const parts = [partOf(1, 40), partOf(2, 10), partOf(3, 30), partOf(4, 20)];
+    expect(await runLocate(fakeLocate, helpers, parts)).toEqual(await fakeLocate(parts));
+    // Read there, or taken back when the helper's thread (this one, here) had not got to it yet.
+    expect(helpers.stats.offered).toBe(1);
+    expect(helpers.stats.answered + helpers.stats.reclaimed).toBe(1);
   });
 });
