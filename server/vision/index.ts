@@ -508,15 +508,20 @@ class TfjsRecognizer implements CardRecognizer {
     return corners;
   }
 
-  /** The index model's readings of `count` cards' corner pairs; null without the model. */
-  private async runIndex(corners: Float32Array | null, count: number): Promise<IndexOutputs | null> {
-    if (!corners || !this.indexModel) return null;
-    return indexOutputsOf(count, await runCnn(this.localCnn, this.helper, { model: 'index', data: corners, images: count * 2, turned: false }));
-  }
-
   /** The whole-card model's reading of `count` packed crops, upright or turned 180 degrees. */
   private async readCrops(crops: Float32Array, count: number, turned = false): Promise<IdentityReading> {
-    return identityReadingOf(count, await runCnn(this.localCnn, this.helper, { model: 'identity', data: crops, images: count, turned }));
+    const [heads] = await runCnn(this.localCnn, this.helper, [{ model: 'identity', data: crops, images: count, turned }]);
+    return identityReadingOf(count, heads);
+  }
+
+  /** The whole-card reading of `count` crops upright, and the index model's of their corner pairs (none without the model). */
+  private async readCropsAndCorners(crops: Float32Array, corners: Float32Array | null, count: number): Promise<{ upright: IdentityReading; index: IndexOutputs | null }> {
+    const withIndex = corners !== null && this.indexModel !== null;
+    const heads = await runCnn(this.localCnn, this.helper, [
+      { model: 'identity', data: crops, images: count, turned: false },
+      ...(withIndex ? [{ model: 'index' as const, data: corners, images: count * 2, turned: false }] : []),
+    ]);
+    return { upright: identityReadingOf(count, heads[0]), index: withIndex ? indexOutputsOf(count, heads[1]) : null };
   }
 
   /**
@@ -525,9 +530,8 @@ class TfjsRecognizer implements CardRecognizer {
    * a crop `alwaysBoth(k)` picks, or not surely a face after one reading).
    */
   private async readIdentities(crops: Float32Array, corners: Float32Array | null, count: number, alwaysBoth: (k: number) => boolean = () => false): Promise<TrackedIdentity[]> {
-    const indexOutputs = await this.runIndex(corners, count);
+    const { upright, index: indexOutputs } = await this.readCropsAndCorners(crops, corners, count);
     const index = (k: number) => (indexOutputs ? readIndex(indexOutputs, k) : undefined);
-    const upright = await this.readCrops(crops, count);
     const once = identityOutputs(upright);
     const read = Array.from({ length: count }, (_, k) => this.decide(once, k, index(k)));
     const again =

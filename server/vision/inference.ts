@@ -56,12 +56,12 @@ export interface LocatePart {
 /** Runs the classical localiser on each part, on this thread: the cards found in each. */
 export type RunLocate = (parts: LocatePart[]) => Promise<LocatedCard[][]>;
 
-/** Work a helper may be offered. */
-export type HelpJob = { kind: 'cnn'; batch: CnnBatch } | { kind: 'locate'; parts: LocatePart[] };
+/** Work a helper may be offered: CNN batches (read one after another), or localiser parts. */
+export type HelpJob = { kind: 'cnn'; batches: CnnBatch[] } | { kind: 'locate'; parts: LocatePart[] };
 
 /** What each kind of job gives back. */
 export interface HelpResults {
-  cnn: CnnHeads;
+  cnn: CnnHeads[];
   locate: LocatedCard[][];
 }
 
@@ -130,19 +130,30 @@ export function concatHeads(first: CnnHeads, second: CnnHeads): CnnHeads {
   return { heads: [join(first.heads[0], second.heads[0]), join(first.heads[1], second.heads[1])], widths };
 }
 
-/** Reads a batch: the second half with a free helper when the batch is big enough, the rest (or all) here. */
-export async function runCnn(local: RunCnn, helper: Helper | null, batch: CnnBatch): Promise<CnnHeads> {
-  const theirs = batch.images >= MIN_SPLIT_IMAGES && helper ? Math.floor(batch.images / 2) : 0;
-  const split = batch.images - theirs;
-  // The offer is a copy (it may be transferred to the helper's thread); our own half and, if
-  // the helper cannot take it, the rest are read from the caller's buffer.
-  const ticket = theirs > 0 ? helper!.offer({ kind: 'cnn', batch: sliceBatch(batch, split, batch.images) }) : null;
-  if (!ticket) return local(batch);
-  const size = IMAGE_FLOATS[batch.model];
-  const part = (from: number, to: number): CnnBatch => ({ ...batch, data: batch.data.subarray(from * size, to * size), images: to - from });
+/**
+ * Reads batches (independent of each other, for one or both models): the second half of each
+ * batch big enough with a free helper, in one offer (one round trip), the rest (or all) here.
+ */
+export async function runCnn(local: RunCnn, helper: Helper | null, batches: CnnBatch[]): Promise<CnnHeads[]> {
+  const splits = batches.map((batch) => (helper && batch.images >= MIN_SPLIT_IMAGES ? batch.images - Math.floor(batch.images / 2) : batch.images));
+  const shared = batches.map((_, k) => k).filter((k) => splits[k] < batches[k].images);
+  // The offer holds copies (they may be transferred to the helper's thread); our own halves and,
+  // if the helper cannot take them, the rest are read from the callers' buffers.
+  const ticket = shared.length > 0 ? helper!.offer({ kind: 'cnn', batches: shared.map((k) => sliceBatch(batches[k], splits[k], batches[k].images)) }) : null;
+  const readAll = async (parts: CnnBatch[]) => {
+    const heads: CnnHeads[] = [];
+    for (const part of parts) heads.push(await local(part));
+    return heads;
+  };
+  if (!ticket) return readAll(batches);
+  const part = (batch: CnnBatch, from: number, to: number): CnnBatch => {
+    const size = IMAGE_FLOATS[batch.model];
+    return { ...batch, data: batch.data.subarray(from * size, to * size), images: to - from };
+  };
   const answer = answerOf(ticket);
-  const mine = await local(part(0, split));
-  return concatHeads(mine, await settle(ticket, answer, () => local(part(split, batch.images))));
+  const mine = await readAll(batches.map((batch, k) => part(batch, 0, splits[k])));
+  const theirs = await settle(ticket, answer, () => readAll(shared.map((k) => part(batches[k], splits[k], batches[k].images))));
+  return mine.map((heads, k) => (shared.includes(k) ? concatHeads(heads, theirs[shared.indexOf(k)]) : heads));
 }
 
 // ------------------------------------------------------------------ localiser parts

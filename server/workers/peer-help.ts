@@ -37,18 +37,22 @@ export interface HelpDesk {
 
 /** Does a job on this thread. */
 async function work(desk: HelpDesk, job: HelpJob): Promise<AnyResult> {
-  return job.kind === 'cnn' ? (await desk.cnn())(job.batch) : (await desk.locate())(job.parts);
+  if (job.kind === 'locate') return (await desk.locate())(job.parts);
+  const run = await desk.cnn();
+  const heads = [];
+  for (const batch of job.batches) heads.push(await run(batch));
+  return heads;
 }
 
 /** The buffers a job's or a result's arrays can be moved in (not copied) to the other thread. */
 function buffersOf(value: HelpJob | AnyResult): ArrayBuffer[] {
-  if ('kind' in value) return (value.kind === 'cnn' ? [value.batch.data.buffer] : value.parts.map((part) => part.image.data.buffer)) as ArrayBuffer[];
-  return 'heads' in value ? ([value.heads[0].buffer, value.heads[1].buffer] as ArrayBuffer[]) : [];
+  if ('kind' in value) return (value.kind === 'cnn' ? value.batches.map((batch) => batch.data.buffer) : value.parts.map((part) => part.image.data.buffer)) as ArrayBuffer[];
+  return value.flatMap((result) => ('heads' in result ? [result.heads[0].buffer, result.heads[1].buffer] : [])) as ArrayBuffer[];
 }
 
 /** Images (CNN) or regions (localiser) in a job. */
 function sizeOf(job: HelpJob): number {
-  return job.kind === 'cnn' ? job.batch.images : job.parts.length;
+  return job.kind === 'cnn' ? job.batches.reduce((sum, batch) => sum + batch.images, 0) : job.parts.length;
 }
 
 /** What one worker's peer help did so far. */

@@ -31,6 +31,9 @@ const fakeModel: RunCnn = async (batch) => {
   return { heads: [first, sum], widths: [1, 1] };
 };
 
+/** The fake model on each batch. */
+const readEach = (batches: CnnBatch[]) => Promise.all(batches.map(fakeModel));
+
 /** Counts how many images each call to `run` read here. */
 function counted(run: RunCnn): RunCnn & { calls: number[] } {
   const calls: number[] = [];
@@ -48,14 +51,14 @@ function batchOf(images: number): CnnBatch {
 }
 
 /** A helper of CNN batches whose behaviour each test picks; `offered` records the batches it was given. */
-function helper(behave: (batch: CnnBatch) => HelpTicket<unknown>): Helper & { offered: CnnBatch[] } {
+function helper(behave: (batches: CnnBatch[]) => HelpTicket<unknown>): Helper & { offered: CnnBatch[] } {
   const offered: CnnBatch[] = [];
   return {
     offered,
     offer<J extends HelpJob>(job: J) {
       if (job.kind !== 'cnn') throw new Error('only CNN batches expected');
-      offered.push(job.batch);
-      return behave(job.batch) as HelpTicket<HelpResults[J['kind']]>;
+      offered.push(...job.batches);
+      return behave(job.batches) as HelpTicket<HelpResults[J['kind']]>;
     },
   };
 }
@@ -65,8 +68,8 @@ const never = new Promise<never>(() => {});
 describe('runCnn', () => {
   it('reads the whole batch here without a helper, or when the helper has no one free', async () => {
     const local = counted(fakeModel);
-    const alone = await runCnn(local, null, batchOf(6));
-    const none = await runCnn(local, { offer: () => null }, batchOf(6));
+    const alone = await runCnn(local, null, [batchOf(6)]);
+    const none = await runCnn(local, { offer: () => null }, [batchOf(6)]);
     expect(local.calls).toEqual([6, 6]);
     expect(none).toEqual(alone);
   });
@@ -74,17 +77,27 @@ describe('runCnn', () => {
   it('never offers a batch too small to gain from it', async () => {
     const local = counted(fakeModel);
     const busy = helper(() => ({ result: never, reclaim: () => true }));
-    await runCnn(local, busy, batchOf(MIN_SPLIT_IMAGES - 1));
+    await runCnn(local, busy, [batchOf(MIN_SPLIT_IMAGES - 1)]);
     expect(busy.offered).toHaveLength(0);
   });
 
   it('reads the first half here and takes the second from a helper that answers', async () => {
     const local = counted(fakeModel);
-    const willing = helper((batch) => ({ result: fakeModel(batch), reclaim: () => false }));
-    const split = await runCnn(local, willing, batchOf(7));
+    const willing = helper((batches) => ({ result: readEach(batches), reclaim: () => false }));
+    const split = await runCnn(local, willing, [batchOf(7)]);
     expect(local.calls).toEqual([4]);
     expect(willing.offered.map((b) => b.images)).toEqual([3]);
-    expect(split).toEqual(await fakeModel(batchOf(7)));
+    expect(split).toEqual([await fakeModel(batchOf(7))]);
+  });
+
+  it('offers the halves of several batches at once, leaving small ones here, and keeps their order', async () => {
+    const local = counted(fakeModel);
+    const willing = helper((batches) => ({ result: readEach(batches), reclaim: () => false }));
+    const small = batchOf(MIN_SPLIT_IMAGES - 1);
+    const read = await runCnn(local, willing, [batchOf(8), small, batchOf(5)]);
+    expect(willing.offered.map((b) => b.images)).toEqual([4, 2]);
+    expect(local.calls).toEqual([4, MIN_SPLIT_IMAGES - 1, 3]);
+    expect(read).toEqual([await fakeModel(batchOf(8)), await fakeModel(small), await fakeModel(batchOf(5))]);
   });
 
   it('takes the batch back from a helper that has not started on it, and reads it here', async () => {
@@ -97,26 +110,26 @@ describe('runCnn', () => {
         return true;
       },
     }));
-    const split = await runCnn(local, stuck, batchOf(6));
+    const split = await runCnn(local, stuck, [batchOf(6)]);
     expect(reclaimed).toBe(true);
     expect(local.calls).toEqual([3, 3]);
-    expect(split).toEqual(await fakeModel(batchOf(6)));
+    expect(split).toEqual([await fakeModel(batchOf(6))]);
   });
 
   it('waits for a helper that is already reading the batch', async () => {
     const local = counted(fakeModel);
-    const slow = helper((batch) => ({ result: new Promise((resolve) => setTimeout(() => resolve(fakeModel(batch)), 30)), reclaim: () => false }));
-    const split = await runCnn(local, slow, batchOf(6));
+    const slow = helper((batches) => ({ result: new Promise((resolve) => setTimeout(() => resolve(readEach(batches)), 30)), reclaim: () => false }));
+    const split = await runCnn(local, slow, [batchOf(6)]);
     expect(local.calls).toEqual([3]);
-    expect(split).toEqual(await fakeModel(batchOf(6)));
+    expect(split).toEqual([await fakeModel(batchOf(6))]);
   });
 
   it('reads the rest here when the helper fails', async () => {
     const local = counted(fakeModel);
     const failing = helper(() => ({ result: Promise.reject(new Error('helper went away')), reclaim: () => false }));
-    const split = await runCnn(local, failing, batchOf(5));
+    const split = await runCnn(local, failing, [batchOf(5)]);
     expect(local.calls).toEqual([3, 2]);
-    expect(split).toEqual(await fakeModel(batchOf(5)));
+    expect(split).toEqual([await fakeModel(batchOf(5))]);
   });
 });
 

@@ -21,7 +21,7 @@ function batchOf(images: number): CnnBatch {
   return { model: 'identity', data, images, turned: false };
 }
 
-const cnnJob = (images: number) => ({ kind: 'cnn' as const, batch: batchOf(images) });
+const cnnJob = (images: number) => ({ kind: 'cnn' as const, batches: [batchOf(images)] });
 
 /** A stand-in localiser: one "card" per part, its support the part's first pixel value. */
 const fakeLocate: RunLocate = async (parts) =>
@@ -58,7 +58,7 @@ describe('peer help', () => {
   it('sends an offer to the helper and gets its reading back', async () => {
     const { helpers, reads } = pair(doubled);
     const ticket = helpers.offer(cnnJob(3))!;
-    const { heads } = await ticket.result;
+    const [{ heads }] = await ticket.result;
     expect(Array.from(heads[0])).toEqual([2, 4, 6]);
     expect(reads).toEqual([3]);
     expect(ticket.reclaim()).toBe(false);
@@ -98,7 +98,8 @@ describe('peer help', () => {
   it('reads a split batch exactly as one thread would', async () => {
     const { helpers } = pair(doubled);
     const local: RunCnn = doubled;
-    expect(await runCnn(local, helpers, batchOf(9))).toEqual(await doubled(batchOf(9)));
+    expect(await runCnn(local, helpers, [batchOf(9), batchOf(4)])).toEqual([await doubled(batchOf(9)), await doubled(batchOf(4))]);
+    expect(helpers.stats.offered).toBe(1); // both batches' halves in one offer
   });
 
   it('localises changed regions split between the threads as one thread would, in order', async () => {
