@@ -68,6 +68,16 @@ export interface TrackerConfig extends ReadingTuning, PileLookTuning {
   reachBeforeMs: number;
   reachAfterMs: number;
   /**
+   * Of those frames, the ones from this long before the landing to the landing count in full
+   * when picking the hand that put the card down, the others `reachOutsideWeight` each: the
+   * hand that lays a card is over the pile just before it lands, while others hover earlier or
+   * come after for the next card. A blob touching several seats (arms merged) gives each of
+   * them a share. Measured on ten recordings: the owner of a play right 686 → 704 of 900 times
+   * (the hand alone decides about a third of the plays), centre counts unchanged.
+   */
+  reachFocusMs: number;
+  reachOutsideWeight: number;
+  /**
    * A play nobody was seen holding goes to a seat whose Nerts pile showed a new top (its card
    * had left) at most this long before the play landed (or since), ms.
    */
@@ -166,6 +176,8 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   motionKeepMs: 3000,
   reachBeforeMs: 1200,
   reachAfterMs: 200,
+  reachFocusMs: 300,
+  reachOutsideWeight: 0.5,
   setAsideMs: 3000,
   emptyNertsMs: 600,
   emptyNertsFrames: 4,
@@ -698,18 +710,34 @@ function rememberMotion(state: TrackerState, frame: FrameObservations, now: numb
 }
 
 /**
- * Which seats' hands reached `point` (image px) around `landMs`: per player, the frames in which
- * a moving blob touching their seat covered the point (within `slackPx`). The hand that puts a
- * card down is there as it lands, its arm reaching back to its player's side of the table.
+ * How much each seat's hand reached `point` (image px) around `landMs`: per player, the frames in
+ * which a moving blob touching their seat covered the point (within `slackPx`), weighted by
+ * when (see reachFocusMs) and shared among the seats a blob touched. The hand that puts a card
+ * down is there as it lands, its arm reaching back to its player's side of the table.
  */
 function reachesAt(state: TrackerState, point: Point, slackPx: number, landMs: number, config: TrackerConfig): Map<string, number> {
-  const reaches = reachesBetween(state, point, slackPx, landMs - config.reachBeforeMs, landMs + config.reachAfterMs);
-  return new Map([...reaches].map(([playerId, reach]) => [playerId, reach.frames]));
+  const weigh = (atMs: number, seats: number) => {
+    const focused = atMs >= landMs - config.reachFocusMs && atMs <= landMs;
+    return (focused ? 1 : config.reachOutsideWeight) / seats;
+  };
+  const reaches = reachesBetween(state, point, slackPx, landMs - config.reachBeforeMs, landMs + config.reachAfterMs, weigh);
+  return new Map([...reaches].map(([playerId, reach]) => [playerId, reach.weight]));
 }
 
-/** Per player, the frames from `fromMs` to `toMs` in which their hand covered `point` (see reachesAt), and the first of them. */
-function reachesBetween(state: TrackerState, point: Point, slackPx: number, fromMs: number, toMs: number): Map<string, { frames: number; firstMs: number }> {
-  const reaches = new Map<string, { frames: number; firstMs: number }>();
+/**
+ * Per player, the frames from `fromMs` to `toMs` in which their hand covered `point` (see
+ * reachesAt), the first of them, and those frames' total weight by `weigh` (of the frame's time
+ * and how many seats the blob touched; 1 each by default).
+ */
+function reachesBetween(
+  state: TrackerState,
+  point: Point,
+  slackPx: number,
+  fromMs: number,
+  toMs: number,
+  weigh: (atMs: number, seats: number) => number = () => 1,
+): Map<string, { frames: number; firstMs: number; weight: number }> {
+  const reaches = new Map<string, { frames: number; firstMs: number; weight: number }>();
   for (const motion of state.motion ?? []) {
     if (motion.atMs < fromMs || motion.atMs > toMs) continue;
     // The blob with the cell nearest the point (within reach) is the hand there in this frame.
@@ -723,12 +751,16 @@ function reachesBetween(state: TrackerState, point: Point, slackPx: number, from
         if (!nearest || distance < nearest.distance) nearest = { seats: blob.seats, distance };
       }
     }
-    for (const seat of nearest?.seats ?? []) {
+    if (!nearest) continue;
+    const weight = weigh(motion.atMs, nearest.seats.length);
+    for (const seat of nearest.seats) {
       const playerId = state.seats.find((s) => s.seat === seat)?.playerId;
       if (!playerId) continue;
       const reach = reaches.get(playerId);
-      if (reach) reach.frames += 1;
-      else reaches.set(playerId, { frames: 1, firstMs: motion.atMs });
+      if (reach) {
+        reach.frames += 1;
+        reach.weight += weight;
+      } else reaches.set(playerId, { frames: 1, firstMs: motion.atMs, weight });
     }
   }
   return reaches;
@@ -1426,7 +1458,10 @@ function watchRace(
   if (now > race.untilMs) return false;
   // Per player, their hand's frames over the pile from the landing to raceReachWindowMs after;
   // kept once the window closed (a copy may come home after the motion is forgotten).
-  const reachers = () => Object.fromEntries(reachesBetween(state, pile.center, pile.cardSizePx * HAND_OVER_PILE_CARDS, race.landMs, race.landMs + config.raceReachWindowMs));
+  const reachers = () =>
+    Object.fromEntries(
+      [...reachesBetween(state, pile.center, pile.cardSizePx * HAND_OVER_PILE_CARDS, race.landMs, race.landMs + config.raceReachWindowMs)].map(([playerId, { frames, firstMs }]) => [playerId, { frames, firstMs }]),
+    );
   if (!race.reachers && now >= race.landMs + config.raceReachWindowMs) race.reachers = reachers();
   const winner = pile.cards.find((card) => card.code === race.code)?.player ?? '';
   // Every tracked copy seen lying still on the pile (two frames): the first one landed is the winner's.

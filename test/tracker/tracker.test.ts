@@ -164,6 +164,24 @@ describe('tracker: disputes', () => {
     });
   });
 
+  it('credits a card nobody was seen holding to the hand over the pile just before it landed, not one that hovered earlier', () => {
+    // Bob's hand hovers over the pile for 0.6 s; then ann's comes down on it and the 2S lands
+    // (nobody was seen holding a 2S). Bob's hand covered the pile in more frames, ann's in the
+    // last 0.3 s before the landing.
+    const bobArm = { seats: [1], cells: [0, 1, 2, 3].map((k): [number, number] => [CENTRE.x, CENTRE.y - k * 64]), cellSize: 64 };
+    const annArm = { seats: [0], cells: [0, 1, 2, 3].map((k): [number, number] => [CENTRE.x, CENTRE.y + k * 64]), cellSize: 64 };
+    const ace = () => [face('AS', CENTRE.x, CENTRE.y, 'centre')];
+    const sequence = [
+      ...frames(0, 2, 100, ace).map((f) => ({ ...f, motion: [] })),
+      ...frames(200, 6, 100, ace).map((f) => ({ ...f, motion: [bobArm] })),
+      ...frames(800, 3, 100, ace).map((f) => ({ ...f, motion: [annArm] })),
+      ...frames(1100, 1, 100, () => [face('2S', CENTRE.x, CENTRE.y, 'centre')]).map((f) => ({ ...f, motion: [annArm] })),
+      ...frames(1200, 10, 100, () => [face('2S', CENTRE.x, CENTRE.y, 'centre')]).map((f) => ({ ...f, motion: [] })),
+    ];
+    const { events } = run(sequence);
+    expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([{ type: 'card-played', player: 'ann', card: '2S', foundationId: 'f1', newPile: false }]);
+  });
+
   it('a copy merely covered by a hand in its seat is no race, and not the player', () => {
     const BOB_WORK = { x: 980, y: 200 };
     const sequence = [
