@@ -4,9 +4,9 @@
  * an idle peer over a MessagePort, and keeps working on the rest. One table's frames keep living
  * on one worker (its tracking state is there); only stateless work travels.
  *
- * Who may take a batch is settled with one shared integer per offer (`claim`): the helper moves
+ * Who does offered work is settled with one shared integer per offer (`claim`): the helper moves
  * it from OFFERED to TAKEN before it starts, the owner from OFFERED to RECLAIMED when it gives up
- * waiting; whoever moves it first does the work, so a batch is never read twice nor lost.
+ * waiting; whoever moves it first does the work, so it is never done twice nor lost.
  * Which workers are busy is a shared array of counters (`busy[i]` > 0: worker i is working),
  * so a busy peer is never offered anything.
  */
@@ -44,10 +44,20 @@ async function work(desk: HelpDesk, job: HelpJob): Promise<AnyResult> {
   return heads;
 }
 
-/** The buffers a job's or a result's arrays can be moved in (not copied) to the other thread. */
+/**
+ * The buffers a job's or a result's arrays can be moved in (not copied) to the other thread:
+ * each array that alone spans its buffer, once (a view into a larger buffer, such as a wasm
+ * heap, is copied instead).
+ */
 function buffersOf(value: HelpJob | AnyResult): ArrayBuffer[] {
-  if ('kind' in value) return (value.kind === 'cnn' ? value.batches.map((batch) => batch.data.buffer) : value.parts.map((part) => part.image.data.buffer)) as ArrayBuffer[];
-  return value.flatMap((result) => ('heads' in result ? [result.heads[0].buffer, result.heads[1].buffer] : [])) as ArrayBuffer[];
+  const arrays: ArrayBufferView[] =
+    'kind' in value
+      ? value.kind === 'cnn'
+        ? value.batches.map((batch) => batch.data)
+        : value.parts.map((part) => part.image.data)
+      : value.flatMap((result) => ('heads' in result ? result.heads : []));
+  const whole = arrays.filter((array) => array.byteOffset === 0 && array.byteLength === array.buffer.byteLength).map((array) => array.buffer as ArrayBuffer);
+  return [...new Set(whole)];
 }
 
 /** Images (CNN) or regions (localiser) in a job. */
@@ -57,7 +67,7 @@ function sizeOf(job: HelpJob): number {
 
 /** What one worker's peer help did so far. */
 export interface HelpStats {
-  /** Batches this worker offered to peers. */
+  /** Jobs (CNN batches of a frame, or changed regions) this worker offered to peers. */
   offered: number;
   /** Offers a peer read and answered. */
   answered: number;
