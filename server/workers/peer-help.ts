@@ -97,10 +97,14 @@ export async function whileBusy<T>(busy: Int32Array | undefined, index: number, 
 
 /**
  * Answers a peer's offers on `port` with `desk` (whose runners load on first use). An offer
- * already taken back is skipped.
+ * already taken back is skipped, and so is one that reaches this worker while it is busy: a
+ * worker reading its own table's frame sees messages at each of its awaits, and taking a peer's
+ * work there would hold up its own frame while the peer waits too (with 4 tables on 2 workers
+ * that halved the frames of one worker's tables). The owner takes such an offer back.
  */
 export function serveHelp(port: MessagePort, desk: HelpDesk, options: { busy?: Int32Array; self?: number; stats?: HelpStats } = {}): void {
   port.on('message', async (request: HelpRequest) => {
+    if (options.busy && Atomics.load(options.busy, options.self ?? 0) > 0) return;
     if (Atomics.compareExchange(request.claim, 0, OFFERED, TAKEN) !== OFFERED) return;
     try {
       const result = await whileBusy(options.busy, options.self ?? 0, () => work(desk, request.job));

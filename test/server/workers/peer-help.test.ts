@@ -74,6 +74,17 @@ describe('peer help', () => {
     expect(helpers.offer(cnnJob(2))).not.toBeNull();
   });
 
+  it('leaves an offer that reaches a busy helper for its owner to take back', async () => {
+    const busy = new Int32Array(new SharedArrayBuffer(8));
+    const { helpers, reads } = pair(doubled, busy);
+    const ticket = helpers.offer(cnnJob(2))!;
+    // The helper started its own work after the offer was made.
+    Atomics.store(busy, 1, 1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(reads).toEqual([]);
+    expect(ticket.reclaim()).toBe(true);
+  });
+
   it('never reads a batch its owner took back first', async () => {
     const { helpers, reads } = pair(doubled);
     const ticket = helpers.offer(cnnJob(2))!;
