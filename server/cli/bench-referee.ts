@@ -112,13 +112,27 @@ interface Bench {
   request<T>(method: string, path: string, token: string, body?: unknown): Promise<T>;
 }
 
-/** Plays every hand of one simulated table through the server's camera socket. */
-async function playTable(bench: Bench, index: number, source: SimTable, fps: number, log: (m: string) => void, maxFrames: number, prerender: boolean): Promise<{ results: HandResult[]; stats: PipelineStats; sent: number; wallMs: number }> {
+/**
+ * Plays every hand of one simulated table through the server's camera socket. With `prerender`,
+ * `rendered()` is called once this table's frames are all rendered and resolves when every
+ * table's are: tables start streaming together, none while the others still render.
+ */
+async function playTable(
+  bench: Bench,
+  index: number,
+  source: SimTable,
+  fps: number,
+  log: (m: string) => void,
+  maxFrames: number,
+  prerender: boolean,
+  rendered: () => Promise<void>,
+): Promise<{ results: HandResult[]; stats: PipelineStats; sent: number; wallMs: number }> {
   let sim = source;
   if (prerender) {
     const frames: SimFrame[] = [];
     for (let frame = await source.next(); frame && frames.length < maxFrames; frame = await source.next()) frames.push(frame);
     log(`table ${index}: ${frames.length} frames rendered ahead`);
+    await rendered();
     let next = 0;
     sim = { ...source, next: async () => frames[next++] ?? null };
   }
@@ -320,7 +334,17 @@ async function main(): Promise<void> {
     const sims = await Promise.all(
       Array.from({ length: tables }, (_, i) => createSimTable({ players, seed: seed + i, fps, hands, camera, art: values.art, width, height })),
     );
-    const runs = await Promise.all(sims.map((sim, i) => playTable(bench, i, sim, fps, log, maxFrames, values.prerender === true)));
+    // Every table starts streaming once all are rendered (a table that started early shared the
+    // CPU with the others' rendering, and its latency dominated the multi-table numbers).
+    let renderedCount = 0;
+    let allRendered: () => void = () => {};
+    const everyTableRendered = new Promise<void>((resolve) => (allRendered = resolve));
+    const rendered = () => {
+      renderedCount += 1;
+      if (renderedCount === sims.length) allRendered();
+      return everyTableRendered;
+    };
+    const runs = await Promise.all(sims.map((sim, i) => playTable(bench, i, sim, fps, log, maxFrames, values.prerender === true, rendered)));
     const results = runs.flatMap((run) => run.results);
     const processed = runs.reduce((sum, run) => sum + run.stats.framesProcessed, 0);
     const summary = {
