@@ -28,9 +28,9 @@ export type ToWorker =
   | { type: 'enroll-face'; jobId: number; tableId: string; code: CardCode; views: Uint8Array[] }
   | { type: 'inspect'; jobId: number; tableId: string }
   | { type: 'drop-table'; tableId: string }
-  /** A port to worker `peer`, which may read half of this worker's CNN batches (peer-help.ts). */
+  /** A port to worker `peer`, which may do part of this worker's frames (peer-help.ts). */
   | { type: 'helper'; peer: number; port: MessagePort }
-  /** A port on which a peer offers CNN batches to this worker. */
+  /** A port on which a peer offers work to this worker. */
   | { type: 'help-desk'; port: MessagePort }
   /** This worker's peer-help counters (answered with 'done', value HelpStats). */
   | { type: 'help-stats'; jobId: number };

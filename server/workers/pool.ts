@@ -11,9 +11,9 @@
  * with four tables on two workers each saw a table's frames a second apart and re-read nearly
  * everything (1.8 fps a table). One-off jobs (POSTed frames) go to any idle worker.
  *
- * What a table's home cannot spread is its CNN work: with peer help (on by default for the real
- * recogniser) every pair of workers is joined by message ports, and a worker reading a frame
- * hands half of each CNN batch to an idle peer (peer-help.ts).
+ * What a table's home can spread is its stateless work: with peer help (on by default for the
+ * real recogniser) every pair of workers is joined by message ports, and a worker reading a frame
+ * hands half of each CNN batch and of its changed regions to an idle peer (peer-help.ts).
  */
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { CardCode } from '../game/cards';
@@ -40,8 +40,9 @@ export interface TableSink {
 export interface PoolOptions extends WorkerSetup {
   workers: number;
   /**
-   * Workers read half of each other's CNN batches while idle (server/workers/peer-help.ts), so
-   * one table's frames use every core. Default: on for the real recogniser with 2+ workers.
+   * Idle workers do half of a busy one's CNN batches and changed regions (server/workers/
+   * peer-help.ts), so one table's frames use every core. Default: on for the real recogniser
+   * with 2+ workers.
    */
   peerHelp?: boolean;
 }
@@ -105,7 +106,7 @@ export class RecognitionPool {
     this.backend = this.slots[0].ready;
   }
 
-  /** Joins workers i and j both ways: each may offer CNN batches to the other. */
+  /** Joins workers i and j both ways: each may offer work to the other. */
   private connectPeers(i: number, j: number): void {
     for (const [owner, helper] of [
       [i, j],

@@ -14,10 +14,12 @@ if (!port) throw new Error('recognition-worker must run in a worker thread');
 
 type Factory = (tableId: string) => Promise<Recognizer>;
 
-/** Peers that may read half of this worker's CNN batches (added by the pool's 'helper' messages). */
+/** This worker's place in the pool (its busy counter) and what its peer help did. */
 const self = setup.index ?? 0;
 const helpStats = emptyHelpStats();
+/** Peers that may do part of this worker's frames (added by the pool's 'helper' messages). */
 const helpers = new PeerHelpers(setup.busy, helpStats);
+
 async function loadFactory(): Promise<{ factory: Factory; backend: string; desk: HelpDesk }> {
   const none = () => Promise.reject(new Error('the fake recogniser does no work for peers'));
   if (setup.kind === 'fake') return { factory: async () => createFakeRecognizer(setup.fake), backend: 'fake', desk: { cnn: none, locate: none } };
