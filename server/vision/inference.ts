@@ -112,10 +112,18 @@ function answerOf<T>(ticket: HelpTicket<T>): Promise<{ value: T | null }> {
  */
 export const MIN_SPLIT_IMAGES = 4;
 
-/** Images `from`..`to` of a batch (a copy: it may be transferred to another thread). */
-export function sliceBatch(batch: CnnBatch, from: number, to: number): CnnBatch {
+/** Images `from`..`to` of a batch: a view of its buffer, or (`copy`) a copy that may be transferred to another thread. */
+export function batchPart(batch: CnnBatch, from: number, to: number, copy = false): CnnBatch {
   const size = IMAGE_FLOATS[batch.model];
-  return { ...batch, data: batch.data.slice(from * size, to * size), images: to - from };
+  const data = batch.data.subarray(from * size, to * size);
+  return { ...batch, data: copy ? data.slice() : data, images: to - from };
+}
+
+/** Reads batches one after another with `run`. */
+export async function runEach(run: RunCnn, batches: CnnBatch[]): Promise<CnnHeads[]> {
+  const heads: CnnHeads[] = [];
+  for (const batch of batches) heads.push(await run(batch));
+  return heads;
 }
 
 /** Two readings of consecutive parts of a batch, as one. */
@@ -139,20 +147,11 @@ export async function runCnn(local: RunCnn, helper: Helper | null, batches: CnnB
   const shared = batches.map((_, k) => k).filter((k) => splits[k] < batches[k].images);
   // The offer holds copies (they may be transferred to the helper's thread); our own halves and,
   // if the helper cannot take them, the rest are read from the callers' buffers.
-  const ticket = shared.length > 0 ? helper!.offer({ kind: 'cnn', batches: shared.map((k) => sliceBatch(batches[k], splits[k], batches[k].images)) }) : null;
-  const readAll = async (parts: CnnBatch[]) => {
-    const heads: CnnHeads[] = [];
-    for (const part of parts) heads.push(await local(part));
-    return heads;
-  };
-  if (!ticket) return readAll(batches);
-  const part = (batch: CnnBatch, from: number, to: number): CnnBatch => {
-    const size = IMAGE_FLOATS[batch.model];
-    return { ...batch, data: batch.data.subarray(from * size, to * size), images: to - from };
-  };
+  const ticket = shared.length > 0 ? helper!.offer({ kind: 'cnn', batches: shared.map((k) => batchPart(batches[k], splits[k], batches[k].images, true)) }) : null;
+  if (!ticket) return runEach(local, batches);
   const answer = answerOf(ticket);
-  const mine = await readAll(batches.map((batch, k) => part(batch, 0, splits[k])));
-  const theirs = await settle(ticket, answer, () => readAll(shared.map((k) => part(batches[k], splits[k], batches[k].images))));
+  const mine = await runEach(local, batches.map((batch, k) => batchPart(batch, 0, splits[k])));
+  const theirs = await settle(ticket, answer, () => runEach(local, shared.map((k) => batchPart(batches[k], splits[k], batches[k].images))));
   return mine.map((heads, k) => (shared.includes(k) ? concatHeads(heads, theirs[shared.indexOf(k)]) : heads));
 }
 

@@ -11,7 +11,7 @@
  * so a busy peer is never offered anything.
  */
 import type { MessagePort } from 'node:worker_threads';
-import type { HelpJob, HelpResults, Helper, HelpTicket, RunCnn, RunLocate } from '../vision/inference';
+import { runEach, type HelpJob, type HelpResults, type Helper, type HelpTicket, type RunCnn, type RunLocate } from '../vision/inference';
 
 const OFFERED = 0;
 const TAKEN = 1;
@@ -37,11 +37,7 @@ export interface HelpDesk {
 
 /** Does a job on this thread. */
 async function work(desk: HelpDesk, job: HelpJob): Promise<AnyResult> {
-  if (job.kind === 'locate') return (await desk.locate())(job.parts);
-  const run = await desk.cnn();
-  const heads = [];
-  for (const batch of job.batches) heads.push(await run(batch));
-  return heads;
+  return job.kind === 'locate' ? (await desk.locate())(job.parts) : runEach(await desk.cnn(), job.batches);
 }
 
 /**
