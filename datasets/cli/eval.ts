@@ -207,8 +207,10 @@ async function evalPhotos(recognizer: CardRecognizer, args: EvalArgs): Promise<E
     const sx = entry.width ? entry.width / result.width : 1;
     const sy = entry.height ? entry.height / result.height : 1;
     const preds: PredictedBox[] = result.cards.map((c) => {
-      const xs = c.corners.map((p) => p[0] * sx);
-      const ys = c.corners.map((p) => p[1] * sy);
+      // A card under others is reported with the part that shows, as the labels box it.
+      const outline = c.visible ?? c.corners;
+      const xs = outline.map((p) => p[0] * sx);
+      const ys = outline.map((p) => p[1] * sy);
       return {
         xmin: Math.min(...xs),
         xmax: Math.max(...xs),

@@ -214,6 +214,18 @@ export function topFaces(shares: ArrayLike<number>): FaceAlternative[] {
     .map((c) => ({ code: ALL_CARD_CODES[c], p: Math.round(shares[c] * 1000) / 1000 }));
 }
 
+/**
+ * A card read from its index corner alone: for a card mostly under another, whose whole crop
+ * shows the card on top. A face only when a corner clearly shows an index (at least
+ * `fusion.faceOverride` sure); its confidence is that sureness times the face's share.
+ */
+export function decideFromIndex(index: IndexReading, fusion: IndexFusion = DEFAULT_INDEX_FUSION): Identity | null {
+  if (index.indexness < fusion.faceOverride) return null;
+  const uniform: FaceEvidence = { scores: new Float64Array(OTHER_CLASS).fill(1), mass: OTHER_CLASS, best: 0 };
+  const { code, share, alternatives } = fusedFace(uniform, index, { ...fusion, wholeCardWeight: 0 });
+  return { kind: 'face', code, confidence: Math.min(1, index.indexness * share), alternatives };
+}
+
 /** The best face by whole card and index corner together, and its share of the fused face scores. */
 function fusedFace(faces: FaceEvidence, index: IndexReading, fusion: IndexFusion): { code: CardCode; share: number; alternatives: FaceAlternative[] } {
   let best = 0;

@@ -11,7 +11,7 @@ import * as tf from '@tensorflow/tfjs';
 import type { CardCode } from '../game/cards';
 import { pointInPolygon, quadCentre } from '../geometry';
 import { initBackend, type VisionBackend } from './backend';
-import { CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_WIDTH } from './classes';
+import { CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH } from './classes';
 import { blobsOf, compareThumbs, cropRegion, greyThumb, mergeOverlapping, rectsOverlap, refreshTile, regionsOf, totalArea, type GreyThumb, type MovingBlobs, type PixelRect } from './change';
 import { cropCard, indexCornerQuads, rectQuad, type RgbImage } from './crop';
 import { decodeFrame } from './decode';
@@ -19,6 +19,7 @@ import { EnrollmentStore } from './enrollment';
 import {
   backEvidence,
   DEFAULT_INDEX_FUSION,
+  decideFromIndex,
   decideIdentity,
   identityOutputs,
   identityReadingOf,
@@ -34,7 +35,7 @@ import {
   type IdentityReading,
 } from './identify';
 import { runCnn, runLocate, type Helper, type LocatePart, type RunCnn, type RunLocate } from './inference';
-import { detectionScale, dropFrameOutlines, keepSurestRivals, locateCards, suppressNested, type LocatedCard } from './locate';
+import { detectionScale, dropFrameOutlines, dropRepeatedOutlines, keepSurestRivals, locateCards, shareInside, suppressNested, visiblePart, type LocatedCard } from './locate';
 import { locatorScaleForCard, locatorScales, refineLocated, runLocator, unionOfLocated } from './locator';
 import { loadLayersModelFromDir, readModelMetadata } from './model-io';
 import { loadOpenCv, type OpenCv } from './opencv';
@@ -167,6 +168,39 @@ export async function loadLocate(): Promise<RunLocate> {
 interface TrackedIdentity {
   identity: Identity;
   embedding: Float32Array;
+  /** The face its index corner alone shows, if one clearly does (see coveredCards). */
+  fromIndex: Identity | null;
+}
+
+/** A card with its reading, where it lies, and for a card under others the part that shows. */
+type ReadCard = LocatedCard & { id: TrackedIdentity; zone: string | undefined; visible?: Quad };
+
+/** How much of a hypothesised card must lie under surely read cards for it to be read by its corner, and how much must show. */
+export const COVERED_CARD = { minUnder: 0.2, minShown: 0.1 } as const;
+
+/**
+ * Cards under others, read by their index corner. In a fan or a cascade a card below shows a
+ * strip; its outline (a hypothesis at the blob's corners, or the learned locator's) crops mostly
+ * the card on top, so the whole-card reading names that one, or a look-alike, or nothing. Where
+ * at least COVERED_CARD.minUnder of a hypothesis lies under `onTop` cards (read surely), its
+ * index corner shows whole and reads clearly, the card is the face that corner names (unless it
+ * names a card on top of it: then it is that card again), reported with the strip that shows.
+ * Returns, for each of `cards`, its replacement, or undefined to leave it as read. (Dropping
+ * hypotheses mostly under a sure card that their corner does not name was tried on the photos:
+ * it lost far more real cards than false ones, see models/MODEL_CARD.md.)
+ */
+export function coveredCards(cards: ReadCard[], onTop: ReadCard[], floor: number): Array<ReadCard | undefined> {
+  return cards.map((card) => {
+    if (card.source !== 'split' && card.source !== 'net') return undefined;
+    const identity = card.id.fromIndex;
+    if (!identity || identity.kind !== 'face' || identity.confidence < floor) return undefined;
+    const covers = onTop.filter((other) => other !== card && shareInside(card.corners, other.corners) >= COVERED_CARD.minUnder);
+    if (!covers.length) return undefined;
+    if (covers.some((other) => other.id.identity.kind === 'face' && other.id.identity.code === identity.code)) return undefined;
+    const part = visiblePart(card.corners, covers.map((other) => other.corners), INDEX_REGION);
+    if (part.share < COVERED_CARD.minShown || !part.indexShows || !part.quad) return undefined;
+    return { ...card, id: { ...card.id, identity }, visible: part.quad };
+  });
 }
 
 /**
@@ -299,18 +333,16 @@ class TfjsRecognizer implements CardRecognizer {
 
     const identified = located.flatMap((card, i) => (identities[i] ? [{ corners: card.corners, thumbnail: thumbs[i], value: identities[i]! }] : []));
     this.tracks.remember(identified, timestampMs);
-    const kept: Array<LocatedCard & { id: TrackedIdentity; zone: string | undefined }> = [];
-    located.forEach((card, i) => {
-      const id = identities[i];
-      if (!id) return;
-      const { identity } = id;
-      const zone = zones[i];
+    const readCards: ReadCard[] = located.flatMap((card, i) => (identities[i] ? [{ ...card, id: identities[i]!, zone: zones[i] }] : []));
+    const floorOf = ({ id: { identity }, zone }: ReadCard) =>
       // A face on a Nerts pile stays, however unsure its name: the tracker counts those cards by
       // look. A face in the centre stays down to its own floor: the tracker reads it against its pile.
-      const floor = identity.kind !== 'face' ? this.minConfidence : isNertsZone(zone) ? 0 : zone === 'centre' ? this.centreMinConfidence : this.minConfidence;
-      if (identity.kind === 'other' || identity.confidence < floor) return;
-      kept.push({ ...card, id, zone });
-    });
+      identity.kind !== 'face' ? this.minConfidence : isNertsZone(zone) ? 0 : zone === 'centre' ? this.centreMinConfidence : this.minConfidence;
+    const passes = (card: ReadCard) => card.id.identity.kind !== 'other' && card.id.identity.confidence >= floorOf(card);
+    // Hypotheses lying under surely read cards are read by their index corner (see coveredCards).
+    const onTop = readCards.filter((card) => passes(card) && card.id.identity.confidence >= this.minConfidence);
+    const underneath = coveredCards(readCards, onTop, this.minConfidence);
+    const kept = readCards.flatMap((card, k) => (underneath[k] ? [underneath[k]!] : passes(card) ? [card] : []));
     if (this.plane) {
       const centreFaces = kept.filter((card) => card.zone === 'centre' && card.id.identity.kind === 'face');
       const sure = centreFaces.filter((card) => card.id.identity.confidence >= this.minConfidence);
@@ -320,8 +352,10 @@ class TfjsRecognizer implements CardRecognizer {
     // A card-shaped thing inside a bigger recognised card is its picture frame, not a card. Only
     // a card read at least as surely as the floor counts as that bigger card: a faint centre face
     // (kept for the tracker's pile prior) may be an outline round two cards, and must not hide them.
-    const faint = (card: (typeof kept)[number]) => card.zone === 'centre' && card.id.identity.confidence < this.minConfidence;
-    const surest = keepSurestRivals(kept, (card) => card.id.identity.confidence);
+    const faint = (card: ReadCard) => card.zone === 'centre' && card.id.identity.confidence < this.minConfidence;
+    const sureness = (card: ReadCard) => card.id.identity.confidence;
+    const faceCode = (card: ReadCard) => (card.id.identity.kind === 'face' ? card.id.identity.code : undefined);
+    const surest = dropRepeatedOutlines(keepSurestRivals(kept, sureness), faceCode, sureness);
     const cards: CardObservation[] = suppressNested(surest, (card) => !faint(card)).map((card) => this.observation(card));
     lap('observe');
     return { timestampMs, width: image.width, height: image.height, cards, ...(this.motion ? { motion: this.motion } : {}), timingsMs: timings };
@@ -485,7 +519,7 @@ class TfjsRecognizer implements CardRecognizer {
     return this.plane ? zoneAt(this.plane, quadCentre(corners)) : undefined;
   }
 
-  private observation(card: LocatedCard & { id: TrackedIdentity; zone: string | undefined }): CardObservation {
+  private observation(card: ReadCard): CardObservation {
     const { identity, embedding } = card.id;
     const { zone } = card;
     if (identity.kind === 'back') {
@@ -493,6 +527,7 @@ class TfjsRecognizer implements CardRecognizer {
       return { kind: 'back', backId: match?.backId, confidence: match ? identity.confidence * match.similarity : identity.confidence * 0.5, corners: card.corners, zone };
     }
     const face: CardObservation = { kind: 'face', code: identity.kind === 'face' ? identity.code : undefined, confidence: identity.confidence, corners: card.corners, zone };
+    if (card.visible) face.visible = card.visible;
     if (identity.kind === 'face' && identity.alternatives) face.alternatives = identity.alternatives;
     return isCountedZone(zone) ? { ...face, look: lookOf(embedding) } : face;
   }
@@ -555,7 +590,7 @@ class TfjsRecognizer implements CardRecognizer {
     const faceBoost = this.enrolled.faceBoost(embedding, 0, outputs.embeddingSize);
     const backBoost = backEvidence(this.enrolled.nearestBack(embedding, 0, outputs.embeddingSize)?.similarity ?? 0);
     const identity = decideIdentity(outputs.probs, k * outputs.numClasses, outputs.numClasses, this.names, { faceBoost, backBoost, index, fusion: this.fusion });
-    return { identity, embedding };
+    return { identity, embedding, fromIndex: index ? decideFromIndex(index, this.fusion) : null };
   }
 
   /** Crops for whole-card views (each view is a card filling its image), and their index corners. */

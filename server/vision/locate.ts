@@ -147,13 +147,20 @@ export function maskSupport(mask: Uint8Array, width: number, height: number, qua
   return inside / total;
 }
 
-/**
- * Card hypotheses at the convex right-angle corners of a merged blob's polygon, for a card of
- * short side `w` and long side `h` (detection pixels).
- */
-export function cornerHypotheses(polygon: Point[], w: number, h: number): Quad[] {
+/** A convex, roughly right-angled corner of a blob's outline: where a card's corner may be. */
+interface BlobCorner {
+  p: Point;
+  /** Unit vectors along the two outline edges leaving the corner, and those edges' lengths. */
+  da: Point;
+  db: Point;
+  la: number;
+  lb: number;
+}
+
+/** The convex corners of `polygon` within about 65..115 degrees whose edges are at least `minEdge` long. */
+function convexCorners(polygon: Point[], minEdge: number): BlobCorner[] {
   const n = polygon.length;
-  const out: Quad[] = [];
+  const out: BlobCorner[] = [];
   // Signed area tells which turn direction is convex.
   let area = 0;
   for (let i = 0; i < n; i++) {
@@ -169,25 +176,55 @@ export function cornerHypotheses(polygon: Point[], w: number, h: number): Quad[]
     const ub: Point = [b[0] - p[0], b[1] - p[1]];
     const la = Math.hypot(ua[0], ua[1]);
     const lb = Math.hypot(ub[0], ub[1]);
-    if (la < w * 0.2 || lb < w * 0.2) continue;
+    if (la < minEdge || lb < minEdge) continue;
     const cos = (ua[0] * ub[0] + ua[1] * ub[1]) / (la * lb);
     if (Math.abs(cos) > 0.42) continue; // not within ~65..115 degrees
     const cross = (p[0] - a[0]) * (b[1] - p[1]) - (p[1] - a[1]) * (b[0] - p[0]);
     if (cross * area <= 0) continue; // concave: where two cards meet, not a card corner
-    const da: Point = [ua[0] / la, ua[1] / la];
-    const db: Point = [ub[0] / lb, ub[1] / lb];
+    out.push({ p, da: [ua[0] / la, ua[1] / la], db: [ub[0] / lb, ub[1] / lb], la, lb });
+  }
+  return out;
+}
+
+/** The card at `corner` spanning `lenA` along its first edge and `lenB` along its second. */
+function cardAt({ p, da, db }: BlobCorner, lenA: number, lenB: number): Quad {
+  return orderCardQuad([
+    p,
+    [p[0] + da[0] * lenA, p[1] + da[1] * lenA],
+    [p[0] + da[0] * lenA + db[0] * lenB, p[1] + da[1] * lenA + db[1] * lenB],
+    [p[0] + db[0] * lenB, p[1] + db[1] * lenB],
+  ]);
+}
+
+/**
+ * Card hypotheses at the convex right-angle corners of a merged blob's polygon, for a card of
+ * short side `w` and long side `h` (detection pixels).
+ */
+export function cornerHypotheses(polygon: Point[], w: number, h: number): Quad[] {
+  // No length check on the edges: in a cascade one straight outline edge spans several cards.
+  return convexCorners(polygon, w * 0.2).flatMap((corner) => [cardAt(corner, w, h), cardAt(corner, h, w)]);
+}
+
+/**
+ * Card hypotheses sized by the outline itself, for when the card size is not known: at each
+ * convex right-angle corner, the card whose sides are the two outline edges there (the top card
+ * of a fan shows both), and the cards that take one edge as a whole side and the other side from
+ * the card's aspect (the other edge runs under a neighbour, or on along one). A photo's
+ * perspective makes cards of one deck different sizes, so one size for the blob misses some.
+ */
+export function edgeSizedHypotheses(polygon: Point[], params = LOCATE_DEFAULTS): Quad[] {
+  const out: Quad[] = [];
+  for (const corner of convexCorners(polygon, params.minCardSide)) {
+    const { la, lb } = corner;
+    const ratio = Math.max(la, lb) / Math.min(la, lb);
+    if (ratio > params.minAspect && ratio < params.maxAspect) out.push(cardAt(corner, la, lb));
     for (const [lenA, lenB] of [
-      [w, h],
-      [h, w],
+      [la, la * params.aspect],
+      [la, la / params.aspect],
+      [lb * params.aspect, lb],
+      [lb / params.aspect, lb],
     ]) {
-      // No length check: in a cascade one straight outline edge spans several cards.
-      const q: Point[] = [
-        p,
-        [p[0] + da[0] * lenA, p[1] + da[1] * lenA],
-        [p[0] + da[0] * lenA + db[0] * lenB, p[1] + da[1] * lenA + db[1] * lenB],
-        [p[0] + db[0] * lenB, p[1] + db[1] * lenB],
-      ];
-      out.push(orderCardQuad(q));
+      if (Math.min(lenA, lenB) >= params.minCardSide) out.push(cardAt(corner, lenA, lenB));
     }
   }
   return out;
@@ -255,6 +292,100 @@ export function suppressNested<T extends LocatedCard>(cards: T[], canSuppress: (
   });
 }
 
+/** Share of quad `a` (sampled on a grid) that lies inside quad `b`. */
+export function shareInside(a: Quad, b: Quad, steps = 8): number {
+  let inside = 0;
+  for (let i = 0; i < steps; i++) {
+    for (let j = 0; j < steps; j++) {
+      if (pointInQuad(b, ...pointOfQuad(a, (i + 0.5) / steps, (j + 0.5) / steps))) inside++;
+    }
+  }
+  return inside / (steps * steps);
+}
+
+/** The point at (u, v) of a quad (TL TR BR BL), u across and v along the card, both 0..1. */
+function pointOfQuad(q: Quad, u: number, v: number): Point {
+  return [
+    (1 - v) * ((1 - u) * q[0][0] + u * q[1][0]) + v * ((1 - u) * q[3][0] + u * q[2][0]),
+    (1 - v) * ((1 - u) * q[0][1] + u * q[1][1]) + v * ((1 - u) * q[3][1] + u * q[2][1]),
+  ];
+}
+
+/** What shows of a card lying under others (see visiblePart). */
+export interface VisiblePart {
+  /** Share of the card not under any of the covering cards, 0..1. */
+  share: number;
+  /** The card's own rectangle (a quad in image pixels) around the part that shows; null when none does. */
+  quad: Quad | null;
+  /** Whether one of its index corners (`region` and the one turned 180 degrees) shows whole. */
+  indexShows: boolean;
+}
+
+/**
+ * The part of `card` not under any of `covers`, sampled on a grid in the card's own frame. A card
+ * under others in a fan or cascade shows a strip; read by its index corner, it is reported with
+ * that strip, as a person would point at it.
+ */
+export function visiblePart(card: Quad, covers: Quad[], region: { x0: number; y0: number; x1: number; y1: number }, steps = 16): VisiblePart {
+  let shown = 0;
+  let u0 = 1;
+  let u1 = 0;
+  let v0 = 1;
+  let v1 = 0;
+  const corners = [0, 0];
+  const cornerSamples = [0, 0];
+  for (let i = 0; i < steps; i++) {
+    for (let j = 0; j < steps; j++) {
+      const u = (i + 0.5) / steps;
+      const v = (j + 0.5) / steps;
+      const inFirst = u >= region.x0 && u <= region.x1 && v >= region.y0 && v <= region.y1;
+      const inSecond = 1 - u >= region.x0 && 1 - u <= region.x1 && 1 - v >= region.y0 && 1 - v <= region.y1;
+      if (inFirst) cornerSamples[0]++;
+      if (inSecond) cornerSamples[1]++;
+      const [x, y] = pointOfQuad(card, u, v);
+      if (covers.some((cover) => pointInQuad(cover, x, y))) continue;
+      shown++;
+      if (inFirst) corners[0]++;
+      if (inSecond) corners[1]++;
+      u0 = Math.min(u0, u - 0.5 / steps);
+      u1 = Math.max(u1, u + 0.5 / steps);
+      v0 = Math.min(v0, v - 0.5 / steps);
+      v1 = Math.max(v1, v + 0.5 / steps);
+    }
+  }
+  const quad: Quad | null = shown ? [pointOfQuad(card, u0, v0), pointOfQuad(card, u1, v0), pointOfQuad(card, u1, v1), pointOfQuad(card, u0, v1)] : null;
+  const indexShows = [0, 1].some((k) => cornerSamples[k] > 0 && corners[k] >= cornerSamples[k] * 0.9);
+  return { share: shown / (steps * steps), quad, indexShows };
+}
+
+/**
+ * Drops outlines that repeat a card: a merged blob is split at each of its corners and with
+ * several card sizes, and the localiser's passes (plain mask, brighter levels, edge outlines)
+ * each outline a lone card a little differently, so one card is often outlined a few times, each
+ * read as that card. Of the cards read as the same face (`key`) whose outlines mostly cover each
+ * other, the surest stays. Two copies of one face lying side by side (two decks) stay apart; a
+ * second copy dropped almost exactly on the first hides it anyway.
+ */
+export function dropRepeatedOutlines<T extends LocatedCard>(cards: T[], key: (card: T) => string | undefined, confidence: (card: T) => number, minOverlap = 0.6): T[] {
+  const order = cards.map((_, i) => i).sort((a, b) => confidence(cards[b]) - confidence(cards[a]));
+  const keep = new Array<boolean>(cards.length).fill(true);
+  order.forEach((i, rank) => {
+    const card = cards[i];
+    const k = key(card);
+    if (k === undefined) return;
+    keep[i] = !order.slice(0, rank).some((j) => {
+      if (!keep[j] || key(cards[j]) !== k) return false;
+      return Math.max(shareInside(card.corners, cards[j].corners), shareInside(cards[j].corners, card.corners)) >= minOverlap;
+    });
+  });
+  return cards.filter((_, i) => keep[i]);
+}
+
+function quadShortSide(q: Quad): number {
+  const side = (a: Point, b: Point) => Math.hypot(a[0] - b[0], a[1] - b[1]);
+  return Math.min(side(q[0], q[1]), side(q[1], q[2]), side(q[2], q[3]), side(q[3], q[0]));
+}
+
 function sameCard(a: Quad, b: Quad, tolerance: number): boolean {
   // Compare as point sets: the two quads may start at different corners.
   return a.every((p) => b.some((q) => Math.hypot(p[0] - q[0], p[1] - q[1]) < tolerance));
@@ -263,6 +394,35 @@ function sameCard(a: Quad, b: Quad, tolerance: number): boolean {
 /** Detection px per input px for a frame of this size. */
 export function detectionScale(width: number, height: number, params = LOCATE_DEFAULTS): number {
   return Math.min(1, params.detectMaxSide / Math.max(width, height));
+}
+
+/**
+ * Whether a blob that fills its rectangle like a card may still be several: its shape is far
+ * from a card's (two or three cards overlapping in a row make a long or a squat rectangle), or
+ * it is clearly wider than a card of the known size.
+ */
+export function mayHoldSeveral(size: { width: number; height: number }, knownWidth: number | undefined, params = LOCATE_DEFAULTS): boolean {
+  const short = Math.min(size.width, size.height);
+  const long = Math.max(size.width, size.height);
+  if (knownWidth) return short > knownWidth * 1.3;
+  const aspect = long / Math.max(1, short);
+  return aspect < params.aspect / 1.15 || aspect > params.aspect * 1.15;
+}
+
+/**
+ * Card widths to split a merged blob with when the card size is not calibrated: the median of
+ * the single cards found (often right, but pips, picture frames and cloth texture also make
+ * small card-shaped outlines) and the widths the blob itself suggests (its short side as a
+ * card's short or long side); widths within 15 % of one already listed are left out.
+ */
+export function splitWidths(blobShort: number, medianSingle: number | undefined, params = LOCATE_DEFAULTS): number[] {
+  const widths: number[] = [];
+  for (const w of [medianSingle, blobShort, blobShort / params.aspect]) {
+    if (w === undefined || w < params.minCardSide) continue;
+    if (widths.some((v) => Math.abs(v - w) < 0.15 * Math.max(v, w))) continue;
+    widths.push(w);
+  }
+  return widths;
 }
 
 /** Finds card quads in `image` (RGB). Pure apart from OpenCV calls; frees every Mat. */
@@ -303,7 +463,19 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
     if (threshold <= params.minWhiteness * 1.3 || otsu > params.maxWhiteness) cv.bitwise_and(mask, local, mask);
     const kernel = track(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(3, 3)));
     cv.morphologyEx(mask, mask, cv.MORPH_OPEN, kernel);
-    const maskBytes = mask.data.slice();
+    // Without a known card size (photos, close views), hypotheses are checked against the mask
+    // with each blob's holes filled: a card's pips and picture are not white, and a court card
+    // lying on others falls short of the support. (At calibrated webcam size the pips are specks.)
+    let maskBytes: Uint8Array;
+    if (options.cardWidthPx) maskBytes = mask.data.slice();
+    else {
+      const filled = track(new cv.Mat(dh, dw, cv.CV_8UC1, new cv.Scalar(0)));
+      const contours = track(new cv.MatVector());
+      const hierarchy = track(new cv.Mat());
+      cv.findContours(mask, contours, hierarchy, cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
+      cv.drawContours(filled, contours, -1, new cv.Scalar(255), -1);
+      maskBytes = filled.data.slice();
+    }
     // A second mask cut along edges separates a card from a pale cloth and from the card
     // beside or under it; used only where the plain mask gives no card-shaped blob, because
     // the cut also breaks up cards whose pips or picture come close to the border.
@@ -349,6 +521,9 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
     const plain = blobsOf(mask);
     const needsCut = plain.filter((b) => !isSingle(b));
     plain.filter(isSingle).forEach(addSingle);
+    // A card-shaped blob of an unlikely shape may be several cards: a row of overlapping cards
+    // fills its rectangle too. It stays a card, and is split as well; the reading decides.
+    merged.push(...plain.filter((b) => isSingle(b) && mayHoldSeveral(b.rect.size, options.cardWidthPx ? options.cardWidthPx * scale : undefined, params)));
     // Brighter levels: the card is usually the whitest thing, so pale streaks of wood or cloth
     // that merged with it at the Otsu level fall away and leave a clean card-shaped blob.
     const level = track(new cv.Mat());
@@ -415,21 +590,22 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
     }
     for (const blob of merged) {
       const blobShort = Math.min(blob.rect.size.width, blob.rect.size.height);
-      const widths = knownWidth ? [knownWidth] : medianSingle ? [medianSingle] : [blobShort, blobShort / params.aspect];
+      const widths = knownWidth ? [knownWidth] : splitWidths(blobShort, medianSingle, params);
       const poly = track(new cv.Mat());
       cv.approxPolyDP(blob.contour, poly, 0.012 * cv.arcLength(blob.contour, true), true);
       const polygon = contourPoints(poly);
       const kept: LocatedCard[] = [];
-      for (const w of widths) {
-        for (const quad of cornerHypotheses(polygon, w, w * params.aspect)) {
-          const support = maskSupport(maskBytes, dw, dh, quad);
-          if (support < params.minSupport) continue;
-          if (found.some((f) => sameCard(f.corners, quad, w * 0.18))) continue;
-          const twin = kept.findIndex((k) => sameCard(k.corners, quad, w * 0.18));
-          if (twin >= 0) {
-            if (kept[twin].support < support) kept[twin] = { corners: quad, source: 'split', support };
-          } else kept.push({ corners: quad, source: 'split', support });
-        }
+      const hypotheses = widths.flatMap((w) => cornerHypotheses(polygon, w, w * params.aspect));
+      if (!knownWidth) hypotheses.push(...edgeSizedHypotheses(polygon, params));
+      for (const quad of hypotheses) {
+        const w = quadShortSide(quad);
+        const support = maskSupport(maskBytes, dw, dh, quad);
+        if (support < params.minSupport) continue;
+        if (found.some((f) => sameCard(f.corners, quad, w * 0.18))) continue;
+        const twin = kept.findIndex((k) => sameCard(k.corners, quad, w * 0.18));
+        if (twin >= 0) {
+          if (kept[twin].support < support) kept[twin] = { corners: quad, source: 'split', support };
+        } else kept.push({ corners: quad, source: 'split', support });
       }
       found.push(...kept.map((k) => ({ ...k, corners: growQuad(k.corners, blob.shave) })));
     }

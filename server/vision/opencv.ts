@@ -67,6 +67,7 @@ export interface OpenCv {
   bitwise_not(src: CvMat, dst: CvMat): void;
   adaptiveThreshold(src: CvMat, dst: CvMat, maxValue: number, method: number, type: number, blockSize: number, c: number): void;
   GaussianBlur(src: CvMat, dst: CvMat, size: unknown, sigma: number): void;
+  drawContours(image: CvMat, contours: CvMatVector, index: number, color: unknown, thickness: number): void;
   ADAPTIVE_THRESH_MEAN_C: number;
   RETR_LIST: number;
   INTER_LINEAR: number;

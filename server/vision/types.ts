@@ -49,6 +49,11 @@ export interface CardObservation {
   alternatives?: Array<{ code: CardCode; p: number }>;
   /** Card outline in image pixels; for a partly visible card, the extrapolated full card. */
   corners: Quad;
+  /**
+   * For a card read by its index corner because it lies under others (a fan, a cascade): the
+   * part of it that shows, a rectangle in the card's own frame (image pixels, like `corners`).
+   */
+  visible?: Quad;
   /** Zone id from the calibration, when calibrated. */
   zone?: string;
   /**

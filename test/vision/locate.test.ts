@@ -1,8 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cornerHypotheses, dropFrameOutlines, locateCards, orderCardQuad, suppressNested, type LocatedCard } from '../../server/vision/locate';
+import { INDEX_REGION } from '../../server/vision/classes';
+import { cornerHypotheses, dropFrameOutlines, dropRepeatedOutlines, edgeSizedHypotheses, locateCards, mayHoldSeveral, orderCardQuad, shareInside, splitWidths, suppressNested, visiblePart, type LocatedCard } from '../../server/vision/locate';
 import { loadOpenCv, type OpenCv } from '../../server/vision/opencv';
 import type { Point, Quad } from '../../server/vision/types';
 import { paintCards, type PaintedCard } from './painted-cards';
+
+function quadShort(q: Quad): number {
+  return Math.min(...q.map((p, i) => Math.hypot(q[(i + 1) % 4][0] - p[0], q[(i + 1) % 4][1] - p[1])));
+}
 
 /** Paints white cards (with a black index mark) on a dark brown cloth. */
 function paint(width: number, height: number, cards: PaintedCard[]): Uint8Array {
@@ -55,6 +60,26 @@ describe('locateCards', () => {
     }
   });
 
+  it('outlines each card of a row of overlapping court cards that makes one card-shaped blob (no card size known)', () => {
+    // Three cards fanned in a row: together a 165x88 rectangle that fills its outline like one
+    // landscape card. Each has a thin grey border and a dark picture, as a court card.
+    const cards = [
+      { cx: 120, cy: 135, w: 63, h: 88, angle: 0 },
+      { cx: 171, cy: 135, w: 63, h: 88, angle: 0 },
+      { cx: 222, cy: 135, w: 63, h: 88, angle: 0 },
+    ];
+    const data = paintCards(360, 270, cards, (u, v, c) => {
+      if (Math.abs(u) > c.w / 2 - 1.5 || Math.abs(v) > c.h / 2 - 1.5) return [150, 150, 150];
+      if (Math.abs(u) < c.w * 0.3 && Math.abs(v) < c.h * 0.3) return [150, 30, 40];
+      return [245, 245, 240];
+    });
+    const found = locateCards(cv, { data, width: 360, height: 270 });
+    // The top card (the last painted) and the bottom one's visible corners give whole cards.
+    for (const c of [cards[0], cards[2]]) {
+      expect(found.some((f) => Math.hypot(centre(f.corners)[0] - c.cx, centre(f.corners)[1] - c.cy) < 6 && Math.abs(quadShort(f.corners) - 63) < 8)).toBe(true);
+    }
+  });
+
   it('finds nothing on an empty cloth', () => {
     expect(locateCards(cv, { data: paint(320, 200, []), width: 320, height: 200 })).toEqual([]);
   });
@@ -74,6 +99,55 @@ describe('quad helpers', () => {
     const quads = cornerHypotheses(polygon, 63, 88);
     expect(quads.length).toBeGreaterThan(0);
     expect(quads.some((q) => Math.hypot(centre(q)[0] - 31.5, centre(q)[1] - 44) < 1)).toBe(true);
+  });
+  it('sizes corner hypotheses by the outline when the card size is unknown', () => {
+    // The L of two cards: at (0, 0) the outline's edges are a whole card's sides (63 and 88).
+    const polygon: Point[] = [[0, 0], [63, 0], [63, 40], [126, 40], [126, 128], [63, 128], [63, 88], [0, 88]];
+    const quads = edgeSizedHypotheses(polygon);
+    expect(quads.some((q) => Math.hypot(centre(q)[0] - 31.5, centre(q)[1] - 44) < 1 && Math.abs(quadShort(q) - 63) < 1)).toBe(true);
+    // At (126, 128) one edge (88 long) is a whole long side; the card's short side follows from it.
+    expect(quads.some((q) => Math.hypot(centre(q)[0] - 94.5, centre(q)[1] - 84) < 1 && Math.abs(quadShort(q) - 63) < 1)).toBe(true);
+  });
+  it('splits a card-shaped blob of an unlikely shape too, and tries the widths the blob suggests', () => {
+    expect(mayHoldSeveral({ width: 63, height: 88 }, undefined)).toBe(false);
+    expect(mayHoldSeveral({ width: 165, height: 88 }, undefined)).toBe(true); // a row of three
+    expect(mayHoldSeveral({ width: 80, height: 88 }, undefined)).toBe(true); // squat: two side by side
+    expect(mayHoldSeveral({ width: 66, height: 88 }, 63)).toBe(false);
+    expect(mayHoldSeveral({ width: 88, height: 130 }, 63)).toBe(true);
+    // The median single card's width, the blob's short side, and that side as a long side.
+    expect(splitWidths(88, 63).map(Math.round)).toEqual([63, 88]);
+    expect(splitWidths(88, 30).map(Math.round)).toEqual([30, 88, 63]);
+    expect(splitWidths(88, undefined).map(Math.round)).toEqual([88, 63]);
+  });
+  it('keeps the surest of outlines that repeat one card, and copies of a face lying apart', () => {
+    const card = (x: number, source: LocatedCard['source'], code: string, confidence: number) => ({
+      corners: [[x, 0], [x + 63, 0], [x + 63, 88], [x, 88]] as Quad,
+      source,
+      support: 1,
+      code,
+      confidence,
+    });
+    const a = card(0, 'single', 'QH', 0.9);
+    const again = card(4, 'split', 'QH', 0.95); // the same card outlined again, a little off
+    const apart = card(70, 'single', 'QH', 0.8); // a second deck's QH beside it
+    const other = card(8, 'split', 'KS', 0.7); // another face overlapping: not a repeat
+    expect(shareInside(a.corners, again.corners)).toBeGreaterThan(0.8);
+    expect(shareInside(a.corners, apart.corners)).toBe(0);
+    const kept = dropRepeatedOutlines([a, again, apart, other], (c) => c.code, (c) => c.confidence);
+    expect(kept).toEqual([again, apart, other]);
+  });
+  it('finds the strip of a card that shows from under others, and whether an index corner shows whole', () => {
+    const card: Quad = [[0, 0], [63, 0], [63, 88], [0, 88]];
+    const rightOfIt: Quad = [[20, 0], [83, 0], [83, 88], [20, 88]];
+    const strip = visiblePart(card, [rightOfIt], INDEX_REGION);
+    expect(strip.share).toBeCloseTo(5 / 16, 5); // the left 20 of 63 pixels, on a 16x16 grid
+    expect(strip.quad![1][0]).toBeCloseTo((63 * 5) / 16, 5);
+    expect(strip.quad![2][1]).toBeCloseTo(88, 5);
+    expect(strip.indexShows).toBe(true); // the top-left index
+    // Covered from the top down to 70 of 88: the top-left index is hidden, and the bottom-right one cut.
+    const below: Quad = [[0, -10], [63, -10], [63, 70], [0, 70]];
+    expect(visiblePart(card, [below], INDEX_REGION).indexShows).toBe(false);
+    expect(visiblePart(card, [card], INDEX_REGION)).toEqual({ share: 0, quad: null, indexShows: false });
   });
   it('drops a quad nested in a bigger card but keeps equal-size overlaps', () => {
     const big: LocatedCard = { corners: [[0, 0], [63, 0], [63, 88], [0, 88]], source: 'single', support: 1 };

@@ -1,10 +1,11 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { ALL_CARD_CODES } from '../../server/game/cards';
+import { ALL_CARD_CODES, type CardCode } from '../../server/game/cards';
 import { classMeaning, classNames, FIRST_BACK_CLASS, OTHER_CLASS } from '../../server/vision/classes';
 import { decodeFrame } from '../../server/vision/decode';
+import { coveredCards } from '../../server/vision/index';
 import { EnrollmentStore } from '../../server/vision/enrollment';
-import { backEvidence, BACK_EVIDENCE_FROM, decideIdentity, identityOutputs, readingRows } from '../../server/vision/identify';
+import { backEvidence, BACK_EVIDENCE_FROM, decideFromIndex, decideIdentity, identityOutputs, readingRows, type Identity, type IndexReading } from '../../server/vision/identify';
 import { tablePlane, zoneAt } from '../../server/vision/rectify';
 import { findUnchanged, readsThisFrame, THUMB_HEIGHT, THUMB_WIDTH, TrackMemory } from '../../server/vision/tracking';
 import type { Quad, TableCalibration } from '../../server/vision/types';
@@ -47,6 +48,25 @@ describe('decideIdentity', () => {
     // A look-alike below the evidence threshold changes nothing.
     expect(backEvidence(BACK_EVIDENCE_FROM - 0.05)).toBe(0);
     expect(decideIdentity(unsure, 0, names.length, names, { backBoost: backEvidence(0.85) }).kind).toBe('other');
+  });
+});
+
+describe('decideFromIndex', () => {
+  /** A corner reading sure of rank `rank` and suit `suit` (RANKS / SUITS indices). */
+  const reading = (rank: number, suit: number, indexness: number): IndexReading => {
+    const r = new Float64Array(13).fill(0.01);
+    r[rank] = 1 - 0.12;
+    const s = new Float64Array(4).fill(0.01);
+    s[suit] = 1 - 0.03;
+    return { rank: r, suit: s, indexness };
+  };
+  it('names the face a clear index shows, ignoring the whole crop (it shows the card on top)', () => {
+    const identity = decideFromIndex(reading(8, 0, 0.97));
+    expect(identity).toMatchObject({ kind: 'face', code: '9S' });
+    expect(identity!.confidence).toBeGreaterThan(0.7);
+  });
+  it('says nothing when no corner clearly shows an index', () => {
+    expect(decideFromIndex(reading(8, 0, 0.6))).toBeNull();
   });
 });
 
@@ -212,5 +232,34 @@ describe('decodeFrame', () => {
   it('passes raw RGB through', async () => {
     const data = new Uint8Array(12).fill(7);
     expect(await decodeFrame({ kind: 'rgb', data, width: 2, height: 2 })).toEqual({ data, width: 2, height: 2 });
+  });
+});
+
+describe('coveredCards', () => {
+  const quad = (x: number): Quad => [[x, 0], [x + 63, 0], [x + 63, 88], [x, 88]];
+  const card = (x: number, source: 'single' | 'split', identity: Identity, fromIndex: Identity | null) => ({
+    corners: quad(x),
+    source,
+    support: 1,
+    zone: undefined,
+    id: { identity, embedding: new Float32Array(4), fromIndex },
+  });
+  const face = (code: CardCode, confidence: number): Identity => ({ kind: 'face', code, confidence });
+  it('reads a hypothesis lying under a sure card by its index corner, with the strip that shows', () => {
+    const top = card(20, 'single', face('KD', 0.95), null);
+    // The whole crop shows mostly the KD: read as nothing; its corner shows a clear 9S.
+    const under = card(0, 'split', { kind: 'other', confidence: 0.8 }, face('9S', 0.93));
+    const [a, b] = coveredCards([top, under], [top], 0.6);
+    expect(a).toBeUndefined();
+    expect(b).toMatchObject({ id: { identity: { kind: 'face', code: '9S' } }, corners: under.corners });
+    expect(b!.visible![1][0]).toBeLessThan(21);
+  });
+  it('leaves alone cards found whole, cards nothing covers, corners naming the card on top, and faint corners', () => {
+    const top = card(20, 'single', face('KD', 0.95), null);
+    const whole = card(0, 'single', { kind: 'other', confidence: 0.8 }, face('9S', 0.93));
+    const apart = card(200, 'split', { kind: 'other', confidence: 0.8 }, face('9S', 0.93));
+    const sameAsTop = card(0, 'split', face('KD', 0.7), face('KD', 0.95));
+    const faint = card(0, 'split', { kind: 'other', confidence: 0.8 }, face('9S', 0.4));
+    expect(coveredCards([whole, apart, sameAsTop, faint], [top], 0.6)).toEqual([undefined, undefined, undefined, undefined]);
   });
 });
