@@ -37,6 +37,8 @@ export const LOCATE_DEFAULTS = {
   singleFill: 0.86,
   /** A hypothesised card is kept when this fraction of it lies on the mask. */
   minSupport: 0.82,
+  /** Hypotheses overlapping each other this much, each way, are one card. */
+  sameOverlap: 0.8,
 };
 
 /** Options for one localisation call. */
@@ -425,6 +427,17 @@ export function splitWidths(blobShort: number, medianSingle: number | undefined,
   return widths;
 }
 
+/**
+ * Whether single-card outlines agree on the card size: at least 4 (sorted ascending), with the
+ * middle half within 15 % of the median.
+ */
+export function agreeOnSize(sortedWidths: number[]): boolean {
+  const n = sortedWidths.length;
+  if (n < 4) return false;
+  const median = sortedWidths[Math.floor(n / 2)];
+  return (sortedWidths[Math.floor((3 * n) / 4)] - sortedWidths[Math.floor(n / 4)]) / median < 0.15;
+}
+
 /** Finds card quads in `image` (RGB). Pure apart from OpenCV calls; frees every Mat. */
 export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions = {}, params = LOCATE_DEFAULTS): LocatedCard[] {
   const scale = options.scale ?? detectionScale(image.width, image.height, params);
@@ -583,6 +596,10 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
     singleWidths.sort((a, b) => a - b);
     const knownWidth = options.cardWidthPx ? options.cardWidthPx * scale : undefined;
     const medianSingle = singleWidths.length ? singleWidths[Math.floor(singleWidths.length / 2)] : undefined;
+    // Many single cards of one size (a table seen whole) give the card size; a few outlines of
+    // different sizes (a photo of two cards, with pips and picture frames outlined too) do not,
+    // and merged blobs are then split with the sizes they suggest themselves.
+    const sizeKnown = knownWidth !== undefined || agreeOnSize(singleWidths);
     // A merged part is only worth splitting when it can hold a card of the expected size.
     if (knownWidth ?? medianSingle) {
       const w = (knownWidth ?? medianSingle) as number;
@@ -590,19 +607,22 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
     }
     for (const blob of merged) {
       const blobShort = Math.min(blob.rect.size.width, blob.rect.size.height);
-      const widths = knownWidth ? [knownWidth] : splitWidths(blobShort, medianSingle, params);
+      const widths = knownWidth ? [knownWidth] : sizeKnown ? [medianSingle!] : splitWidths(blobShort, medianSingle, params);
       const poly = track(new cv.Mat());
       cv.approxPolyDP(blob.contour, poly, 0.012 * cv.arcLength(blob.contour, true), true);
       const polygon = contourPoints(poly);
       const kept: LocatedCard[] = [];
       const hypotheses = widths.flatMap((w) => cornerHypotheses(polygon, w, w * params.aspect));
-      if (!knownWidth) hypotheses.push(...edgeSizedHypotheses(polygon, params));
+      if (!sizeKnown) hypotheses.push(...edgeSizedHypotheses(polygon, params));
       for (const quad of hypotheses) {
         const w = quadShortSide(quad);
         const support = maskSupport(maskBytes, dw, dh, quad);
         if (support < params.minSupport) continue;
-        if (found.some((f) => sameCard(f.corners, quad, w * 0.18))) continue;
-        const twin = kept.findIndex((k) => sameCard(k.corners, quad, w * 0.18));
+        // One card is hypothesised from several corners and sizes: an outline nearly the same
+        // as one already found or kept adds only another read of that card.
+        const same = (other: Quad) => sameCard(other, quad, w * 0.18) || Math.min(shareInside(other, quad), shareInside(quad, other)) >= params.sameOverlap;
+        if (found.some((f) => same(f.corners))) continue;
+        const twin = kept.findIndex((k) => same(k.corners));
         if (twin >= 0) {
           if (kept[twin].support < support) kept[twin] = { corners: quad, source: 'split', support };
         } else kept.push({ corners: quad, source: 'split', support });

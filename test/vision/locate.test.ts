@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_REGION } from '../../server/vision/classes';
-import { cornerHypotheses, dropFrameOutlines, dropRepeatedOutlines, edgeSizedHypotheses, locateCards, mayHoldSeveral, orderCardQuad, shareInside, splitWidths, suppressNested, visiblePart, type LocatedCard } from '../../server/vision/locate';
+import { agreeOnSize, cornerHypotheses, dropFrameOutlines, dropRepeatedOutlines, edgeSizedHypotheses, locateCards, mayHoldSeveral, orderCardQuad, shareInside, splitWidths, suppressNested, visiblePart, type LocatedCard } from '../../server/vision/locate';
 import { loadOpenCv, type OpenCv } from '../../server/vision/opencv';
 import type { Point, Quad } from '../../server/vision/types';
 import { paintCards, type PaintedCard } from './painted-cards';
@@ -164,5 +164,13 @@ describe('quad helpers', () => {
     // Three corners at the frame's, one not: a card filling most of a close-up, kept.
     const closeUp: LocatedCard = { corners: [[0, 0], [378, 0], [378, 504], [60, 440]], source: 'single', support: 1 };
     expect(dropFrameOutlines([frameOutline, card, cornerCard, closeUp], 378, 504)).toEqual([card, cornerCard, closeUp]);
+  });
+});
+
+describe('agreeOnSize', () => {
+  it('trusts the single cards for the card size only when many agree', () => {
+    expect(agreeOnSize([40, 41, 41, 42, 42, 43])).toBe(true); // a table seen whole
+    expect(agreeOnSize([20, 41, 63])).toBe(false); // too few
+    expect(agreeOnSize([12, 18, 30, 63, 64])).toBe(false); // pips, picture frames and a card
   });
 });
