@@ -194,7 +194,8 @@ export function coveredCards(cards: ReadCard[], onTop: ReadCard[], floor: number
     if (card.source !== 'split' && card.source !== 'net') return undefined;
     const identity = card.id.fromIndex;
     if (!identity || identity.kind !== 'face' || identity.confidence < floor) return undefined;
-    const covers = onTop.filter((other) => other !== card && shareInside(card.corners, other.corners) >= COVERED_CARD.minUnder);
+    const box = boundingRect(card.corners);
+    const covers = onTop.filter((other) => other !== card && rectsOverlap(box, boundingRect(other.corners)) && shareInside(card.corners, other.corners) >= COVERED_CARD.minUnder);
     if (!covers.length) return undefined;
     if (covers.some((other) => other.id.identity.kind === 'face' && other.id.identity.code === identity.code)) return undefined;
     const part = visiblePart(card.corners, covers.map((other) => other.corners), INDEX_REGION);
