@@ -167,6 +167,8 @@ export const CardObservationSchema = Type.Object({
   /** A face's likeliest faces, best first, each with P(this face | a face). */
   alternatives: Type.Optional(Type.Array(Type.Object({ code: CardCodeSchema, p: Type.Number({ minimum: 0, maximum: 1 }) }), { maxItems: 8 })),
   corners: QuadSchema,
+  /** A card read by its index corner because it lies under others: the part of it that shows. */
+  visible: Type.Optional(QuadSchema),
   zone: Type.Optional(Type.String()),
   /** A face on a Nerts pile: its look (unit vector), for counting cards that cannot be named. */
   look: Type.Optional(Type.Array(Type.Number(), { maxItems: 256 })),

@@ -50,17 +50,21 @@ describe('REST API', () => {
 
   it('recognises a POSTed frame and returns its observations', async () => {
     const { table, tokens } = await createTable(server.app);
-    const card = { kind: 'face' as const, code: 'AS' as const, confidence: 0.9, corners: [[10, 10], [73, 10], [73, 98], [10, 98]] as [[number, number], [number, number], [number, number], [number, number]] };
+    type Quad = [[number, number], [number, number], [number, number], [number, number]];
+    const card = { kind: 'face' as const, code: 'AS' as const, confidence: 0.9, corners: [[10, 10], [73, 10], [73, 98], [10, 98]] as Quad };
+    const under = { kind: 'face' as const, code: '9S' as const, confidence: 0.8, corners: [[60, 10], [123, 10], [123, 98], [60, 98]] as Quad, visible: [[73, 10], [123, 10], [123, 98], [73, 98]] as Quad };
     const response = await server.app.inject({
       method: 'POST',
       url: `/api/tables/${table.id}/frames?token=${tokens.camera}`,
       headers: { 'content-type': 'image/png', 'x-capture-time': '1234' },
-      payload: encodeFakeFrame([card], 640, 360),
+      payload: encodeFakeFrame([card, under], 640, 360),
     });
     expect(response.statusCode).toBe(200);
     const body = response.json();
     expect(body).toMatchObject({ timestampMs: 1234, width: 640, height: 360 });
     expect(body.cards[0].code).toBe('AS');
+    // A card read by its index from under another keeps the strip that shows.
+    expect(body.cards[1]).toMatchObject({ code: '9S', visible: under.visible });
   });
 
   it('refuses malformed, oversized and bomb frames with 4xx and keeps serving', async () => {
