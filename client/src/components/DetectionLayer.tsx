@@ -57,11 +57,13 @@ export function DetectionLayer({ frame, width, height, points = [], outline, zon
         </polygon>
       ))}
       {frame?.cards.map((card, index) => {
-        const pts = card.corners.map(([x, y]) => `${x * sx},${y * sy}`).join(' ');
+        // A card read from under others is outlined where it shows, not under the card on top.
+        const outline = card.visible ?? card.corners;
+        const pts = outline.map(([x, y]) => `${x * sx},${y * sy}`).join(' ');
         const face = card.kind === 'face' && card.code ? cardFace(card.code) : null;
         const colour = face ? (face.colour === 'red' ? '#ff4d5a' : '#3fd0ff') : backColour?.(card.backId ?? '') ?? '#f0b429';
         const label = face ? `${face.rank}${face.symbol}` : `back ${card.backId ?? '?'}`;
-        const [lx, ly] = card.corners[0];
+        const [lx, ly] = outline[0];
         // A faint centre reading (kept for the referee to weigh against its pile) is drawn dashed and dim.
         const faint = card.confidence < FAINT_BELOW;
         return (

@@ -133,6 +133,17 @@ describe('DetectionLayer', () => {
     expect(html).not.toContain('stroke-dasharray');
   });
 
+  it('outlines a card read from under another where it shows', async () => {
+    const { DetectionLayer } = await import('../../../client/src/components/DetectionLayer');
+    type Quad = [[number, number], [number, number], [number, number], [number, number]];
+    const corners: Quad = [[10, 10], [40, 10], [40, 50], [10, 50]];
+    const visible: Quad = [[10, 10], [18, 10], [18, 50], [10, 50]];
+    const frame = { seq: 1, timestampMs: 0, width: 640, height: 360, cards: [{ kind: 'face' as const, code: '9S' as const, confidence: 0.9, corners, visible }] };
+    const html = renderToStaticMarkup(<DetectionLayer frame={frame} width={640} height={360} />);
+    expect(html).toContain('points="10,10 18,10 18,50 10,50"');
+    expect(html).not.toContain('points="10,10 40,10 40,50 10,50"');
+  });
+
   it('draws a faint centre reading dashed and dim', async () => {
     const { DetectionLayer } = await import('../../../client/src/components/DetectionLayer');
     const corners = [[10, 10], [40, 10], [40, 50], [10, 50]] as [[number, number], [number, number], [number, number], [number, number]];
