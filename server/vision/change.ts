@@ -163,6 +163,15 @@ export interface MovingBlobs {
   blobs: Array<Array<[number, number]>>;
 }
 
+/** The smallest rectangle holding `points` (pixels). */
+export function boundingRect(points: ReadonlyArray<readonly [number, number]>): PixelRect {
+  const xs = points.map((p) => p[0]);
+  const ys = points.map((p) => p[1]);
+  const x = Math.min(...xs);
+  const y = Math.min(...ys);
+  return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
+}
+
 /** Whether two rectangles share any area. */
 export function rectsOverlap(a: PixelRect, b: PixelRect): boolean {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;

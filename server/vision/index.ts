@@ -12,7 +12,7 @@ import type { CardCode } from '../game/cards';
 import { pointInPolygon, quadCentre } from '../geometry';
 import { initBackend, type VisionBackend } from './backend';
 import { CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH } from './classes';
-import { blobsOf, compareThumbs, cropRegion, greyThumb, mergeOverlapping, rectsOverlap, refreshTile, regionsOf, totalArea, type GreyThumb, type MovingBlobs, type PixelRect } from './change';
+import { blobsOf, boundingRect, compareThumbs, cropRegion, greyThumb, mergeOverlapping, rectsOverlap, refreshTile, regionsOf, totalArea, type GreyThumb, type MovingBlobs, type PixelRect } from './change';
 import { cropCard, indexCornerQuads, rectQuad, type RgbImage } from './crop';
 import { decodeFrame } from './decode';
 import { EnrollmentStore } from './enrollment';
@@ -222,14 +222,6 @@ function lookOf(embedding: Float32Array): number[] {
 
 function contains(rect: PixelRect, [x, y]: [number, number]): boolean {
   return x >= rect.x && x < rect.x + rect.width && y >= rect.y && y < rect.y + rect.height;
-}
-
-function boundingRect(points: Point[]): PixelRect {
-  const xs = points.map((p) => p[0]);
-  const ys = points.map((p) => p[1]);
-  const x = Math.min(...xs);
-  const y = Math.min(...ys);
-  return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
 }
 
 class TfjsRecognizer implements CardRecognizer {

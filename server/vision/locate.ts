@@ -5,6 +5,7 @@
  * known size at each of its convex right-angle corners and keeping hypotheses the mask supports.
  * Works on a downscaled copy (DETECT_MAX_SIDE); returns quads in the input image's pixels.
  */
+import { boundingRect, rectsOverlap } from './change';
 import type { RgbImage } from './crop';
 import type { CvMat, OpenCv } from './opencv';
 import type { Point, Quad } from './types';
@@ -383,17 +384,6 @@ export function dropRepeatedOutlines<T extends LocatedCard>(cards: T[], key: (ca
   return cards.filter((_, i) => keep[i]);
 }
 
-/** A quad's bounding box: [xmin, ymin, xmax, ymax]. */
-function quadBox(q: Quad): [number, number, number, number] {
-  const xs = q.map((p) => p[0]);
-  const ys = q.map((p) => p[1]);
-  return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
-}
-
-function boxesOverlap(a: [number, number, number, number], b: [number, number, number, number]): boolean {
-  return a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
-}
-
 function quadShortSide(q: Quad): number {
   const side = (a: Point, b: Point) => Math.hypot(a[0] - b[0], a[1] - b[1]);
   return Math.min(side(q[0], q[1]), side(q[1], q[2]), side(q[2], q[3]), side(q[3], q[0]));
@@ -631,8 +621,8 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
         if (support < params.minSupport) continue;
         // One card is hypothesised from several corners and sizes: an outline nearly the same
         // as one already found or kept adds only another read of that card.
-        const box = quadBox(quad);
-        const same = (other: Quad) => boxesOverlap(box, quadBox(other)) && (sameCard(other, quad, w * 0.18) || Math.min(shareInside(other, quad), shareInside(quad, other)) >= params.sameOverlap);
+        const box = boundingRect(quad);
+        const same = (other: Quad) => rectsOverlap(box, boundingRect(other)) && (sameCard(other, quad, w * 0.18) || Math.min(shareInside(other, quad), shareInside(quad, other)) >= params.sameOverlap);
         if (found.some((f) => same(f.corners))) continue;
         const twin = kept.findIndex((k) => same(k.corners));
         if (twin >= 0) {
