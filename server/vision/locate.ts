@@ -444,6 +444,8 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
   const scale = options.scale ?? detectionScale(image.width, image.height, params);
   const dw = Math.max(1, Math.round(image.width * scale));
   const dh = Math.max(1, Math.round(image.height * scale));
+  /** The calibrated card's short side in detection pixels, when known. */
+  const knownWidth = options.cardWidthPx ? options.cardWidthPx * scale : undefined;
   const mats: Array<{ delete(): void }> = [];
   const track = <T extends { delete(): void }>(m: T): T => {
     mats.push(m);
@@ -481,7 +483,7 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
     // with each blob's holes filled: a card's pips and picture are not white, and a court card
     // lying on others falls short of the support. (At calibrated webcam size the pips are specks.)
     let maskBytes: Uint8Array;
-    if (options.cardWidthPx) maskBytes = mask.data.slice();
+    if (knownWidth) maskBytes = mask.data.slice();
     else {
       const filled = track(new cv.Mat(dh, dw, cv.CV_8UC1, new cv.Scalar(0)));
       const contours = track(new cv.MatVector());
@@ -534,10 +536,11 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
     let merged: Blob[] = [];
     const plain = blobsOf(mask);
     const needsCut = plain.filter((b) => !isSingle(b));
-    plain.filter(isSingle).forEach(addSingle);
+    const singles = plain.filter(isSingle);
+    singles.forEach(addSingle);
     // A card-shaped blob of an unlikely shape may be several cards: a row of overlapping cards
     // fills its rectangle too. It stays a card, and is split as well; the reading decides.
-    merged.push(...plain.filter((b) => isSingle(b) && mayHoldSeveral(b.rect.size, options.cardWidthPx ? options.cardWidthPx * scale : undefined, params)));
+    merged.push(...singles.filter((b) => mayHoldSeveral(b.rect.size, knownWidth, params)));
     // Brighter levels: the card is usually the whitest thing, so pale streaks of wood or cloth
     // that merged with it at the Otsu level fall away and leave a clean card-shaped blob.
     const level = track(new cv.Mat());
@@ -595,7 +598,6 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
       }
     }
     singleWidths.sort((a, b) => a - b);
-    const knownWidth = options.cardWidthPx ? options.cardWidthPx * scale : undefined;
     const medianSingle = singleWidths.length ? singleWidths[Math.floor(singleWidths.length / 2)] : undefined;
     // Many single cards of one size (a table seen whole) give the card size; a few outlines of
     // different sizes (a photo of two cards, with pips and picture frames outlined too) do not,
