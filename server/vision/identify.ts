@@ -150,6 +150,21 @@ export function decideIdentity(
   return whole;
 }
 
+/**
+ * A whole card in view whose corners show no index and whose picture is like no face is not one
+ * of the 52 (a joker, an advertising card). Only for views known to show a whole card (crops):
+ * in a frame a face's corners may be under another card or a hand.
+ * Chosen on cards53 train (40 crops a class): 33 of 40 jokers rejected, 8 of 2,080 faces lost.
+ */
+export const INDEXLESS_REJECT = { maxIndexness: 0.5, maxConfidence: 0.25 } as const;
+
+/** `identity` of a whole-card view, or a reject when INDEXLESS_REJECT says it is no standard face. */
+export function rejectIndexless(identity: Identity, index: IndexReading | undefined, rule = INDEXLESS_REJECT): Identity {
+  if (identity.kind !== 'face' || !index) return identity;
+  if (index.indexness >= rule.maxIndexness || identity.confidence >= rule.maxConfidence) return identity;
+  return { kind: 'other', confidence: 1 - identity.confidence };
+}
+
 /** Cosine similarity to the nearest enrolled back view from which it starts to count as evidence. */
 export const BACK_EVIDENCE_FROM = 0.9;
 

@@ -27,6 +27,7 @@ import {
   localCnn,
   readIndex,
   readingRows,
+  rejectIndexless,
   type Identity,
   type IdentityOutputs,
   type IndexFusion,
@@ -35,7 +36,7 @@ import {
   type IdentityReading,
 } from './identify';
 import { runCnn, runLocate, type Helper, type LocatePart, type RunCnn, type RunLocate } from './inference';
-import { detectionScale, dropFrameOutlines, dropRepeatedOutlines, keepSurestRivals, locateCards, shareInside, suppressNested, visiblePart, type LocatedCard } from './locate';
+import { detectionScale, dropFragmentBacks, dropFrameOutlines, dropRepeatedOutlines, keepSurestRivals, locateCards, shareInside, suppressNested, visiblePart, type LocatedCard } from './locate';
 import { locatorScaleForCard, locatorScales, refineLocated, runLocator, unionOfLocated } from './locator';
 import { loadLayersModelFromDir, readModelMetadata } from './model-io';
 import { loadOpenCv, type OpenCv } from './opencv';
@@ -170,6 +171,8 @@ interface TrackedIdentity {
   embedding: Float32Array;
   /** The face its index corner alone shows, if one clearly does (see coveredCards). */
   fromIndex: Identity | null;
+  /** What its index corners read, when the index model ran. */
+  index?: IndexReading;
 }
 
 /** A card with its reading, where it lies, and for a card under others the part that shows. */
@@ -210,6 +213,9 @@ export function coveredCards(cards: ReadCard[], onTop: ReadCard[], floor: number
  * 77.3 %, exactly as always both ways; never 88.3 % / 78.3 % (see models/MODEL_CARD.md).
  */
 export const ONE_WAY_SURE = 0.9;
+
+/** A face read at least this surely sizes the cards of an uncalibrated frame (see dropFragmentBacks). */
+const SURE_FACE = 0.9;
 
 /** How often tracking re-localises one refresh tile whatever changed, ms of frame time. */
 const REFRESH_INTERVAL_MS = 200;
@@ -348,7 +354,11 @@ class TfjsRecognizer implements CardRecognizer {
     const faint = (card: ReadCard) => card.zone === 'centre' && card.id.identity.confidence < this.minConfidence;
     const sureness = (card: ReadCard) => card.id.identity.confidence;
     const faceCode = (card: ReadCard) => (card.id.identity.kind === 'face' ? card.id.identity.code : undefined);
-    const surest = dropRepeatedOutlines(keepSurestRivals(kept, sureness), faceCode, sureness);
+    const repeated = dropRepeatedOutlines(keepSurestRivals(kept, sureness), faceCode, sureness);
+    const isBack = (card: ReadCard) => card.id.identity.kind === 'back';
+    const sureFace = (card: ReadCard) => card.id.identity.kind === 'face' && card.id.identity.confidence >= SURE_FACE;
+    // Calibration knows a card's size; without it, a "back" far smaller than the sure faces is a fragment of something else.
+    const surest = this.plane ? repeated : dropFragmentBacks(repeated, isBack, sureFace);
     const cards: CardObservation[] = suppressNested(surest, (card) => !faint(card)).map((card) => this.observation(card));
     lap('observe');
     return { timestampMs, width: image.width, height: image.height, cards, ...(this.motion ? { motion: this.motion } : {}), timingsMs: timings };
@@ -583,7 +593,7 @@ class TfjsRecognizer implements CardRecognizer {
     const faceBoost = this.enrolled.faceBoost(embedding, 0, outputs.embeddingSize);
     const backBoost = backEvidence(this.enrolled.nearestBack(embedding, 0, outputs.embeddingSize)?.similarity ?? 0);
     const identity = decideIdentity(outputs.probs, k * outputs.numClasses, outputs.numClasses, this.names, { faceBoost, backBoost, index, fusion: this.fusion });
-    return { identity, embedding, fromIndex: index ? decideFromIndex(index, this.fusion) : null };
+    return { identity, embedding, fromIndex: index ? decideFromIndex(index, this.fusion) : null, index };
   }
 
   /** Crops for whole-card views (each view is a card filling its image), and their index corners. */
@@ -607,7 +617,10 @@ class TfjsRecognizer implements CardRecognizer {
     for (let start = 0; start < views.length; start += 32) {
       const chunk = views.slice(start, start + 32);
       const { crops, corners } = await this.viewCrops(chunk, true);
-      for (const { identity, embedding } of await this.readIdentities(crops, corners, chunk.length)) {
+      for (const read of await this.readIdentities(crops, corners, chunk.length)) {
+        // Each view shows a whole card, so corners without an index say something (see rejectIndexless).
+        const identity = rejectIndexless(read.identity, read.index);
+        const { embedding } = read;
         const backId = identity.kind === 'back' ? this.enrolled.nearestBack(embedding, 0, embedding.length)?.backId : undefined;
         results.push({ ...identity, backId });
       }

@@ -384,6 +384,20 @@ export function dropRepeatedOutlines<T extends LocatedCard>(cards: T[], key: (ca
   return cards.filter((_, i) => keep[i]);
 }
 
+/**
+ * Drops backs far smaller than the frame's surely read faces: cards of one table are about one
+ * size, and a back shows whole (a stock, a Nerts pile, a spread of sorted cards), so a "back" a
+ * fraction of a card's area is a fragment of something else (a wood-grain sliver, a pale corner
+ * of clutter beside a card). Only for frames with no calibration (which knows the card size and
+ * filters by it already). Without `minSureFaces` sure faces to size against, nothing is dropped.
+ */
+export function dropFragmentBacks<T extends LocatedCard>(cards: T[], isBack: (card: T) => boolean, isSureFace: (card: T) => boolean, minAreaShare = 0.3, minSureFaces = 1): T[] {
+  const faceAreas = cards.filter(isSureFace).map((card) => polygonArea(card.corners)).sort((a, b) => a - b);
+  if (faceAreas.length < minSureFaces) return cards;
+  const typical = faceAreas[Math.floor(faceAreas.length / 2)];
+  return cards.filter((card) => !isBack(card) || polygonArea(card.corners) >= minAreaShare * typical);
+}
+
 function quadShortSide(q: Quad): number {
   const side = (a: Point, b: Point) => Math.hypot(a[0] - b[0], a[1] - b[1]);
   return Math.min(side(q[0], q[1]), side(q[1], q[2]), side(q[2], q[3]), side(q[3], q[0]));

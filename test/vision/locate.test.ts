@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_REGION } from '../../server/vision/classes';
-import { agreeOnSize, cornerHypotheses, dropFrameOutlines, dropRepeatedOutlines, edgeSizedHypotheses, locateCards, mayHoldSeveral, orderCardQuad, shareInside, splitWidths, suppressNested, visiblePart, type LocatedCard } from '../../server/vision/locate';
+import { agreeOnSize, cornerHypotheses, dropFragmentBacks, dropFrameOutlines, dropRepeatedOutlines, edgeSizedHypotheses, locateCards, mayHoldSeveral, orderCardQuad, shareInside, splitWidths, suppressNested, visiblePart, type LocatedCard } from '../../server/vision/locate';
 import { loadOpenCv, type OpenCv } from '../../server/vision/opencv';
 import type { Point, Quad } from '../../server/vision/types';
 import { paintCards, type PaintedCard } from './painted-cards';
@@ -148,6 +148,23 @@ describe('quad helpers', () => {
     const below: Quad = [[0, -10], [63, -10], [63, 70], [0, 70]];
     expect(visiblePart(card, [below], INDEX_REGION).indexShows).toBe(false);
     expect(visiblePart(card, [card], INDEX_REGION)).toEqual({ share: 0, quad: null, indexShows: false });
+  });
+  it('drops backs a fraction of the size of the surely read faces (a wood-grain sliver), and only with faces to size them by', () => {
+    const at = (x: number, w: number, h: number, kind: 'face' | 'back', confidence: number) => ({
+      corners: [[x, 0], [x + w, 0], [x + w, h], [x, h]] as Quad,
+      source: 'single' as const,
+      support: 1,
+      kind,
+      confidence,
+    });
+    const face = at(0, 230, 310, 'face', 0.99);
+    const sliver = at(232, 55, 35, 'back', 0.6); // 3 % of the face's area
+    const stock = at(300, 220, 300, 'back', 0.7); // a whole back, about a card's size
+    const faint = at(600, 230, 310, 'face', 0.4); // not sure enough to size the cards by
+    const isBack = (c: { kind: string }) => c.kind === 'back';
+    const sure = (c: { kind: string; confidence: number }) => c.kind === 'face' && c.confidence >= 0.9;
+    expect(dropFragmentBacks([face, sliver, stock, faint], isBack, sure)).toEqual([face, stock, faint]);
+    expect(dropFragmentBacks([sliver, stock, faint], isBack, sure)).toEqual([sliver, stock, faint]);
   });
   it('drops a quad nested in a bigger card but keeps equal-size overlaps', () => {
     const big: LocatedCard = { corners: [[0, 0], [63, 0], [63, 88], [0, 88]], source: 'single', support: 1 };

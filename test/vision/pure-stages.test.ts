@@ -5,7 +5,7 @@ import { classMeaning, classNames, FIRST_BACK_CLASS, OTHER_CLASS } from '../../s
 import { decodeFrame } from '../../server/vision/decode';
 import { coveredCards } from '../../server/vision/index';
 import { EnrollmentStore } from '../../server/vision/enrollment';
-import { backEvidence, BACK_EVIDENCE_FROM, decideFromIndex, decideIdentity, identityOutputs, readingRows, type Identity, type IndexReading } from '../../server/vision/identify';
+import { backEvidence, BACK_EVIDENCE_FROM, decideFromIndex, decideIdentity, identityOutputs, readingRows, rejectIndexless, type Identity, type IndexReading } from '../../server/vision/identify';
 import { tablePlane, zoneAt } from '../../server/vision/rectify';
 import { findUnchanged, readsThisFrame, THUMB_HEIGHT, THUMB_WIDTH, TrackMemory } from '../../server/vision/tracking';
 import type { Quad, TableCalibration } from '../../server/vision/types';
@@ -67,6 +67,21 @@ describe('decideFromIndex', () => {
   });
   it('says nothing when no corner clearly shows an index', () => {
     expect(decideFromIndex(reading(8, 0, 0.6))).toBeNull();
+  });
+});
+
+describe('rejectIndexless', () => {
+  const corners = (indexness: number): IndexReading => ({ rank: new Float64Array(13).fill(1 / 13), suit: new Float64Array(4).fill(0.25), indexness });
+  const face = (confidence: number): Identity => ({ kind: 'face', code: 'QD', confidence });
+  it('rejects a whole card whose corners show no index and whose picture is like no face (a joker)', () => {
+    expect(rejectIndexless(face(0.2), corners(0.05))).toMatchObject({ kind: 'other' });
+  });
+  it('keeps a face whose corner shows an index, or whose picture is clearly a face, or that was read without the index model', () => {
+    expect(rejectIndexless(face(0.2), corners(0.9))).toEqual(face(0.2));
+    expect(rejectIndexless(face(0.6), corners(0.05))).toEqual(face(0.6));
+    expect(rejectIndexless(face(0.2), undefined)).toEqual(face(0.2));
+    const back: Identity = { kind: 'back', confidence: 0.2, design: 'gen-1' };
+    expect(rejectIndexless(back, corners(0.05))).toBe(back);
   });
 });
 
