@@ -173,6 +173,26 @@ interface TrackedIdentity {
   fromIndex: Identity | null;
   /** What its index corners read, when the index model ran. */
   index?: IndexReading;
+  /** When a frame's card was read, frame time (ms). */
+  readAtMs?: number;
+}
+
+/** How long a faint reading of a counted card is reused before the card is read again, ms of frame time (see dueForRereading). */
+export const FAINT_REREAD_MS = 300;
+
+/**
+ * Whether a remembered reading should not be reused but the card read again: on a pile whose
+ * cards are counted (the centre, a Nerts pile), a reading that is not a face or back at least
+ * `floor` sure, read FAINT_REREAD_MS ago or longer. A card read as a hand's edge still covered it
+ * (a 2S on a foundation read as 2C at 0.15) lies still afterwards and looks the same, so without
+ * this the faint reading stood, unreported, for as long as nothing moved there: 2.5 s on a live
+ * 3-player hand, though every single frame showed the card clearly.
+ */
+export function dueForRereading(track: TrackedIdentity, zone: string | undefined, nowMs: number, floor: number): boolean {
+  if (!isCountedZone(zone) || track.readAtMs === undefined) return false;
+  const { identity } = track;
+  const faint = identity.kind === 'other' || identity.confidence < floor;
+  return faint && nowMs - track.readAtMs >= FAINT_REREAD_MS;
 }
 
 /** A card with its reading, where it lies, and for a card under others the part that shows. */
@@ -315,9 +335,10 @@ class TfjsRecognizer implements CardRecognizer {
     // on the last frame is taken for the same card.
     const thumbs = located.map((card) => cardThumbnail(image, card.corners));
     const zones = located.map((card) => this.zoneOf(card.corners));
-    const reused: Array<TrackedIdentity | undefined> = located.map((card, i) =>
-      this.tracking ? this.tracks.find(card.corners, thumbs[i], isCountedZone(zones[i]))?.value : undefined,
-    );
+    const reused: Array<TrackedIdentity | undefined> = located.map((card, i) => {
+      const track = this.tracking ? this.tracks.find(card.corners, thumbs[i], isCountedZone(zones[i]))?.value : undefined;
+      return track && !dueForRereading(track, zones[i], timestampMs, this.minConfidence) ? track : undefined;
+    });
     const budget = this.tracking && !options.everyCard ? this.readBudget : Infinity;
     const todo = readsThisFrame(located.map((_, i) => i).filter((i) => !reused[i]), zones, budget, this.frameCount++);
     const crops = new Float32Array(todo.length * CROP_SIZE);
@@ -327,7 +348,7 @@ class TfjsRecognizer implements CardRecognizer {
     const read = await this.readIdentities(crops, corners, todo.length, (k) => isCountedZone(zones[todo[k]]));
     // Cards left for a later frame (over the frame's read budget) have no identity yet.
     const identities: Array<TrackedIdentity | undefined> = [...reused];
-    todo.forEach((cardIndex, k) => (identities[cardIndex] = read[k]));
+    todo.forEach((cardIndex, k) => (identities[cardIndex] = { ...read[k], readAtMs: timestampMs }));
     lap('identify');
 
     const identified = located.flatMap((card, i) => (identities[i] ? [{ corners: card.corners, thumbnail: thumbs[i], value: identities[i]! }] : []));

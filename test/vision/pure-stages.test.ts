@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ALL_CARD_CODES, type CardCode } from '../../server/game/cards';
 import { classMeaning, classNames, FIRST_BACK_CLASS, OTHER_CLASS } from '../../server/vision/classes';
 import { decodeFrame } from '../../server/vision/decode';
-import { coveredCards } from '../../server/vision/index';
+import { coveredCards, dueForRereading, FAINT_REREAD_MS } from '../../server/vision/index';
 import { EnrollmentStore } from '../../server/vision/enrollment';
 import { backEvidence, BACK_EVIDENCE_FROM, decideFromIndex, decideIdentity, identityOutputs, readingRows, rejectIndexless, type Identity, type IndexReading } from '../../server/vision/identify';
 import { tablePlane, zoneAt } from '../../server/vision/rectify';
@@ -160,6 +160,23 @@ describe('TrackMemory', () => {
     expect(memory.find(at(0), look(0.6))?.value).toBe('8H');
     memory.remember([], 100); // time went back (a new hand): nothing older is trusted
     expect(memory.size).toBe(0);
+  });
+});
+
+describe('dueForRereading', () => {
+  const read = (identity: Identity, readAtMs: number) => ({ identity, embedding: new Float32Array(4), fromIndex: null, readAtMs });
+  const faint = read({ kind: 'face', code: '2C', confidence: 0.15 }, 1000);
+  it('reads a faint reading of a centre or Nerts pile card again once it is FAINT_REREAD_MS old', () => {
+    expect(dueForRereading(faint, 'centre', 1000 + FAINT_REREAD_MS - 1, 0.35)).toBe(false);
+    expect(dueForRereading(faint, 'centre', 1000 + FAINT_REREAD_MS, 0.35)).toBe(true);
+    expect(dueForRereading(faint, 'seat-1/nerts', 1000 + FAINT_REREAD_MS, 0.35)).toBe(true);
+    expect(dueForRereading(read({ kind: 'other', confidence: 0.9 }, 1000), 'centre', 2000, 0.35)).toBe(true);
+  });
+  it('keeps reusing sure readings, and readings of cards the score does not count', () => {
+    expect(dueForRereading(read({ kind: 'face', code: '2S', confidence: 0.8 }, 1000), 'centre', 9000, 0.35)).toBe(false);
+    expect(dueForRereading(read({ kind: 'back', confidence: 0.7, design: 'gen-1' }, 1000), 'seat-1/nerts', 9000, 0.35)).toBe(false);
+    expect(dueForRereading(faint, 'seat-1/work', 9000, 0.35)).toBe(false);
+    expect(dueForRereading(faint, undefined, 9000, 0.35)).toBe(false);
   });
 });
 
