@@ -24,6 +24,9 @@ interface EvalArgs {
   frames: number;
   /** Share of rendered scenes seen by a whole-table webcam ('render' mode; undefined: the synth default). */
   webcamShare?: number;
+  /** Scene seed and deck styles of a rendered set ('render' mode; default 4242 and the held-out decks). */
+  seed?: number;
+  decks?: string[];
   data: string;
   model: string;
   /** Index-corner model folder; null reads whole-card crops only (undefined: the default, when present). */
@@ -59,6 +62,8 @@ function parseArgs(argv: string[]): EvalArgs {
   let mode: EvalArgs['mode'] = 'data';
   let frames = 40;
   let webcamShare: number | undefined;
+  let seed: number | undefined;
+  let decks: string[] | undefined;
   let indexModel: string | null | undefined;
   let locatorModel: string | null | undefined;
   let wholeCardWeight: number | undefined;
@@ -75,6 +80,8 @@ function parseArgs(argv: string[]): EvalArgs {
       out = value;
     } else if (argv[i] === '--frames') frames = Number(value);
     else if (argv[i] === '--webcam-share') webcamShare = Number(value);
+    else if (argv[i] === '--seed') seed = Number(value);
+    else if (argv[i] === '--decks') decks = value.split(',').filter(Boolean);
     else if (argv[i] === '--data') data = value;
     else if (argv[i] === '--model') model = value;
     else if (argv[i] === '--index-model') indexModel = value === 'none' ? null : path.resolve(value);
@@ -85,7 +92,7 @@ function parseArgs(argv: string[]): EvalArgs {
     else if (argv[i] === '--out') out = value;
     else if (argv[i] === '--limit') limit = Number(value);
     else if (argv[i] === '--help') {
-      console.log('npm run eval -- --data DIR [--model DIR] [--index-model DIR|none] [--locator-model DIR|none] [--whole-card-weight W] [--face-override F] [--min-confidence C] [--out DIR] [--limit N]\n  or --suite (held-out deck + back enrolment)\n  or --make-rendered DIR [--frames 40] [--webcam-share S] (rendered layout-b set, held-out deck art only; S of the scenes seen by a whole-table webcam)');
+      console.log('npm run eval -- --data DIR [--model DIR] [--index-model DIR|none] [--locator-model DIR|none] [--whole-card-weight W] [--face-override F] [--min-confidence C] [--out DIR] [--limit N]\n  or --suite (held-out deck + back enrolment)\n  or --make-rendered DIR [--frames 40] [--webcam-share S] [--seed 4242] [--decks kennard,letele] (rendered layout-b set, by default of held-out deck art only; S of the scenes seen by a whole-table webcam; another seed or training decks give a set to tune on)');
       process.exit(0);
     } else throw new Error(`unknown argument ${argv[i]} (try --help)`);
     i++;
@@ -93,7 +100,8 @@ function parseArgs(argv: string[]): EvalArgs {
   if (mode === 'render') {
     if (!out) throw new Error('--make-rendered needs a folder');
     if (webcamShare !== undefined && !(webcamShare >= 0 && webcamShare <= 1)) throw new Error('--webcam-share needs a number in 0..1');
-    return { mode, frames, webcamShare, data: '', model: path.resolve(model), out: path.resolve(out), limit };
+    if (seed !== undefined && !Number.isInteger(seed)) throw new Error('--seed needs an integer');
+    return { mode, frames, webcamShare, seed, decks, data: '', model: path.resolve(model), out: path.resolve(out), limit };
   }
   if (wholeCardWeight !== undefined && !(wholeCardWeight >= 0)) throw new Error('--whole-card-weight needs a number ≥ 0');
   if (minConfidence !== undefined && !(minConfidence >= 0 && minConfidence < 1)) throw new Error('--min-confidence needs a number in 0..1');
@@ -278,7 +286,7 @@ function recognizerConfig(args: EvalArgs): RecognizerConfig {
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   if (args.mode === 'render') {
-    const written = await writeRenderedEvalSet(args.out, args.frames, 4242, ['kennard', 'letele'], 0.3, args.webcamShare);
+    const written = await writeRenderedEvalSet(args.out, args.frames, args.seed ?? 4242, args.decks ?? ['kennard', 'letele'], 0.3, args.webcamShare);
     console.log(JSON.stringify({ out: args.out, ...written }));
     return;
   }
