@@ -102,6 +102,18 @@ describe('tracker on simulated hands (ground-truth observations)', () => {
     for (const player of view.players) expect(player.centreCards, `${player.id} centre`).toBe(truth.centre[player.id]);
   });
 
+  it('30 fps, 6 players, seed 2: a copy followed in after the pile already showed the card is the racer, not the owner', async () => {
+    // Failed before: p5's 4D landed unfollowed (it vanished in the air under a hand); p2's copy,
+    // followed from its seat, came to rest 80 ms later and went back. The play was credited to p2
+    // off that track, p5 lost the card and the race went unseen.
+    const sim = await createSimTable({ players: 6, seed: 2, fps: 30, render: false, hands: 1 });
+    const [{ truth, view }] = await refereeFromTruth(sim, { drop: 0, misread: 0 }, 2 * 7919);
+    const race = truth.disputes.find((d) => d.code === '4D' && d.foundationId === 'f5')!;
+    expect(`${race.winner?.player}/${race.loser.player}`).toBe('p5/p2');
+    expect(view.disputes.some((d) => d.first.card === '4D' && d.winner === 'p5' && d.second.player === 'p2')).toBe(true);
+    expect(view.players.find((p) => p.id === 'p5')!.centreCards).toBe(truth.centre.p5);
+  });
+
   it('noisy observations (10% dropped, 3% misread), 3 players, seed 2: Nerts counts exact, centre within 3 per player', async () => {
     const { truth, view } = await refereeSimulatedHand(3, 2, { drop: 0.1, misread: 0.03 });
     for (const player of view.players) {
