@@ -280,6 +280,8 @@ export interface RaceWatch {
   firstDoubleMs?: number;
   /** Seats whose X went away after the landing: when it was last seen there, ms. */
   away: Record<string, number>;
+  /** Seats whose copy, followed, was last seen carried from where it lay before it went away (it flew, it was not merely covered). */
+  awayFlying?: Record<string, boolean>;
   /** Tracked copies of X seen lying still on the pile: track id → origin and landing time, ms. */
   landers?: Record<string, { origin: string; landedMs: number }>;
   /** Players already reported as having lost this race (three copies can race for one slot). */
@@ -1519,7 +1521,13 @@ function watchRace(
     const visible = copies.length > 0;
     const lastSeen = seat.lastSeen[race.code];
     if (!visible) {
-      if (lastSeen !== undefined && lastSeen >= race.landMs - config.disputeWindowMs && race.away[seat.playerId] === undefined) race.away[seat.playerId] = lastSeen;
+      if (lastSeen !== undefined && lastSeen >= race.landMs - config.disputeWindowMs && race.away[seat.playerId] === undefined) {
+        race.away[seat.playerId] = lastSeen;
+        const track = (state.tracks ?? []).find((t) => t.code === race.code && t.origin === seat.playerId);
+        // Flying: picked up from where it lay (it had come to rest) and carried at least a card's length.
+        const flying = track && track.movingMs === track.lastMs && track.rest && Math.hypot(track.x - track.rest.x, track.y - track.rest.y) >= track.sizePx;
+        if (flying) (race.awayFlying ??= {})[seat.playerId] = true;
+      }
       continue;
     }
     const awaySince = race.away[seat.playerId];
@@ -1536,6 +1544,9 @@ function watchRace(
     // This seat's copy was followed lying in the seat while the second copy showed in the centre: not the racer.
     const stayedHome =
       race.secondSeenMs !== null &&
+      // (A copy last seen flying, before the second copy showed, did leave: its track can be
+      // picked up again at home when it comes back, born long before; that is no stay.)
+      !(race.awayFlying?.[seat.playerId] && awaySince < secondSeen) &&
       (state.tracks ?? []).some((t) => t.code === race.code && t.origin === seat.playerId && t.lastMs === now && (t.bornMs ?? Infinity) <= secondSeen && !(t.rest && Math.hypot(t.rest.x - pile.center[0], t.rest.y - pile.center[1]) <= config.pileRadiusCards * Math.max(t.sizePx, pile.cardSizePx)));
     if (stayedHome) continue;
     // The copy flew to the centre and came back: the second lander of a race.

@@ -102,7 +102,7 @@ describe('tracker on simulated hands (ground-truth observations)', () => {
     for (const player of view.players) expect(player.centreCards, `${player.id} centre`).toBe(truth.centre[player.id]);
   });
 
-  it('30 fps, 6 players, seed 2: a copy followed in after the pile already showed the card is the racer, not the owner', async () => {
+  it('30 fps, 6 players, seed 2: a copy followed in after the pile already showed the card is the racer, not the owner; a copy that flew and came home raced', async () => {
     // Failed before: p5's 4D landed unfollowed (it vanished in the air under a hand); p2's copy,
     // followed from its seat, came to rest 80 ms later and went back. The play was credited to p2
     // off that track, p5 lost the card and the race went unseen.
@@ -112,6 +112,10 @@ describe('tracker on simulated hands (ground-truth observations)', () => {
     expect(`${race.winner?.player}/${race.loser.player}`).toBe('p5/p2');
     expect(view.disputes.some((d) => d.first.card === '4D' && d.winner === 'p5' && d.second.player === 'p2')).toBe(true);
     expect(view.players.find((p) => p.id === 'p5')!.centreCards).toBe(truth.centre.p5);
+    // Failed before too: p6's 7D, last seen flying at 63.5 s, lost the race to p1's and came home
+    // at 65.5 s; its track was picked up again there and taken for a copy that never left.
+    expect(truth.disputes.some((d) => d.code === '7D' && d.winner?.player === 'p1' && d.loser.player === 'p6')).toBe(true);
+    expect(view.disputes.some((d) => d.first.card === '7D' && d.winner === 'p1' && d.second.player === 'p6')).toBe(true);
   });
 
   it('noisy observations (10% dropped, 3% misread), 3 players, seed 2: Nerts counts exact, centre within 3 per player', async () => {
