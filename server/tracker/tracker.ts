@@ -1392,7 +1392,6 @@ function resolvePending(state: TrackerState, now: number, config: TrackerConfig,
     // Seats the card had left but showed again: only if nothing else points anywhere.
     const returned = play.candidates.filter(fresh).sort((a, b) => b.seenMs - a.seenMs)[0]?.playerId;
     const player = tracked ?? seen ?? reacher ?? departed?.seat.playerId ?? maybe ?? returned ?? fallback?.playerId ?? state.seats[0].playerId;
-    (globalThis as { __cue?: (x: object) => void }).__cue?.({ code: play.code, landMs: play.landMs, player, tracked, seen, reacher, departed: departed?.seat.playerId, maybe, returned, fallback: fallback?.playerId, candidates: play.candidates, ranked });
     // One departure explains one arrival.
     if (departed && player === departed.seat.playerId) departed.seat.nertsDepartures = (departed.seat.nertsDepartures ?? []).filter((d) => d !== departed.departure);
     // One sighting explains one arrival.
