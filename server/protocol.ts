@@ -205,6 +205,8 @@ export const TableEventSchema = Type.Union([
   Type.Object({ type: Type.Literal('foundation-completed'), foundationId: Type.String() }),
   /** The camera misread a pile's suit (its ace taken for another suit's) and later cards showed it: the pile's cards keep their ranks and take this suit. */
   Type.Object({ type: Type.Literal('pile-revised'), foundationId: Type.String(), suit: Type.Union([Type.Literal('S'), Type.Literal('H'), Type.Literal('D'), Type.Literal('C')]), reason: Type.String() }),
+  /** A card the camera took for played on a pile was not there after all (the pile showed the card under it on top again, surely and steadily): it leaves the centre. */
+  Type.Object({ type: Type.Literal('play-withdrawn'), foundationId: Type.String(), card: CardCodeSchema, reason: Type.String() }),
   Type.Object({ type: Type.Literal('nerts-count'), player: PlayerRef, left: Type.Integer({ minimum: 0 }) }),
   Type.Object({
     type: Type.Literal('dispute-opened'),

@@ -59,6 +59,11 @@ interface HandResult {
   disputesSeen: number;
   scoresSeen: Record<string, number>;
   scoresTruth: Record<string, number>;
+  /**
+   * Centre cards card by card (tracker-only modes, where the rules state is at hand): the truth's,
+   * those seen, those seen with the right owner (`right`) and those seen whatever the owner (`named`).
+   */
+  centreCards?: { truth: number; seen: number; right: number; named: number };
 }
 
 function usage(message: string): never {
@@ -85,7 +90,25 @@ function describe(result: HandResult): string {
   );
 }
 
-function compare(tableIndex: number, handIndex: number, view: TableView, truth: HandTruth, variant: string, callGraceMs: number): HandResult {
+/** Seen centre cards against the truth's, card by card (each deck holds one copy of a card, so card + owner is unique). */
+function compareCentre(seen: ReadonlyArray<{ card: string; owner: string | null }>, truth: HandTruth, late: ReadonlySet<unknown>): NonNullable<HandResult['centreCards']> {
+  const truthCards = truth.plays.filter((p) => p.foundationId !== undefined && !late.has(p)).flatMap((p) => p.cards.map((c) => ({ card: c.code as string, owner: c.owner as string })));
+  const count = (cards: string[]) => cards.reduce((m, k) => m.set(k, (m.get(k) ?? 0) + 1), new Map<string, number>());
+  const matched = (a: string[], b: string[]) => {
+    const left = count(b);
+    let n = 0;
+    for (const key of a) if ((left.get(key) ?? 0) > 0) { left.set(key, left.get(key)! - 1); n += 1; }
+    return n;
+  };
+  return {
+    truth: truthCards.length,
+    seen: seen.length,
+    right: matched(seen.map((c) => `${c.card}/${c.owner}`), truthCards.map((c) => `${c.card}/${c.owner}`)),
+    named: matched(seen.map((c) => c.card), truthCards.map((c) => c.card)),
+  };
+}
+
+function compare(tableIndex: number, handIndex: number, view: TableView, truth: HandTruth, variant: string, callGraceMs: number, centre?: ReadonlyArray<{ card: string; owner: string | null }>): HandResult {
   const late = truth.plays.filter((p) => p.move.type === 'to-foundation' && truth.callMs !== null && p.landMs > truth.callMs + callGraceMs);
   const centreUnderRules = (player: string) => (truth.centre[player] ?? 0) - late.filter((p) => p.player === player).length;
   const centreExactUnderRules = view.players.every((p) => p.centreCards === centreUnderRules(p.id));
@@ -104,7 +127,11 @@ function compare(tableIndex: number, handIndex: number, view: TableView, truth: 
       disputesRight += 1;
     }
   }
-  return { table: tableIndex, hand: handIndex, exact, centreExactUnderRules, playsAfterCall: late.length, centreErrors, nertsErrors, perPlayer, disputesTruth: truth.disputes.length, disputesRight, disputesSeen: view.disputes.length, scoresSeen, scoresTruth };
+  return {
+    table: tableIndex, hand: handIndex, exact, centreExactUnderRules, playsAfterCall: late.length, centreErrors, nertsErrors, perPlayer,
+    disputesTruth: truth.disputes.length, disputesRight, disputesSeen: view.disputes.length, scoresSeen, scoresTruth,
+    ...(centre ? { centreCards: compareCentre(centre, truth, new Set(late)) } : {}),
+  };
 }
 
 interface Bench {
@@ -263,6 +290,8 @@ async function main(): Promise<void> {
     const disputesTruth = results.reduce((sum, r) => sum + r.disputesTruth, 0);
     const disputesRight = results.reduce((sum, r) => sum + r.disputesRight, 0);
     const disputesSeen = results.reduce((sum, r) => sum + r.disputesSeen, 0);
+    const cards = results.flatMap((r) => (r.centreCards ? [r.centreCards] : []));
+    const total = (key: keyof NonNullable<HandResult['centreCards']>) => cards.reduce((sum, c) => sum + c[key], 0);
     return {
       handsScored: results.length,
       handsExact: results.length ? Math.round((results.filter((r) => r.exact).length / results.length) * 1000) / 1000 : 0,
@@ -274,6 +303,7 @@ async function main(): Promise<void> {
       nertsErrorPerPlayer: { mean: mean(nerts), max: nerts.length ? Math.max(...nerts) : 0 },
       disputesRuledRight: disputesTruth ? Math.round((disputesRight / disputesTruth) * 1000) / 1000 : null,
       disputes: { right: disputesRight, truth: disputesTruth, seen: disputesSeen },
+      ...(cards.length ? { centreCards: { truth: total('truth'), seen: total('seen'), right: total('right'), named: total('named') } } : {}),
     };
   };
 
@@ -285,7 +315,7 @@ async function main(): Promise<void> {
     for (const [t, file] of files.entries()) {
       const { meta, frames } = await openRecording(file).catch((error: Error) => usage(error.message));
       for (const hand of await refereeObservations(meta, frames)) {
-        const result = compare(t, hand.handIndex, hand.view, hand.truth, meta.variant.name, meta.variant.callGraceMs);
+        const result = compare(t, hand.handIndex, hand.view, hand.truth, meta.variant.name, meta.variant.callGraceMs, hand.centre);
         results.push(result);
         log(`${file}: ${describe(result)}`);
       }
@@ -303,7 +333,7 @@ async function main(): Promise<void> {
     for (let t = 0; t < tables; t += 1) {
       const sim = await createSimTable({ players, seed: seed + t, fps, hands, render: false });
       for (const hand of await refereeFromTruth(sim, { drop, misread }, seed * 7919 + t)) {
-        const result = compare(t, hand.handIndex, hand.view, hand.truth, sim.variant.name, sim.variant.callGraceMs);
+        const result = compare(t, hand.handIndex, hand.view, hand.truth, sim.variant.name, sim.variant.callGraceMs, hand.centre);
         results.push(result);
         log(describe(result));
       }

@@ -108,6 +108,11 @@ function toRefereeEvents(state: RulesState, event: TableEvent, timeMs: number, s
     }
     case 'pile-revised':
       return [{ type: 'correction', atMs, by: 'camera', reason: event.reason, fix: { kind: 'set-suit', foundationId: event.foundationId, suit: event.suit } }];
+    case 'play-withdrawn': {
+      // The latest play of that card on that pile still in the centre.
+      const play = hand?.plays.filter((p) => p.foundationId === event.foundationId && p.card === event.card && p.status === 'on-foundation').at(-1);
+      return play ? [{ type: 'correction', atMs, by: 'camera', reason: event.reason, fix: { kind: 'remove-play', playId: play.playId } }] : [];
+    }
     case 'foundation-completed':
     case 'dispute-opened':
     case 'stall':

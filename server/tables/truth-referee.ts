@@ -20,6 +20,8 @@ export interface TruthRefereedHand {
   handIndex: number;
   view: TableView;
   truth: HandTruth;
+  /** The cards the rules hold in the centre at the end of the hand, with the owner each was given. */
+  centre: Array<{ card: string; owner: string | null }>;
 }
 
 /** One frame to referee: which hand, when, and what was seen; the last frame of a hand carries its truth. */
@@ -71,7 +73,8 @@ export async function refereeObservations(table: RefereedTable, frames: AsyncIte
       tracker = flushed.state;
       apply(flushed.events);
       apply([{ timeMs: frame.timeMs + 1, event: { type: 'hand-ended' } }]);
-      hands.push({ handIndex: frame.handIndex, view: toView(rules, context), truth: frame.handTruth });
+      const centre = (rules.referee.hand?.plays ?? []).filter((play) => play.status === 'on-foundation').map((play) => ({ card: play.card, owner: play.owner }));
+      hands.push({ handIndex: frame.handIndex, view: toView(rules, context), truth: frame.handTruth, centre });
     }
   }
   return hands;

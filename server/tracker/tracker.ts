@@ -100,6 +100,11 @@ export interface TrackerConfig extends ReadingTuning, PileLookTuning {
   firstLanderSlackMs: number;
   /** A pile showing a queen that vanishes this long (other centre cards still seen) was completed and set aside, ms. */
   setAsideMs: number;
+  /**
+   * ... and one showing a card at most this many below the king: the cards between landed unseen
+   * (a queen at webcam size can read as the jack under it), then the pile was set aside.
+   */
+  setAsideUnseenMax: number;
   /** A Nerts pile seen empty this long (and in this many frames) = the call, ms. */
   emptyNertsMs: number;
   emptyNertsFrames: number;
@@ -128,6 +133,12 @@ export interface TrackerConfig extends ReadingTuning, PileLookTuning {
    * cards between were played unseen (they are filled in), ms.
    */
   farAheadSteadyMs: number;
+  /**
+   * A pile that shows, surely and steadily for this long, a card it already had under its top:
+   * the cards above it never came (a top misread surely, or a card held over the pile and taken
+   * away) and are withdrawn, ms.
+   */
+  withdrawSteadyMs: number;
   /**
    * A pile of at most this many cards whose next card reads surely in another suit takes that
    * suit (its ace was misread; see misreadSuit).
@@ -191,6 +202,7 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   reachFocusMs: 300,
   reachOutsideWeight: 0.5,
   setAsideMs: 3000,
+  setAsideUnseenMax: 2,
   emptyNertsMs: 600,
   emptyNertsFrames: 4,
   callWaitMs: 2500,
@@ -202,6 +214,7 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   lookNextShare: 0.5,
   lookLandingShift: 0.15,
   farAheadSteadyMs: 1500,
+  withdrawSteadyMs: 2000,
   callSettleMs: 1800,
   raceWatchMs: 5000,
   callReactionMs: 800,
@@ -256,6 +269,10 @@ export interface TrackedPile {
   earlierRaces?: RaceWatch[];
   /** A reading far ahead in the pile's suit (more than three cards), and since when it has been decided, ms. */
   ahead?: { code: CardCode; sinceMs: number } | null;
+  /** A card under the top read as the pile's top, and since when it has been decided, ms (see withdrawSteadyMs). */
+  behind?: { code: CardCode; sinceMs: number } | null;
+  /** The readings that withdrawals took back from this pile (the top each time; see withdrawAbove): read again, they must hold like one far ahead. */
+  withdrawn?: CardCode[];
   /** Per suit, the surest reading the recogniser itself (before the pile's prior) gave a card lying on this pile. */
   suitSeen?: Partial<Record<Suit, number>>;
   /** The pile's top by look, for cards that land and are never named (see pile-looks.ts); absent in older saved states. */
@@ -376,6 +393,8 @@ export interface TrackedSeat {
   maybeSeen?: Record<string, number>;
   /** Where the Nerts pile lies in the image (from its sure readings), px; absent until one. */
   nertsAt?: Point;
+  /** The middle of this seat's cards in the image (a running mean of every card seen in its zones), px; absent until one. */
+  seatAt?: Point;
   /** New Nerts tops shown lately: their previous top had left (one departure explains one play). */
   nertsDepartures?: NertsDeparture[];
   /** Nerts pile seen empty: the call follows when its last card lands (`landedMs`) or after callWaitMs. */
@@ -730,10 +749,7 @@ function rememberMotion(state: TrackerState, frame: FrameObservations, now: numb
  * down is there as it lands, its arm reaching back to its player's side of the table.
  */
 function reachesAt(state: TrackerState, point: Point, slackPx: number, landMs: number, config: TrackerConfig): Map<string, number> {
-  const weigh = (atMs: number, seats: number) => {
-    const focused = atMs >= landMs - config.reachFocusMs && atMs <= landMs;
-    return (focused ? 1 : config.reachOutsideWeight) / seats;
-  };
+  const weigh = (atMs: number) => (atMs >= landMs - config.reachFocusMs && atMs <= landMs ? 1 : config.reachOutsideWeight);
   const reaches = reachesBetween(state, point, slackPx, landMs - config.reachBeforeMs, landMs + config.reachAfterMs, weigh);
   return new Map([...reaches].map(([playerId, reach]) => [playerId, reach.weight]));
 }
@@ -749,27 +765,28 @@ function reachesBetween(
   slackPx: number,
   fromMs: number,
   toMs: number,
-  weigh: (atMs: number, seats: number) => number = () => 1,
+  weigh: (atMs: number) => number = () => 1,
 ): Map<string, { frames: number; firstMs: number; weight: number }> {
   const reaches = new Map<string, { frames: number; firstMs: number; weight: number }>();
   for (const motion of state.motion ?? []) {
     if (motion.atMs < fromMs || motion.atMs > toMs) continue;
     // The blob with the cell nearest the point (within reach) is the hand there in this frame.
-    let nearest: { seats: number[]; distance: number } | null = null;
+    let nearest: { blob: (typeof motion.blobs)[number]; distance: number } | null = null;
     for (const blob of motion.blobs) {
       const half = blob.cellSize / 2 + slackPx;
       for (let i = 0; i < blob.cells.length; i += 2) {
         const [dx, dy] = [Math.abs(blob.cells[i] - point[0]), Math.abs(blob.cells[i + 1] - point[1])];
         if (dx > half || dy > half) continue;
         const distance = Math.hypot(dx, dy);
-        if (!nearest || distance < nearest.distance) nearest = { seats: blob.seats, distance };
+        if (!nearest || distance < nearest.distance) nearest = { blob, distance };
       }
     }
     if (!nearest) continue;
-    const weight = weigh(motion.atMs, nearest.seats.length);
-    for (const seat of nearest.seats) {
+    const shares = seatShares(state, nearest.blob, point);
+    for (const seat of nearest.blob.seats) {
       const playerId = state.seats.find((s) => s.seat === seat)?.playerId;
       if (!playerId) continue;
+      const weight = weigh(motion.atMs) * (shares.get(seat) ?? 0);
       const reach = reaches.get(playerId);
       if (reach) {
         reach.frames += 1;
@@ -778,6 +795,40 @@ function reachesBetween(
     }
   }
   return reaches;
+}
+
+/** How fast a seat's middle (TrackedSeat.seatAt) follows the cards seen there, per card. */
+const SEAT_AT_RATE = 0.02;
+
+/**
+ * How much of the way from `point` to each seat's middle a moving blob covers (0–1), for a blob
+ * that touches several seats: arms that met over the centre make one blob, and the arm that
+ * reaches `point` is the one lying along the line back to its player's cards. Equal shares when
+ * a seat's middle is not known yet or no line is covered.
+ */
+function seatShares(state: TrackerState, blob: { seats: number[]; cells: number[]; cellSize: number }, point: Point): Map<number, number> {
+  const equal = new Map(blob.seats.map((seat) => [seat, 1 / blob.seats.length]));
+  if (blob.seats.length < 2) return equal;
+  const coverage = new Map<number, number>();
+  for (const seatNumber of blob.seats) {
+    const at = state.seats.find((seat) => seat.seat === seatNumber)?.seatAt;
+    if (!at) return equal;
+    const length = Math.hypot(at[0] - point[0], at[1] - point[1]);
+    const samples = Math.max(1, Math.ceil(length / (blob.cellSize / 2)));
+    let covered = 0;
+    for (let k = 0; k <= samples; k += 1) {
+      const [x, y] = [point[0] + ((at[0] - point[0]) * k) / samples, point[1] + ((at[1] - point[1]) * k) / samples];
+      for (let i = 0; i < blob.cells.length; i += 2) {
+        if (Math.abs(blob.cells[i] - x) <= blob.cellSize * 0.75 && Math.abs(blob.cells[i + 1] - y) <= blob.cellSize * 0.75) {
+          covered += 1;
+          break;
+        }
+      }
+    }
+    coverage.set(seatNumber, (covered / (samples + 1)) ** 4);
+  }
+  const total = [...coverage.values()].reduce((a, b) => a + b, 0);
+  return total > 0 ? new Map([...coverage].map(([seat, c]) => [seat, c / total])) : equal;
 }
 
 /** One frame's cards sorted by where they lie, after the confidence floor (see readFrame). */
@@ -829,6 +880,8 @@ function readFrame(state: TrackerState, frame: FrameObservations, now: number, c
     }
     const seat = seatByIndex.get(zone.seat);
     if (!seat) continue;
+    const [x, y] = quadCentre(card.corners);
+    seat.seatAt = seat.seatAt ? [seat.seatAt[0] * (1 - SEAT_AT_RATE) + x * SEAT_AT_RATE, seat.seatAt[1] * (1 - SEAT_AT_RATE) + y * SEAT_AT_RATE] : [x, y];
     if (card.kind === 'face' && card.code) {
       // A sighting counts once repeated within a moment: a one-frame misread names no card.
       seat.rawSeen ??= {};
@@ -1033,7 +1086,17 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
     }
     pile.votes = pruneVotes(pile.votes, now, config);
     const decided = tally(pile.votes, config);
-    if (!decided?.code || decided.code === pile.cards.at(-1)?.code) continue;
+    if (!decided?.code) continue;
+    // A steady reading is one decided without a break: any other decision restarts the clocks.
+    if (pile.ahead && pile.ahead.code !== decided.code) pile.ahead = null;
+    const under = pile.cards.findIndex((card) => card.code === decided.code);
+    if (under >= 0 && under < pile.cards.length - 1) {
+      if (pile.behind?.code !== decided.code) pile.behind = { code: decided.code, sinceMs: now };
+      if (hasSureVote(pile.votes, decided.code, config) && now - pile.behind.sinceMs >= config.withdrawSteadyMs) withdrawAbove(state, pile, under, now, emit);
+      continue;
+    }
+    pile.behind = null;
+    if (decided.code === pile.cards.at(-1)?.code) continue;
     const suit = misreadSuit(state, pile, decided.code, config);
     if (suit) {
       const was = suitOf(pile.cards[0].code);
@@ -1043,13 +1106,16 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
     }
     const currentTop = pile.cards.at(-1)?.code;
     let added = cardsBetween(currentTop, decided.code);
-    if (!added && currentTop && suitOf(currentTop) === suitOf(decided.code) && rankValue(decided.code) > rankValue(currentTop)) {
+    // The reading a withdrawal took back (see withdrawAbove), read again: likely the same
+    // misreading, so it must hold as long as a reading far ahead.
+    const againAfterWithdrawal = added !== null && (pile.withdrawn ?? []).includes(decided.code);
+    if ((!added || againAfterWithdrawal) && currentTop && suitOf(currentTop) === suitOf(decided.code) && rankValue(decided.code) > rankValue(currentTop)) {
       // Far ahead in suit: a fast run of plays under hands was missed, or a misread. Taken once
       // the reading has held, surely, for a while; never reported as an illegal play.
       if (pile.ahead?.code !== decided.code) pile.ahead = { code: decided.code, sinceMs: now };
-      const sure = hasSureVote(pile.votes, decided.code, config);
+      const sure = againAfterWithdrawal || hasSureVote(pile.votes, decided.code, config);
       if (!sure || now - pile.ahead.sinceMs < config.farAheadSteadyMs) continue;
-      added = cardsBetween(currentTop, decided.code, 13);
+      added ??= cardsBetween(currentTop, decided.code, 13);
     }
     pile.ahead = null;
     if (added) {
@@ -1068,23 +1134,23 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
   followPileLooks(state, frame, lookedCentre, now, config);
 
   // A queen pile that vanished while the rest of the centre stays in view was completed (its king
-  // landed under a hand) and set aside face down.
+  // landed under a hand) and set aside face down; so was a jack pile (its queen was never named).
   for (const pile of state.piles) {
     if (pile.completed) continue;
     if (pileHits.has(pile.id)) pile.missingSinceMs = null;
     else if (centreCards.length > 0) pile.missingSinceMs ??= now;
     const top = pile.cards[pile.cards.length - 1];
-    if (!top || rankValue(top.code) !== 12) continue;
+    if (!top || 13 - rankValue(top.code) > config.setAsideUnseenMax || rankValue(top.code) === 13) continue;
     const king = `K${suitOf(top.code)}` as CardCode;
     // The king's track is remembered while it lies there: the pile may be set aside (and the track
     // gone) before the king is voted in.
-    if (!pile.kingLander) {
+    if (!pile.kingLander && rankValue(top.code) === 12) {
       const first = landedTracks(state, pile, king, -Infinity, now, config)[0];
       if (first) pile.kingLander = { origin: first.track.origin!, landedMs: first.landedMs };
     }
     if (pile.missingSinceMs != null && now - pile.missingSinceMs >= config.setAsideMs) {
       const lander = pile.kingLander;
-      queuePlay(state, pile, king, false, lander?.landedMs ?? pile.missingSinceMs, now, config, true);
+      for (const code of cardsBetween(top.code, king, 13)!) queuePlay(state, pile, code, false, (code === king ? lander?.landedMs : undefined) ?? pile.missingSinceMs, now, config, true);
       const play = state.pending[state.pending.length - 1];
       if (lander && play.trackOwner === undefined) play.trackOwner = lander.origin;
       pile.completed = true;
@@ -1144,6 +1210,30 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
   }
   state.candidates = keptCandidates;
 
+}
+
+/**
+ * Takes back the cards above `pile.cards[under]`: the pile has shown that card as its top, surely
+ * and steadily, since they were accepted (see withdrawSteadyMs). A card whose owner is still
+ * pending is dropped unheard; the rules are told of the others (`play-withdrawn`).
+ */
+function withdrawAbove(state: TrackerState, pile: TrackedPile, under: number, now: number, emit: Emit): void {
+  const top = pile.cards[under].code;
+  const withdrawn = pile.cards.splice(under + 1).reverse();
+  for (const card of withdrawn) {
+    const pending = state.pending.findIndex((play) => play.foundationId === pile.id && play.code === card.code && play.legal);
+    if (pending >= 0) state.pending.splice(pending, 1);
+    else emit({ type: 'play-withdrawn', foundationId: pile.id, card: card.code, reason: `${pile.id} showed ${top} on top again: ${card.code} was not there` }, pile.behind?.sinceMs);
+  }
+  const gone = new Set(withdrawn.map((card) => card.code));
+  pile.withdrawn = [...new Set([...(pile.withdrawn ?? []), withdrawn[0].code])];
+  if (pile.race && gone.has(pile.race.code)) pile.race = null;
+  pile.earlierRaces = pile.earlierRaces?.filter((race) => !gone.has(race.code));
+  pile.lookWatch = initialPileWatch(now, pile.cards.length);
+  pile.behind = null;
+  pile.ahead = null;
+  pile.reportedIllegal = null;
+  pile.rivals = [];
 }
 
 /**

@@ -53,6 +53,25 @@ describe('rules bridge: log entries → referee reducer → view', () => {
     expect(view.violations.map((v) => v.seq)).toEqual([3, 6]);
   });
 
+  it('a withdrawn play leaves the centre: the pile drops back and the card may be played again', () => {
+    const { state, log } = play([
+      [0, { type: 'hand-started', hand: 1 }],
+      [1000, { type: 'card-played', player: 'ann', card: 'AS', foundationId: 'f1', newPile: true }],
+      [2000, { type: 'card-played', player: 'bob', card: '2S', foundationId: 'f1', newPile: false }],
+      [2100, { type: 'card-played', player: 'ann', card: '3S', foundationId: 'f1', newPile: false }],
+      [5000, { type: 'play-withdrawn', foundationId: 'f1', card: '3S', reason: 'f1 showed 2S on top again' }],
+      [5100, { type: 'play-withdrawn', foundationId: 'f1', card: 'KD', reason: 'no such play' }],
+      [8000, { type: 'card-played', player: 'bob', card: '3S', foundationId: 'f1', newPile: false }],
+    ]);
+    expect(log.flatMap((entry) => entry.violations)).toEqual([]);
+    const view = toView(state, context);
+    expect(view.foundations).toEqual([expect.objectContaining({ id: 'f1', top: '3S', count: 3 })]);
+    expect(view.players.map((p) => [p.id, p.centreCards])).toEqual([
+      ['ann', 1],
+      ['bob', 2],
+    ]);
+  });
+
   it('a rival copy opens a dispute (first stays), logged with a follow-up; a referee can overrule', () => {
     const { state, log, seq } = play([
       [0, { type: 'hand-started', hand: 1 }],

@@ -151,6 +151,51 @@ describe('tracker: readings weighed by the pile', () => {
     expect(plays).toEqual([{ type: 'card-played', player: 'ann', card: 'AH', foundationId: 'f1', newPile: true }]);
   });
 
+  it('withdraws cards a pile never had: its old top reads surely and steadily again', () => {
+    const pile = (['AH', '2H', '3H', '4H', '5H', '6H'] as const).flatMap((code, i) => frames(i * 600, 5, 100, () => [face(code, CENTRE.x, CENTRE.y, 'centre')]));
+    // The 6H reads surely as 8H for a second (two ahead: 7H and 8H are taken), then as itself for 3 s.
+    const sequence = [
+      ...pile,
+      ...frames(3600, 10, 100, () => [face('8H', CENTRE.x, CENTRE.y, 'centre', 0.95)]),
+      ...frames(4600, 30, 100, () => [face('6H', CENTRE.x, CENTRE.y, 'centre', 0.95)]),
+    ];
+    const events = run(sequence);
+    const played = events.filter((e) => e.type === 'card-played').map((e) => (e as { card: string }).card);
+    expect(played).toEqual(['AH', '2H', '3H', '4H', '5H', '6H', '7H', '8H']);
+    expect(events.filter((e) => e.type === 'play-withdrawn')).toEqual([
+      { type: 'play-withdrawn', foundationId: 'f1', card: '8H', reason: 'f1 showed 6H on top again: 8H was not there' },
+      { type: 'play-withdrawn', foundationId: 'f1', card: '7H', reason: 'f1 showed 6H on top again: 7H was not there' },
+    ]);
+    // The pile goes on from the 6H: a real 7H is its next card (the 8H, read again, would have to hold).
+    const after = run([...sequence, ...frames(7600, 6, 100, () => [face('7H', CENTRE.x, CENTRE.y, 'centre', 0.95)])]);
+    expect(after.filter((e) => e.type === 'card-played').map((e) => (e as { card: string }).card)).toEqual([...played, '7H']);
+  });
+
+  it('keeps a card whose pile shows the card under it only for a moment, or unsurely', () => {
+    const pile = (['AH', '2H', '3H', '4H', '5H', '6H', '7H'] as const).flatMap((code, i) => frames(i * 600, 5, 100, () => [face(code, CENTRE.x, CENTRE.y, 'centre')]));
+    const brief = [...pile, ...frames(4200, 10, 100, () => [face('6H', CENTRE.x, CENTRE.y, 'centre', 0.95)]), ...frames(5200, 10, 100, () => [face('7H', CENTRE.x, CENTRE.y, 'centre', 0.95)])];
+    expect(run(brief).some((e) => e.type === 'play-withdrawn')).toBe(false);
+    const unsureOld = [...pile, ...frames(4200, 40, 100, () => [face('6H', CENTRE.x, CENTRE.y, 'centre', 0.5)])];
+    expect(run(unsureOld).some((e) => e.type === 'play-withdrawn')).toBe(false);
+  });
+
+  it('drops a withdrawn card still waiting for its owner unheard, and needs a steady reading to take it again', () => {
+    const quick = { ...config, withdrawSteadyMs: 300 };
+    const pile = (['AH', '2H', '3H', '4H', '5H', '6H'] as const).flatMap((code, i) => frames(i * 600, 5, 100, () => [face(code, CENTRE.x, CENTRE.y, 'centre')]));
+    const misread = [...pile, ...frames(3600, 4, 100, () => [face('7H', CENTRE.x, CENTRE.y, 'centre', 0.95)]), ...frames(4000, 8, 100, () => [face('6H', CENTRE.x, CENTRE.y, 'centre', 0.95)])];
+    const { during, atEnd } = track(misread, quick);
+    const events = [...during, ...atEnd];
+    expect(events.some((e) => e.type === 'card-played' && e.card === '7H')).toBe(false);
+    expect(events.some((e) => e.type === 'play-withdrawn')).toBe(false);
+    // The same misreading again for half a second is not taken; held for two seconds (even unsurely), it is.
+    const again = (ms: number) => {
+      const { during: d, atEnd: a } = track([...misread, ...frames(4800, ms / 100, 100, () => [face('7H', CENTRE.x, CENTRE.y, 'centre', 0.5)])], quick);
+      return [...d, ...a].some((e) => e.type === 'card-played' && e.card === '7H');
+    };
+    expect(again(500)).toBe(false);
+    expect(again(2000)).toBe(true);
+  });
+
   it('counts a card that lands unnamed by its new look (a queen at webcam size reads as the jack under it)', () => {
     // Each card its own look; a hand covers the pile for 200–300 ms as each lands.
     const look = (k: number) => Array.from({ length: 16 }, (_, i) => (i === k ? 1 : 0));
@@ -209,6 +254,22 @@ describe('tracker: readings weighed by the pile', () => {
     ];
     expect(run(sequence(true))).toContainEqual({ type: 'card-played', player: 'bob', card: '2S', foundationId: 'f1', newPile: false });
     expect(run(sequence(false))).toContainEqual({ type: 'card-played', player: 'ann', card: '2S', foundationId: 'f1', newPile: false });
+  });
+
+  it('tells apart two arms that met over the centre by the one lying along the line back to its player', () => {
+    // One moving blob touches both seats: Bob's arm runs from the pile up to his cards; Ann's hand
+    // moves beside the pile, off the line to hers.
+    const bobArm = [0, 1, 2, 3, 4, 5].map((k): [number, number] => [CENTRE.x, CENTRE.y - k * 64]);
+    const annHand = [0, 1, 2].map((k): [number, number] => [CENTRE.x + 128 + k * 64, CENTRE.y + 140]);
+    const merged = { seats: [0, 1], cells: [...bobArm, ...annHand], cellSize: 64 };
+    const seats = [face('9D', 200, 650, 'seat-0/work'), face('9C', CENTRE.x, 60, 'seat-1/work')];
+    const sequence = [
+      ...frames(0, 3, 100, () => [...seats, face('AS', 200, 650, 'seat-0/nerts')]),
+      ...frames(300, 10, 100, () => [...seats, face('AS', CENTRE.x, CENTRE.y, 'centre')]),
+      ...frames(1300, 4, 100, () => seats).map((f) => ({ ...f, motion: [merged] })),
+      ...frames(1700, 6, 100, () => [...seats, face('2S', CENTRE.x, CENTRE.y, 'centre')]),
+    ];
+    expect(run(sequence)).toContainEqual({ type: 'card-played', player: 'bob', card: '2S', foundationId: 'f1', newPile: false });
   });
 
   it('never gives a play to a seat whose copy of the card still lies there after it landed, while a hand points elsewhere', () => {

@@ -90,6 +90,21 @@ describe('tracker: foundations', () => {
     expect(events).toContainEqual({ type: 'foundation-completed', foundationId: 'f1' });
   });
 
+  it('takes a queen or jack pile that vanished while the centre stays in view as completed and set aside', () => {
+    const OTHER = { x: CENTRE.x + 200, y: CENTRE.y };
+    const setAside = (top: string[]) => {
+      let { state } = run(frames(0, 4, 100, () => [face('AD', CENTRE.x, CENTRE.y, 'centre'), face('AS', OTHER.x, OTHER.y, 'centre')]));
+      state.piles[0].cards = top.map((code) => ({ code: code as 'AD', player: 'ann' }));
+      // The pile is gone; the ace of spades beside it is still seen.
+      return run(frames(500, 40, 100, () => [face('AS', OTHER.x, OTHER.y, 'centre')]), state).events.filter((e) => e.type === 'card-played' || e.type === 'foundation-completed');
+    };
+    const diamonds = ['AD', '2D', '3D', '4D', '5D', '6D', '7D', '8D', '9D', '10D', 'JD', 'QD'];
+    expect(setAside(diamonds).map((e) => (e.type === 'card-played' ? e.card : e.type))).toEqual(['KD', 'foundation-completed']);
+    expect(setAside(diamonds.slice(0, 11)).map((e) => (e.type === 'card-played' ? e.card : e.type))).toEqual(['QD', 'KD', 'foundation-completed']);
+    // A pile further from its king is not complete: it is covered, not gone.
+    expect(setAside(diamonds.slice(0, 10))).toEqual([]);
+  });
+
   it('tracks two piles side by side independently', () => {
     const { events } = run(frames(0, 5, 100, () => [face('AS', 500, 360, 'centre'), face('AH', 700, 360, 'centre')]));
     expect(events.filter((e) => e.type === 'card-played').map((e) => e.type === 'card-played' && e.foundationId)).toEqual(['f1', 'f2']);
