@@ -207,7 +207,8 @@ export const TableEventSchema = Type.Union([
   Type.Object({ type: Type.Literal('pile-revised'), foundationId: Type.String(), suit: Type.Union([Type.Literal('S'), Type.Literal('H'), Type.Literal('D'), Type.Literal('C')]), reason: Type.String() }),
   /** A card the camera took for played on a pile was not there after all (the pile showed the card under it on top again, surely and steadily): it leaves the centre. */
   Type.Object({ type: Type.Literal('play-withdrawn'), foundationId: Type.String(), card: CardCodeSchema, reason: Type.String() }),
-  Type.Object({ type: Type.Literal('nerts-count'), player: PlayerRef, left: Type.Integer({ minimum: 0 }) }),
+  /** A Nerts pile's count; `revised` (why) when the camera takes back a count it gave too low, which the rules apply as a correction. */
+  Type.Object({ type: Type.Literal('nerts-count'), player: PlayerRef, left: Type.Integer({ minimum: 0 }), revised: Type.Optional(Type.String()) }),
   Type.Object({
     type: Type.Literal('dispute-opened'),
     disputeId: Type.String(),

@@ -76,6 +76,7 @@ function toRefereeEvents(state: RulesState, event: TableEvent, timeMs: number, s
     case 'card-played':
       return [{ type: 'card-played', atMs, card: event.card, foundationId: event.foundationId, owner: event.player, playId: `p${seq}` }];
     case 'nerts-count':
+      if (event.revised !== undefined) return [{ type: 'correction', atMs, by: 'camera', reason: event.revised, fix: { kind: 'set-nerts-count', player: event.player, count: event.left } }];
       return [{ type: 'nerts-count', atMs, player: event.player, count: event.left }];
     case 'call':
       return [{ type: 'call', atMs, player: event.player }];

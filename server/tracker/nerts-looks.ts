@@ -38,9 +38,14 @@ export interface LookTuning {
   steadyFrames: number;
   /** ... and its card stay within this fraction of the card's length of where it was (a card carried over the pile is not). */
   maxShift: number;
+  /**
+   * A top before the latest shows again (see addLook's `mayReturn`) only with at least this
+   * cosine to one of its looks: two court cards in a row can look alike at webcam size.
+   */
+  returnSameCard: number;
 }
 
-export const DEFAULT_LOOK_TUNING: LookTuning = { sameCard: 0.93, steadyFrames: 3, maxShift: 0.5 };
+export const DEFAULT_LOOK_TUNING: LookTuning = { sameCard: 0.93, steadyFrames: 3, maxShift: 0.5, returnSameCard: 0.97 };
 
 export function initialLooks(): NertsLooks {
   return { recent: [], tops: [] };
@@ -67,14 +72,18 @@ function unitMean(looks: readonly number[][]): number[] {
 /**
  * Adds one frame's sighting of the pile's top: its look, its centre and its length (image px).
  * `newCard` is true when a steady top unlike every earlier top appears (a card left the pile); a
- * top that returns to an earlier look (a card that lost a race and came back) adds nothing.
+ * top that returns to an earlier look adds nothing, except that with `mayReturn` the card before
+ * the latest showing steadily again takes the latest back (`returned`: the latest, never surely
+ * named, was that card in another look, a hand over part of it or a card carried across it; or
+ * it left and came back, a lost race), so the pile counts one card more.
  */
 export function addLook(
   state: NertsLooks,
   sighting: { look: readonly number[]; at: [number, number]; cardLength: number; name?: string },
   tuning: LookTuning = DEFAULT_LOOK_TUNING,
   open = true,
-): { state: NertsLooks; newCard: boolean } {
+  mayReturn = false,
+): { state: NertsLooks; newCard: boolean; returned?: boolean } {
   const recent = [...state.recent, { look: [...sighting.look], at: sighting.at, ...(sighting.name ? { name: sighting.name } : {}) }].slice(-tuning.steadyFrames);
   const topNames = state.topNames ?? state.tops.map(() => null);
   const topCards = state.topCards ?? state.tops.map((_, k) => k);
@@ -86,7 +95,18 @@ export function addLook(
   );
   if (!steady) return { state: next, newCard: false };
   const top = unitMean(recent.map((r) => r.look));
-  if (state.tops.some((seen) => cosine(seen, top) >= tuning.sameCard)) return { state: next, newCard: false };
+  const earlier = state.tops.findIndex((seen) => cosine(seen, top) >= tuning.sameCard);
+  if (earlier >= 0) {
+    // The card before the latest shows again: when the caller allows it (the latest came by look,
+    // a moment ago), the latest was that card looking different, or it left and came back.
+    const latest = topCards.length ? Math.max(...topCards) : 0;
+    const unnamed = topCards.every((card, k) => card !== latest || topNames[k] === null);
+    const sameAsBefore = state.tops.some((seen, k) => topCards[k] === latest - 1 && cosine(seen, top) >= tuning.returnSameCard);
+    if (mayReturn && latest > 0 && sameAsBefore && unnamed) {
+      return { state: { ...next, topCards: topCards.map((card) => (card === latest ? latest - 1 : card)) }, newCard: false, returned: true };
+    }
+    return { state: next, newCard: false };
+  }
   const name = steadyName(recent);
   const named = name === null ? -1 : topNames.indexOf(name);
   const cards = topCards.length ? Math.max(...topCards) + 1 : 0;

@@ -149,6 +149,8 @@ export interface TrackerConfig extends ReadingTuning, PileLookTuning {
    * left is taken as emptied (its count stalled on tops it could not tell apart).
    */
   bareAtEndMaxLeft: number;
+  /** For this long after a Nerts pile's new top by look, the top before it showing steadily again takes it back (see addLook), ms. */
+  nertsLookReturnMs: number;
   /** After a Nerts pile is seen empty, the call is placed when its last card lands, or after this long, ms. */
   callWaitMs: number;
   /**
@@ -206,6 +208,7 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   emptyNertsMs: 600,
   emptyNertsFrames: 4,
   callWaitMs: 2500,
+  nertsLookReturnMs: 5000,
   bareAtEndMaxLeft: 5,
   suitRevisionMaxCards: 3,
   pileBreakMs: 200,
@@ -382,7 +385,7 @@ export interface TrackedSeat {
    * open (no face for nertsBreakMs) since the latest new top by name and by look. A new top needs
    * one: the player's hand took the card and turned the next. Absent in older saved states.
    */
-  nertsBreak?: { lastFaceMs: number; name: boolean; look: boolean; newTopMs?: number };
+  nertsBreak?: { lastFaceMs: number; name: boolean; look: boolean; newTopMs?: number; lookTopMs?: number };
   emptySinceMs: number | null;
   emptyFrames: number;
   /** Code → last time it was seen face up anywhere in this seat's zones (confirmed by a repeat), ms. */
@@ -628,17 +631,26 @@ function revisePileSuit(state: TrackerState, pile: TrackedPile, suit: Suit): voi
   pile.reportedIllegal = null;
 }
 
-/** The open pile a centre card lies on (the nearest within pileRadiusCards), if any. */
+/**
+ * The open pile a centre card lies on, if any: among the piles within pileRadiusCards, the one
+ * the game most expects the card on (its top or next card before one it would skip to; see
+ * pilePrior), then the nearest. Two piles can lie half a card apart, and a card landing on one
+ * would otherwise be read on the other as a card further ahead.
+ */
 function pileUnder(state: TrackerState, card: CardObservation, config: TrackerConfig): TrackedPile | null {
   const center = quadCentre(card.corners);
   const size = cardHeightPx(card.corners);
   let best: TrackedPile | null = null;
+  let bestScore = -Infinity;
   let bestDistance = Infinity;
   for (const pile of state.piles) {
     if (pile.completed) continue;
     const distance = Math.hypot(pile.center[0] - center[0], pile.center[1] - center[1]);
-    if (distance < config.pileRadiusCards * Math.max(size, pile.cardSizePx) && distance < bestDistance) {
+    if (distance >= config.pileRadiusCards * Math.max(size, pile.cardSizePx)) continue;
+    const score = card.code ? pilePrior(pile.cards.at(-1)?.code, card.code, config) : 0;
+    if (score > bestScore || (score === bestScore && distance < bestDistance)) {
       best = pile;
+      bestScore = score;
       bestDistance = distance;
     }
   }
@@ -921,6 +933,7 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
     // A new top needs a break first: a moment with no face on the pile, or its top card seen
     // elsewhere (taken to the centre or a work pile).
     const pause = (seat.nertsBreak ??= { lastFaceMs: now, name: true, look: true });
+    let lookReturned = false;
     const topMoved = seat.nertsTop !== null && usable.some((card) => card.code === seat.nertsTop && card.kind === 'face' && card.zone !== `seat-${seat.seat}/nerts`);
     if (face || looked) {
       if (now - pause.lastFaceMs >= config.nertsBreakMs) pause.name = pause.look = true;
@@ -932,13 +945,20 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
     if (looked?.look) {
       const sureName = looked.code && looked.confidence >= config.sureNameConfidence ? looked.code : undefined;
       const before = seat.nertsLooks?.tops.length ?? 0;
-      const added = addLook(seat.nertsLooks ?? initialLooks(), { look: looked.look, at: quadCentre(looked.corners), cardLength: cardHeightPx(looked.corners), name: sureName }, undefined, pause.look && settled);
+      // The card before may show again for a while after a new top by look (see addLook).
+      const mayReturn = pause.lookTopMs !== undefined && now - pause.lookTopMs <= config.nertsLookReturnMs;
+      const added = addLook(seat.nertsLooks ?? initialLooks(), { look: looked.look, at: quadCentre(looked.corners), cardLength: cardHeightPx(looked.corners), name: sureName }, undefined, pause.look && settled, mayReturn);
       seat.nertsLooks = added.state;
+      if (added.returned) {
+        lookReturned = true;
+        pause.lookTopMs = undefined;
+        seat.nertsDepartures = (seat.nertsDepartures ?? []).filter((departure) => departure.atMs !== pause.newTopMs);
+      }
       // The first top, or a new card, closes the pile until the next break.
       if (added.newCard || (before === 0 && added.state.tops.length === 1)) {
         pause.look = false;
         if (added.newCard) {
-          pause.newTopMs = now;
+          pause.newTopMs = pause.lookTopMs = now;
           noteNertsDeparture(seat, now, config);
         }
       }
@@ -985,6 +1005,9 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
     if (left < seat.nertsLeft) {
       seat.nertsLeft = left;
       emit({ type: 'nerts-count', player: seat.playerId, left });
+    } else if (lookReturned && left > seat.nertsLeft && seat.nertsLeft > 0) {
+      seat.nertsLeft = left;
+      emit({ type: 'nerts-count', player: seat.playerId, left, revised: 'the Nerts top before the latest showed again: the latest was that card, looking different' });
     }
     const emptyLongEnough =
       seat.emptySinceMs !== null && now - seat.emptySinceMs >= config.emptyNertsMs && seat.emptyFrames >= config.emptyNertsFrames;
@@ -1090,7 +1113,8 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
     // A steady reading is one decided without a break: any other decision restarts the clocks.
     if (pile.ahead && pile.ahead.code !== decided.code) pile.ahead = null;
     const under = pile.cards.findIndex((card) => card.code === decided.code);
-    if (under >= 0 && under < pile.cards.length - 1) {
+    // At most as many cards as a reading may skip ahead (see cardsBetween): a card further below is another pile's.
+    if (under >= 0 && under < pile.cards.length - 1 && pile.cards.length - 1 - under <= WITHDRAW_MAX_CARDS) {
       if (pile.behind?.code !== decided.code) pile.behind = { code: decided.code, sinceMs: now };
       if (hasSureVote(pile.votes, decided.code, config) && now - pile.behind.sinceMs >= config.withdrawSteadyMs) withdrawAbove(state, pile, under, now, emit);
       continue;
@@ -1211,6 +1235,9 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
   state.candidates = keptCandidates;
 
 }
+
+/** A pile gives back at most this many cards at once (see withdrawAbove). */
+const WITHDRAW_MAX_CARDS = 3;
 
 /**
  * Takes back the cards above `pile.cards[under]`: the pile has shown that card as its top, surely

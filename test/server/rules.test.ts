@@ -72,6 +72,21 @@ describe('rules bridge: log entries → referee reducer → view', () => {
     ]);
   });
 
+  it('a Nerts count the camera revises upwards is a correction, not a rising count to flag', () => {
+    const { state, log } = play([
+      [0, { type: 'hand-started', hand: 1 }],
+      [1000, { type: 'nerts-count', player: 'ann', left: 12 }],
+      [1500, { type: 'nerts-count', player: 'ann', left: 13, revised: 'the top before showed again' }],
+      [2000, { type: 'nerts-count', player: 'bob', left: 12 }],
+      [2500, { type: 'nerts-count', player: 'bob', left: 13 }],
+    ]);
+    expect(log.map((entry) => entry.violations)).toEqual([[], [], [], [], ['nerts/count-increased']]);
+    expect(toView(state, context).players.map((p) => [p.id, p.nertsLeft])).toEqual([
+      ['ann', 13],
+      ['bob', 13],
+    ]);
+  });
+
   it('a rival copy opens a dispute (first stays), logged with a follow-up; a referee can overrule', () => {
     const { state, log, seq } = play([
       [0, { type: 'hand-started', hand: 1 }],

@@ -55,6 +55,49 @@ describe('Nerts cards counted by look', () => {
     expect(cardsGoneByLook(state)).toBe(1);
   });
 
+  it('with mayReturn, the card before the latest showing steadily again takes the latest back', () => {
+    let state = initialLooks();
+    const add = (l: number[], mayReturn: boolean, name?: string) => {
+      const result = addLook(state, { look: l, at: [300, 600], cardLength: 80, ...(name ? { name } : {}) }, DEFAULT_LOOK_TUNING, true, mayReturn);
+      state = result.state;
+      return result;
+    };
+    for (let i = 0; i < 3; i++) add(look(0), false);
+    for (let i = 0; i < 3; i++) add(look(2), false);
+    expect(cardsGoneByLook(state)).toBe(1);
+    // Look 0 again: without mayReturn nothing changes; with it, look 2 was card 0 too.
+    for (let i = 0; i < 3; i++) expect(add(look(0), false).returned).toBeUndefined();
+    expect(cardsGoneByLook(state)).toBe(1);
+    add(look(1), true);
+    add(look(0), true);
+    add(look(0), true);
+    expect(add(look(0), true).returned).toBe(true);
+    expect(cardsGoneByLook(state)).toBe(0);
+    expect(state.topCards).toEqual([0, 0]);
+    // Look 2 once more is that same card now: no card gone.
+    for (let i = 0; i < 3; i++) expect(add(look(2), true).newCard).toBe(false);
+    expect(cardsGoneByLook(state)).toBe(0);
+  });
+
+  it('takes back nothing for a look-alike of the card before (two court cards in a row)', () => {
+    let state = initialLooks();
+    const add = (l: number[]) => (state = addLook(state, { look: l, at: [300, 600], cardLength: 80 }, DEFAULT_LOOK_TUNING, true, true).state);
+    for (let i = 0; i < 3; i++) add(look(0));
+    for (let i = 0; i < 3; i++) add(look(2));
+    // Cosine 0.95 to card 0's look: the same card by sameCard, but not surely enough to take a card back.
+    for (let i = 0; i < 3; i++) add(look(0, 0.33));
+    expect(cardsGoneByLook(state)).toBe(1);
+  });
+
+  it('never takes back a latest card that was surely named', () => {
+    let state = initialLooks();
+    const add = (l: number[], name?: string) => (state = addLook(state, { look: l, at: [300, 600], cardLength: 80, ...(name ? { name } : {}) }, DEFAULT_LOOK_TUNING, true, true).state);
+    for (let i = 0; i < 3; i++) add(look(0));
+    for (let i = 0; i < 3; i++) add(look(2), '9C');
+    for (let i = 0; i < 3; i++) add(look(0));
+    expect(cardsGoneByLook(state)).toBe(1);
+  });
+
   it('reads a state saved before tops had names', () => {
     const old: NertsLooks = { recent: [], tops: [look(0)] };
     const { state, newCards } = feed([look(5), look(5), look(5)], old, undefined, ['KD', 'KD', 'KD']);

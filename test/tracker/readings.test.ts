@@ -151,6 +151,20 @@ describe('tracker: readings weighed by the pile', () => {
     expect(plays).toEqual([{ type: 'card-played', player: 'ann', card: 'AH', foundationId: 'f1', newPile: true }]);
   });
 
+  it('gives a card lying between two close piles to the one it follows, not to the one it would skip ahead on', () => {
+    // Two heart piles half a card apart: f1 shows 2H, f2 (below it) AH. A 3H lands on f1, its
+    // outline a little nearer f2's centre.
+    const below = { x: CENTRE.x, y: CENTRE.y + 40 };
+    const sequence = [
+      ...frames(0, 5, 100, () => [face('AH', CENTRE.x, CENTRE.y, 'centre')]),
+      ...frames(500, 5, 100, () => [face('2H', CENTRE.x, CENTRE.y, 'centre')]),
+      ...frames(1000, 5, 100, () => [face('2H', CENTRE.x, CENTRE.y, 'centre'), face('AH', below.x, below.y, 'centre')]),
+      ...frames(1500, 8, 100, () => [face('3H', CENTRE.x, CENTRE.y + 22, 'centre'), face('AH', below.x, below.y, 'centre')]),
+    ];
+    const plays = run(sequence).filter((e) => e.type === 'card-played').map((e) => (e.type === 'card-played' ? `${e.card}@${e.foundationId}` : ''));
+    expect(plays).toEqual(['AH@f1', '2H@f1', 'AH@f2', '3H@f1']);
+  });
+
   it('withdraws cards a pile never had: its old top reads surely and steadily again', () => {
     const pile = (['AH', '2H', '3H', '4H', '5H', '6H'] as const).flatMap((code, i) => frames(i * 600, 5, 100, () => [face(code, CENTRE.x, CENTRE.y, 'centre')]));
     // The 6H reads surely as 8H for a second (two ahead: 7H and 8H are taken), then as itself for 3 s.
@@ -177,6 +191,9 @@ describe('tracker: readings weighed by the pile', () => {
     expect(run(brief).some((e) => e.type === 'play-withdrawn')).toBe(false);
     const unsureOld = [...pile, ...frames(4200, 40, 100, () => [face('6H', CENTRE.x, CENTRE.y, 'centre', 0.5)])];
     expect(run(unsureOld).some((e) => e.type === 'play-withdrawn')).toBe(false);
+    // A card four below the top is no misread top: another pile's card (at most three go back).
+    const farBelow = [...pile, ...frames(4200, 40, 100, () => [face('3H', CENTRE.x, CENTRE.y, 'centre', 0.95)])];
+    expect(run(farBelow).some((e) => e.type === 'play-withdrawn')).toBe(false);
   });
 
   it('drops a withdrawn card still waiting for its owner unheard, and needs a steady reading to take it again', () => {

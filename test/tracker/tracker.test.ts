@@ -264,6 +264,21 @@ describe('tracker: Nerts piles and the call', () => {
     expect(counts).toEqual([{ type: 'nerts-count', player: 'ann', left: 12 }, { type: 'nerts-count', player: 'ann', left: 11 }]);
   });
 
+  it('gives a Nerts card back when the top before it shows again soon after (the new look was that card, part covered)', () => {
+    const unit = (k: number) => Array.from({ length: 8 }, (_, i) => (i === k ? 1 : 0));
+    const top = (at: number, k: number, count = 4) => frames(at, count, 100, () => [{ ...face('KH', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts', 0.15), look: unit(k) }]);
+    // Card 0, a break, a steady new look (1), then look 0 again half a second later.
+    const sequence = [...top(0, 0), frame(400, []), ...top(500, 1), ...top(900, 0)];
+    const counts = run(sequence).events.filter((e) => e.type === 'nerts-count');
+    expect(counts).toEqual([
+      { type: 'nerts-count', player: 'ann', left: 12 },
+      { type: 'nerts-count', player: 'ann', left: 13, revised: 'the Nerts top before the latest showed again: the latest was that card, looking different' },
+    ]);
+    // Long after the new top (nertsLookReturnMs), an old look showing again changes nothing.
+    const late = [...top(0, 0), frame(400, []), ...top(500, 1, 60), ...top(6500, 0)];
+    expect(run(late).events.filter((e) => e.type === 'nerts-count')).toEqual([{ type: 'nerts-count', player: 'ann', left: 12 }]);
+  });
+
   it('counts Nerts cards it cannot name by their looks, and sees the pile as not empty meanwhile', () => {
     // The recogniser cannot read these tops (confidence under the tracker's floor, names a guess)
     // but each comes with a look: four tops, so three cards gone.

@@ -72,7 +72,7 @@ export function describeEntry(entry: LoggedEvent, names: Map<string, string>): F
       lines.push({ ...base, kind: 'info', text: `${cardShort(event.card as CardCode)} taken off pile ${event.foundationId}: ${event.reason}` });
       break;
     case 'nerts-count':
-      lines.push({ ...base, kind: 'info', text: `${name(event.player)}: ${event.left} Nerts card${event.left === 1 ? '' : 's'} left` });
+      lines.push({ ...base, kind: 'info', text: `${name(event.player)}: ${event.left} Nerts card${event.left === 1 ? '' : 's'} left${event.revised ? ` (revised: ${event.revised})` : ''}` });
       break;
     case 'dispute-opened':
       lines.push({
