@@ -3,7 +3,8 @@
  * (at webcam resolution a court card's index is a blur, and some deck styles read badly). Each
  * frame's top brings a look: a unit vector that stays put while the card does and moves for the
  * next card (see CardObservation.look). A look held steady for a few frames, by a card lying
- * still, is a top; a top unlike every earlier one is a new card, so the pile shrank by one.
+ * still, is a top; a top unlike the latest card's looks and the one's before is a new card, so
+ * the pile shrank by one (a look like an older card's is a look-alike: the 3C after the 3D).
  * Pure data and math.
  *
  * Measured on the simulated table (3 players, 1,500 frames at 10 fps): the same card's look in
@@ -71,7 +72,7 @@ function unitMean(looks: readonly number[][]): number[] {
 
 /**
  * Adds one frame's sighting of the pile's top: its look, its centre and its length (image px).
- * `newCard` is true when a steady top unlike every earlier top appears (a card left the pile); a
+ * `newCard` is true when a steady top unlike the latest two cards' looks appears (a card left the pile); a
  * top that returns to an earlier look adds nothing, except that with `mayReturn` the card before
  * the latest showing steadily again takes the latest back (`returned`: the latest, never surely
  * named, was that card in another look, a hand over part of it or a card carried across it; or
@@ -89,17 +90,19 @@ export function addLook(
   const topCards = state.topCards ?? state.tops.map((_, k) => k);
   const next: NertsLooks = { recent, tops: state.tops, topNames, topCards };
   if (recent.length < tuning.steadyFrames) return { state: next, newCard: false };
-  const latest = recent[recent.length - 1];
+  const newest = recent[recent.length - 1];
   const steady = recent.every(
-    (other) => cosine(other.look, latest.look) >= tuning.sameCard && Math.hypot(other.at[0] - latest.at[0], other.at[1] - latest.at[1]) <= tuning.maxShift * sighting.cardLength,
+    (other) => cosine(other.look, newest.look) >= tuning.sameCard && Math.hypot(other.at[0] - newest.at[0], other.at[1] - newest.at[1]) <= tuning.maxShift * sighting.cardLength,
   );
   if (!steady) return { state: next, newCard: false };
   const top = unitMean(recent.map((r) => r.look));
-  const earlier = state.tops.findIndex((seen) => cosine(seen, top) >= tuning.sameCard);
+  // Only the latest card and the one before can show again (a card that lost a race comes back
+  // at once): a look like an older card's is a look-alike (3C after 3D at webcam size), a new card.
+  const latest = topCards.length ? Math.max(...topCards) : 0;
+  const earlier = state.tops.findIndex((seen, k) => topCards[k] >= latest - 1 && cosine(seen, top) >= tuning.sameCard);
   if (earlier >= 0) {
     // The card before the latest shows again: when the caller allows it (the latest came by look,
     // a moment ago), the latest was that card looking different, or it left and came back.
-    const latest = topCards.length ? Math.max(...topCards) : 0;
     const unnamed = topCards.every((card, k) => card !== latest || topNames[k] === null);
     const sameAsBefore = state.tops.some((seen, k) => topCards[k] === latest - 1 && cosine(seen, top) >= tuning.returnSameCard);
     if (mayReturn && latest > 0 && sameAsBefore && unnamed) {

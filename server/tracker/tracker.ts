@@ -396,8 +396,6 @@ export interface TrackedSeat {
   maybeSeen?: Record<string, number>;
   /** Where the Nerts pile lies in the image (from its sure readings), px; absent until one. */
   nertsAt?: Point;
-  /** The middle of this seat's cards in the image (a running mean of every card seen in its zones), px; absent until one. */
-  seatAt?: Point;
   /** New Nerts tops shown lately: their previous top had left (one departure explains one play). */
   nertsDepartures?: NertsDeparture[];
   /** Nerts pile seen empty: the call follows when its last card lands (`landedMs`) or after callWaitMs. */
@@ -761,7 +759,10 @@ function rememberMotion(state: TrackerState, frame: FrameObservations, now: numb
  * down is there as it lands, its arm reaching back to its player's side of the table.
  */
 function reachesAt(state: TrackerState, point: Point, slackPx: number, landMs: number, config: TrackerConfig): Map<string, number> {
-  const weigh = (atMs: number) => (atMs >= landMs - config.reachFocusMs && atMs <= landMs ? 1 : config.reachOutsideWeight);
+  const weigh = (atMs: number, seats: number) => {
+    const focused = atMs >= landMs - config.reachFocusMs && atMs <= landMs;
+    return (focused ? 1 : config.reachOutsideWeight) / seats;
+  };
   const reaches = reachesBetween(state, point, slackPx, landMs - config.reachBeforeMs, landMs + config.reachAfterMs, weigh);
   return new Map([...reaches].map(([playerId, reach]) => [playerId, reach.weight]));
 }
@@ -777,28 +778,27 @@ function reachesBetween(
   slackPx: number,
   fromMs: number,
   toMs: number,
-  weigh: (atMs: number) => number = () => 1,
+  weigh: (atMs: number, seats: number) => number = () => 1,
 ): Map<string, { frames: number; firstMs: number; weight: number }> {
   const reaches = new Map<string, { frames: number; firstMs: number; weight: number }>();
   for (const motion of state.motion ?? []) {
     if (motion.atMs < fromMs || motion.atMs > toMs) continue;
     // The blob with the cell nearest the point (within reach) is the hand there in this frame.
-    let nearest: { blob: (typeof motion.blobs)[number]; distance: number } | null = null;
+    let nearest: { seats: number[]; distance: number } | null = null;
     for (const blob of motion.blobs) {
       const half = blob.cellSize / 2 + slackPx;
       for (let i = 0; i < blob.cells.length; i += 2) {
         const [dx, dy] = [Math.abs(blob.cells[i] - point[0]), Math.abs(blob.cells[i + 1] - point[1])];
         if (dx > half || dy > half) continue;
         const distance = Math.hypot(dx, dy);
-        if (!nearest || distance < nearest.distance) nearest = { blob, distance };
+        if (!nearest || distance < nearest.distance) nearest = { seats: blob.seats, distance };
       }
     }
     if (!nearest) continue;
-    const shares = seatShares(state, nearest.blob, point);
-    for (const seat of nearest.blob.seats) {
+    const weight = weigh(motion.atMs, nearest.seats.length);
+    for (const seat of nearest.seats) {
       const playerId = state.seats.find((s) => s.seat === seat)?.playerId;
       if (!playerId) continue;
-      const weight = weigh(motion.atMs) * (shares.get(seat) ?? 0);
       const reach = reaches.get(playerId);
       if (reach) {
         reach.frames += 1;
@@ -807,40 +807,6 @@ function reachesBetween(
     }
   }
   return reaches;
-}
-
-/** How fast a seat's middle (TrackedSeat.seatAt) follows the cards seen there, per card. */
-const SEAT_AT_RATE = 0.02;
-
-/**
- * How much of the way from `point` to each seat's middle a moving blob covers (0–1), for a blob
- * that touches several seats: arms that met over the centre make one blob, and the arm that
- * reaches `point` is the one lying along the line back to its player's cards. Equal shares when
- * a seat's middle is not known yet or no line is covered.
- */
-function seatShares(state: TrackerState, blob: { seats: number[]; cells: number[]; cellSize: number }, point: Point): Map<number, number> {
-  const equal = new Map(blob.seats.map((seat) => [seat, 1 / blob.seats.length]));
-  if (blob.seats.length < 2) return equal;
-  const coverage = new Map<number, number>();
-  for (const seatNumber of blob.seats) {
-    const at = state.seats.find((seat) => seat.seat === seatNumber)?.seatAt;
-    if (!at) return equal;
-    const length = Math.hypot(at[0] - point[0], at[1] - point[1]);
-    const samples = Math.max(1, Math.ceil(length / (blob.cellSize / 2)));
-    let covered = 0;
-    for (let k = 0; k <= samples; k += 1) {
-      const [x, y] = [point[0] + ((at[0] - point[0]) * k) / samples, point[1] + ((at[1] - point[1]) * k) / samples];
-      for (let i = 0; i < blob.cells.length; i += 2) {
-        if (Math.abs(blob.cells[i] - x) <= blob.cellSize * 0.75 && Math.abs(blob.cells[i + 1] - y) <= blob.cellSize * 0.75) {
-          covered += 1;
-          break;
-        }
-      }
-    }
-    coverage.set(seatNumber, (covered / (samples + 1)) ** 4);
-  }
-  const total = [...coverage.values()].reduce((a, b) => a + b, 0);
-  return total > 0 ? new Map([...coverage].map(([seat, c]) => [seat, c / total])) : equal;
 }
 
 /** One frame's cards sorted by where they lie, after the confidence floor (see readFrame). */
@@ -892,8 +858,6 @@ function readFrame(state: TrackerState, frame: FrameObservations, now: number, c
     }
     const seat = seatByIndex.get(zone.seat);
     if (!seat) continue;
-    const [x, y] = quadCentre(card.corners);
-    seat.seatAt = seat.seatAt ? [seat.seatAt[0] * (1 - SEAT_AT_RATE) + x * SEAT_AT_RATE, seat.seatAt[1] * (1 - SEAT_AT_RATE) + y * SEAT_AT_RATE] : [x, y];
     if (card.kind === 'face' && card.code) {
       // A sighting counts once repeated within a moment: a one-frame misread names no card.
       seat.rawSeen ??= {};

@@ -79,6 +79,15 @@ describe('Nerts cards counted by look', () => {
     expect(cardsGoneByLook(state)).toBe(0);
   });
 
+  it('a look like a card gone two or more tops ago is a new card (3C after 3D at webcam size)', () => {
+    // Cards 0, 1, 2 by look; then card 0's look again: card 0 cannot come back, so a look-alike.
+    const { state, newCards } = feed([0, 0, 0, 2, 2, 2, 4, 4, 4, 0, 0, 0].map((k) => look(k)));
+    expect(newCards).toBe(3);
+    expect(cardsGoneByLook(state)).toBe(3);
+    // The card just before the latest showing again is not counted (a lost race comes back).
+    expect(feed([0, 0, 0, 2, 2, 2, 4, 4, 4, 2, 2, 2].map((k) => look(k))).newCards).toBe(2);
+  });
+
   it('takes back nothing for a look-alike of the card before (two court cards in a row)', () => {
     let state = initialLooks();
     const add = (l: number[]) => (state = addLook(state, { look: l, at: [300, 600], cardLength: 80 }, DEFAULT_LOOK_TUNING, true, true).state);

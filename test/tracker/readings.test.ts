@@ -273,22 +273,6 @@ describe('tracker: readings weighed by the pile', () => {
     expect(run(sequence(false))).toContainEqual({ type: 'card-played', player: 'ann', card: '2S', foundationId: 'f1', newPile: false });
   });
 
-  it('tells apart two arms that met over the centre by the one lying along the line back to its player', () => {
-    // One moving blob touches both seats: Bob's arm runs from the pile up to his cards; Ann's hand
-    // moves beside the pile, off the line to hers.
-    const bobArm = [0, 1, 2, 3, 4, 5].map((k): [number, number] => [CENTRE.x, CENTRE.y - k * 64]);
-    const annHand = [0, 1, 2].map((k): [number, number] => [CENTRE.x + 128 + k * 64, CENTRE.y + 140]);
-    const merged = { seats: [0, 1], cells: [...bobArm, ...annHand], cellSize: 64 };
-    const seats = [face('9D', 200, 650, 'seat-0/work'), face('9C', CENTRE.x, 60, 'seat-1/work')];
-    const sequence = [
-      ...frames(0, 3, 100, () => [...seats, face('AS', 200, 650, 'seat-0/nerts')]),
-      ...frames(300, 10, 100, () => [...seats, face('AS', CENTRE.x, CENTRE.y, 'centre')]),
-      ...frames(1300, 4, 100, () => seats).map((f) => ({ ...f, motion: [merged] })),
-      ...frames(1700, 6, 100, () => [...seats, face('2S', CENTRE.x, CENTRE.y, 'centre')]),
-    ];
-    expect(run(sequence)).toContainEqual({ type: 'card-played', player: 'bob', card: '2S', foundationId: 'f1', newPile: false });
-  });
-
   it('never gives a play to a seat whose copy of the card still lies there after it landed, while a hand points elsewhere', () => {
     // Ann's 2S lies in her work pile; her own hand covers it for a moment just as a 2S lands (so
     // it could have been the one that flew), then it shows again. Bob's 2S is never read (his deck
