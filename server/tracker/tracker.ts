@@ -971,7 +971,7 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
       emit({ type: 'nerts-count', player: seat.playerId, left });
     } else if (lookReturned && left > seat.nertsLeft && seat.nertsLeft > 0) {
       seat.nertsLeft = left;
-      emit({ type: 'nerts-count', player: seat.playerId, left, revised: 'the Nerts top before the latest showed again: the latest was that card, looking different' });
+      emit({ type: 'nerts-count', player: seat.playerId, left, revised: 'its previous top showed again' });
     }
     const emptyLongEnough =
       seat.emptySinceMs !== null && now - seat.emptySinceMs >= config.emptyNertsMs && seat.emptyFrames >= config.emptyNertsFrames;

@@ -272,7 +272,7 @@ describe('tracker: Nerts piles and the call', () => {
     const counts = run(sequence).events.filter((e) => e.type === 'nerts-count');
     expect(counts).toEqual([
       { type: 'nerts-count', player: 'ann', left: 12 },
-      { type: 'nerts-count', player: 'ann', left: 13, revised: 'the Nerts top before the latest showed again: the latest was that card, looking different' },
+      { type: 'nerts-count', player: 'ann', left: 13, revised: 'its previous top showed again' },
     ]);
     // Long after the new top (nertsLookReturnMs), an old look showing again changes nothing.
     const late = [...top(0, 0), frame(400, []), ...top(500, 1, 60), ...top(6500, 0)];
