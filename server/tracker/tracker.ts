@@ -139,6 +139,8 @@ export interface TrackerConfig extends ReadingTuning, PileLookTuning {
    * away) and are withdrawn, ms.
    */
   withdrawSteadyMs: number;
+  /** An illegal card (or start) is reported once read surely and decided without a break for this long, ms. */
+  illegalSteadyMs: number;
   /**
    * A pile of at most this many cards whose next card reads surely in another suit takes that
    * suit (its ace was misread; see misreadSuit).
@@ -218,6 +220,7 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   lookLandingShift: 0.15,
   farAheadSteadyMs: 1500,
   withdrawSteadyMs: 2000,
+  illegalSteadyMs: 1500,
   callSettleMs: 1800,
   raceWatchMs: 5000,
   callReactionMs: 800,
@@ -272,6 +275,8 @@ export interface TrackedPile {
   earlierRaces?: RaceWatch[];
   /** A reading far ahead in the pile's suit (more than three cards), and since when it has been decided, ms. */
   ahead?: { code: CardCode; sinceMs: number } | null;
+  /** A card read on it that cannot follow its top, and since when it has been decided, ms (see heldIllegal). */
+  illegalSeen?: { code: CardCode; sinceMs: number } | null;
   /** A card under the top read as the pile's top, and since when it has been decided, ms (see withdrawSteadyMs). */
   behind?: { code: CardCode; sinceMs: number } | null;
   /** The readings that withdrawals took back from this pile (the top each time; see withdrawAbove): read again, they must hold like one far ahead. */
@@ -366,6 +371,8 @@ interface PileCandidate {
   cardSizePx: number;
   votes: Vote[];
   reportedIllegal: CardCode | null;
+  /** An illegal start being read, and since when, ms (see heldIllegal). */
+  illegalSeen?: { code: CardCode; sinceMs: number } | null;
 }
 
 /** Per seat: what the camera shows of the Nerts pile and which codes were lately visible there. */
@@ -1076,6 +1083,7 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
     if (!decided?.code) continue;
     // A steady reading is one decided without a break: any other decision restarts the clocks.
     if (pile.ahead && pile.ahead.code !== decided.code) pile.ahead = null;
+    if (pile.illegalSeen && pile.illegalSeen.code !== decided.code) pile.illegalSeen = null;
     const under = pile.cards.findIndex((card) => card.code === decided.code);
     // At most as many cards as a reading may skip ahead (see cardsBetween): a card further below is another pile's.
     if (under >= 0 && under < pile.cards.length - 1 && pile.cards.length - 1 - under <= WITHDRAW_MAX_CARDS) {
@@ -1111,9 +1119,12 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
       pile.reportedIllegal = null;
       if (rankValue(decided.code) === 13) pile.completed = true;
     } else if (pile.reportedIllegal !== decided.code && !pile.cards.some((c) => c.code === decided.code) && rankValue(decided.code) !== rankValue(pile.cards.at(-1)!.code)) {
-      // A card that is not next in suit: an illegal play. The rules engine records the violation;
-      // the tracker keeps the pile's legal top (the card must go back). The top's rank in another
-      // suit is no play: it is the top misread (nobody puts a card of the same rank on it).
+      // A card that is not next in suit: an illegal play, once it has been read surely and held
+      // (a misread flickers; a wrong card lies there until someone takes it back). The rules
+      // engine records the violation; the tracker keeps the pile's legal top (the card must go
+      // back). The top's rank in another suit is no play: it is the top misread (nobody puts a
+      // card of the same rank on it).
+      if (!heldIllegal(pile, pile.votes, decided.code, now, config)) continue;
       pile.reportedIllegal = decided.code;
       queuePlay(state, pile, decided.code, false, firstSeen(pile.votes, decided.code), now, config, false);
     }
@@ -1189,7 +1200,7 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
       for (const code of startsPile) queuePlay(state, pile, code, code === startsPile[0], landedAt(state, decided.code, firstSeen(candidate.votes, start), config), now, config, true);
       continue;
     }
-    if (decided?.code && candidate.reportedIllegal !== decided.code) {
+    if (decided?.code && candidate.reportedIllegal !== decided.code && heldIllegal(candidate, candidate.votes, decided.code, now, config)) {
       candidate.reportedIllegal = decided.code;
       const pseudo = { id: `f${state.nextPileNumber}`, cards: [] } as unknown as TrackedPile;
       queuePlay(state, pseudo, decided.code, true, firstSeen(candidate.votes, decided.code), now, config, false);
@@ -1198,6 +1209,15 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
   }
   state.candidates = keptCandidates;
 
+}
+
+/**
+ * Whether an illegal card `code` decided on a pile (or where no pile lies) has held long enough
+ * to report: read surely at least once, and decided without a break for illegalSteadyMs.
+ */
+function heldIllegal(holder: { illegalSeen?: { code: CardCode; sinceMs: number } | null }, votes: readonly Vote[], code: CardCode, now: number, config: TrackerConfig): boolean {
+  if (holder.illegalSeen?.code !== code) holder.illegalSeen = { code, sinceMs: now };
+  return hasSureVote(votes, code, config) && now - holder.illegalSeen.sinceMs >= config.illegalSteadyMs;
 }
 
 /** A pile gives back at most this many cards at once (see withdrawAbove). */

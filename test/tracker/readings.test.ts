@@ -232,7 +232,7 @@ describe('tracker: readings weighed by the pile', () => {
       ...frames(0, 3, 100, () => [face('AH', 300, 620, 'seat-0/nerts', 0.95)]),
       ...frames(300, 6, 100, () => [face('AH', CENTRE.x, CENTRE.y, 'centre', 0.95)]),
       ...frames(2000, 3, 100, () => [face('2D', 1000, 120, 'seat-1/waste', 0.9)]),
-      ...frames(2400, 6, 100, () => [face('2D', CENTRE.x, CENTRE.y, 'centre', 0.9)]),
+      ...frames(2400, 20, 100, () => [face('2D', CENTRE.x, CENTRE.y, 'centre', 0.9)]),
     ];
     const events = run(sequence);
     expect(events.some((e) => e.type === 'pile-revised')).toBe(false);

@@ -65,21 +65,24 @@ describe('tracker: foundations', () => {
     expect(events.filter((e) => e.type === 'card-played').map((e) => e.type === 'card-played' && e.card)).toEqual(['AH', '2H', '3H']);
   });
 
-  it('reports an illegal card once and keeps the legal top', () => {
-    const sequence = [
+  it('reports an illegal card once it has lain there a while, once, and keeps the legal top', () => {
+    const sequence = (illegalFrames: number) => [
       ...frames(0, 4, 100, () => [face('AS', CENTRE.x, CENTRE.y, 'centre')]),
-      ...frames(400, 8, 100, () => [face('5D', CENTRE.x, CENTRE.y, 'centre')]),
-      ...frames(1200, 4, 100, () => [face('2S', CENTRE.x, CENTRE.y, 'centre')]),
+      ...frames(400, illegalFrames, 100, () => [face('5D', CENTRE.x, CENTRE.y, 'centre')]),
+      ...frames(400 + illegalFrames * 100, 4, 100, () => [face('2S', CENTRE.x, CENTRE.y, 'centre')]),
     ];
-    const { events, state } = run(sequence);
+    const { events, state } = run(sequence(24));
     expect(events.filter((e) => e.type === 'card-played' && e.card === '5D')).toHaveLength(1);
     expect(state.piles[0].cards.map((c) => c.code)).toEqual(['AS', '2S']);
+    // Read for under illegalSteadyMs (1.5 s): a misread or a card passing, not reported.
+    expect(run(sequence(12)).events.some((e) => e.type === 'card-played' && e.card === '5D')).toBe(false);
   });
 
-  it('refuses a non-ace starting a pile (reported once as a play for the rules to reject)', () => {
-    const { events, state } = run(frames(0, 8, 100, () => [face('4C', CENTRE.x, CENTRE.y, 'centre')]));
+  it('refuses a non-ace starting a pile (reported once, after it has lain there a while, for the rules to reject)', () => {
+    const { events, state } = run(frames(0, 30, 100, () => [face('4C', CENTRE.x, CENTRE.y, 'centre')]));
     expect(events.filter((e) => e.type === 'card-played')).toHaveLength(1);
     expect(state.piles).toHaveLength(0);
+    expect(run(frames(0, 12, 100, () => [face('4C', CENTRE.x, CENTRE.y, 'centre')])).events.filter((e) => e.type === 'card-played')).toHaveLength(0);
   });
 
   it('closes a pile with its king', () => {
