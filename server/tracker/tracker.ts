@@ -1118,12 +1118,12 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
       for (const code of added) queuePlay(state, pile, code, false, landedAt(state, decided.code, firstSeen(pile.votes, decided.code), config), now, config, true);
       pile.reportedIllegal = null;
       if (rankValue(decided.code) === 13) pile.completed = true;
-    } else if (pile.reportedIllegal !== decided.code && !pile.cards.some((c) => c.code === decided.code) && rankValue(decided.code) !== rankValue(pile.cards.at(-1)!.code)) {
-      // A card that is not next in suit: an illegal play, once it has been read surely and held
-      // (a misread flickers; a wrong card lies there until someone takes it back). The rules
-      // engine records the violation; the tracker keeps the pile's legal top (the card must go
-      // back). The top's rank in another suit is no play: it is the top misread (nobody puts a
-      // card of the same rank on it).
+    } else if (pile.reportedIllegal !== decided.code && rankValue(decided.code) > rankValue(pile.cards.at(-1)!.code)) {
+      // A card ahead of the top that is not next in suit: an illegal play, once it has been read
+      // surely and held (a misread flickers; a wrong card lies there until someone takes it
+      // back). The rules engine records the violation; the tracker keeps the pile's legal top
+      // (the card must go back). A card of the top's rank or lower is no play: it is the top or a
+      // card under it misread (a 7C under the 8C read as the 7S), or another pile's card.
       if (!heldIllegal(pile, pile.votes, decided.code, now, config)) continue;
       pile.reportedIllegal = decided.code;
       queuePlay(state, pile, decided.code, false, firstSeen(pile.votes, decided.code), now, config, false);

@@ -142,6 +142,14 @@ describe('tracker: readings weighed by the pile', () => {
     expect([...during, ...atEnd].filter((e) => e.type === 'card-played').map((e) => (e as { card: string }).card)).toEqual(['AC', 'AC', 'AC', '2C']);
   });
 
+  it('takes a reading lower than the top for a card under it misread, not an illegal play', () => {
+    // The 7C under the 8C shows (the 8C pushed aside a little) and reads surely as the 7S.
+    const clubs = ['AC', '2C', '3C', '4C', '5C', '6C', '7C', '8C'] as const;
+    const pile = clubs.flatMap((code, i) => frames(i * 600, 5, 100, () => [face(code, CENTRE.x, CENTRE.y, 'centre', 0.95)]));
+    const events = run([...pile, ...frames(4800, 30, 100, () => [face('7S', CENTRE.x, CENTRE.y, 'centre', 0.95)])]);
+    expect(events.filter((e) => e.type === 'card-played').map((e) => (e as { card: string }).card)).toEqual([...clubs]);
+  });
+
   it('takes a reading of the top card in another suit for the top misread, not an illegal play', () => {
     const sequence = [
       ...frames(0, 6, 100, () => [face('AH', CENTRE.x, CENTRE.y, 'centre', 0.95)]),
