@@ -518,6 +518,7 @@ function cloneState(s: TrackerState): TrackerState {
       maybeSeen: { ...(seat.maybeSeen ?? {}) },
       nertsDepartures: (seat.nertsDepartures ?? []).map((d) => ({ ...d })),
       callPending: seat.callPending ? { ...seat.callPending } : seat.callPending,
+      ...(seat.nertsBreak ? { nertsBreak: { ...seat.nertsBreak } } : {}),
     })),
     disputes: s.disputes.map((d) => ({ ...d, first: { ...d.first }, second: { ...d.second } })),
     pending: s.pending.map((p) => ({ ...p, candidates: p.candidates.map((c) => ({ ...c })), maybe: (p.maybe ?? []).map((c) => ({ ...c })) })),

@@ -373,6 +373,11 @@ describe('tracker: stalls and purity', () => {
     expect(JSON.stringify(start)).toBe(frozen);
     expect(second.events).toEqual(first.events);
     expect(JSON.parse(JSON.stringify(first.state))).toEqual(first.state);
+    // A state mid-hand (Nerts piles followed, a pile with votes) is untouched by the next frames too.
+    const middle = run([...sequence, ...frames(600, 4, 100, () => [face('QC', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts'), face('2S', CENTRE.x, CENTRE.y, 'centre')])], start).state;
+    const middleFrozen = JSON.stringify(middle);
+    run([frame(1000, []), ...frames(1100, 6, 100, () => [face('9D', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts'), face('3S', CENTRE.x, CENTRE.y, 'centre')])], middle);
+    expect(JSON.stringify(middle)).toBe(middleFrozen);
   });
 
   it('ignores frames that arrive out of order', () => {
