@@ -112,7 +112,7 @@ export function addLook(
   }
   const name = steadyName(recent);
   const named = name === null ? -1 : topNames.indexOf(name);
-  const cards = topCards.length ? Math.max(...topCards) + 1 : 0;
+  const cards = topCards.length ? latest + 1 : 0;
   // The same card: surely named as an earlier top, or no break since the latest card showed.
   const sameAs = named >= 0 ? topCards[named] : !open && cards > 0 ? cards - 1 : -1;
   const card = sameAs >= 0 ? sameAs : cards;

@@ -922,9 +922,11 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
       const added = addLook(seat.nertsLooks ?? initialLooks(), { look: looked.look, at: quadCentre(looked.corners), cardLength: cardHeightPx(looked.corners), name: sureName }, undefined, pause.look && settled, mayReturn);
       seat.nertsLooks = added.state;
       if (added.returned) {
-        lookReturned = true;
+        // The departure that new top noted explains no play.
+        const takenBack = pause.lookTopMs;
+        seat.nertsDepartures = (seat.nertsDepartures ?? []).filter((departure) => departure.atMs !== takenBack);
         pause.lookTopMs = undefined;
-        seat.nertsDepartures = (seat.nertsDepartures ?? []).filter((departure) => departure.atMs !== pause.newTopMs);
+        lookReturned = true;
       }
       // The first top, or a new card, closes the pile until the next break.
       if (added.newCard || (before === 0 && added.state.tops.length === 1)) {

@@ -272,11 +272,13 @@ describe('tracker: Nerts piles and the call', () => {
     const top = (at: number, k: number, count = 4) => frames(at, count, 100, () => [{ ...face('KH', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts', 0.15), look: unit(k) }]);
     // Card 0, a break, a steady new look (1), then look 0 again half a second later.
     const sequence = [...top(0, 0), frame(400, []), ...top(500, 1), ...top(900, 0)];
-    const counts = run(sequence).events.filter((e) => e.type === 'nerts-count');
-    expect(counts).toEqual([
+    const { events, state } = run(sequence);
+    expect(events.filter((e) => e.type === 'nerts-count')).toEqual([
       { type: 'nerts-count', player: 'ann', left: 12 },
       { type: 'nerts-count', player: 'ann', left: 13, revised: 'its previous top showed again' },
     ]);
+    // The departure the taken-back top noted explains no play.
+    expect(state.seats[0].nertsDepartures).toEqual([]);
     // Long after the new top (nertsLookReturnMs), an old look showing again changes nothing.
     const late = [...top(0, 0), frame(400, []), ...top(500, 1, 60), ...top(6500, 0)];
     expect(run(late).events.filter((e) => e.type === 'nerts-count')).toEqual([{ type: 'nerts-count', player: 'ann', left: 12 }]);
