@@ -1137,9 +1137,11 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
 
   // A queen pile that vanished while the rest of the centre stays in view was completed (its king
   // landed under a hand) and set aside face down; so was a jack pile (its queen was never named).
+  // A face on it at any confidence (one with a look) means it is still there.
+  const lookedOn = new Set(lookedCentre.flatMap((card) => pileUnder(state, card, config)?.id ?? []));
   for (const pile of state.piles) {
     if (pile.completed) continue;
-    if (pileHits.has(pile.id)) pile.missingSinceMs = null;
+    if (pileHits.has(pile.id) || lookedOn.has(pile.id)) pile.missingSinceMs = null;
     else if (centreCards.length > 0) pile.missingSinceMs ??= now;
     const top = pile.cards[pile.cards.length - 1];
     if (!top || 13 - rankValue(top.code) > config.setAsideUnseenMax || rankValue(top.code) === 13) continue;

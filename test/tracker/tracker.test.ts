@@ -106,6 +106,12 @@ describe('tracker: foundations', () => {
     expect(setAside(diamonds.slice(0, 11)).map((e) => (e.type === 'card-played' ? e.card : e.type))).toEqual(['QD', 'KD', 'foundation-completed']);
     // A pile further from its king is not complete: it is covered, not gone.
     expect(setAside(diamonds.slice(0, 10))).toEqual([]);
+    // A queen pile whose top still shows, however faintly (a hand over most of it), is not gone.
+    let { state } = run(frames(0, 4, 100, () => [face('AD', CENTRE.x, CENTRE.y, 'centre'), face('AS', OTHER.x, OTHER.y, 'centre')]));
+    state.piles[0].cards = diamonds.map((code) => ({ code: code as 'AD', player: 'ann' }));
+    const faint = { ...face('QD', CENTRE.x, CENTRE.y, 'centre', 0.1), look: [1, 0, 0, 0] };
+    const covered = run(frames(500, 40, 100, () => [face('AS', OTHER.x, OTHER.y, 'centre'), faint]), state).events;
+    expect(covered.filter((e) => e.type === 'card-played' || e.type === 'foundation-completed')).toEqual([]);
   });
 
   it('tracks two piles side by side independently', () => {
