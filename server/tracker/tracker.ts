@@ -273,12 +273,11 @@ export interface TrackedPile {
   race?: RaceWatch | null;
   /** Watches of earlier cards still open when a later card landed on them (the loser takes its copy back from under it). */
   earlierRaces?: RaceWatch[];
-  /** A reading far ahead in the pile's suit (more than three cards), and since when it has been decided, ms. */
-  ahead?: { code: CardCode; sinceMs: number } | null;
-  /** A card read on it that cannot follow its top, and since when it has been decided, ms (see heldIllegal). */
-  illegalSeen?: { code: CardCode; sinceMs: number } | null;
-  /** A card under the top read as the pile's top, and since when it has been decided, ms (see withdrawSteadyMs). */
-  behind?: { code: CardCode; sinceMs: number } | null;
+  /**
+   * The reading its votes decide, and since when without a break, ms (see decidedFor): how long a
+   * reading far ahead, one withdrawn before, one under the top or an illegal card has held.
+   */
+  steady?: { code: CardCode; sinceMs: number } | null;
   /** The readings that withdrawals took back from this pile (the top each time; see withdrawAbove): read again, they must hold like one far ahead. */
   withdrawn?: CardCode[];
   /** Per suit, the surest reading the recogniser itself (before the pile's prior) gave a card lying on this pile. */
@@ -371,8 +370,8 @@ interface PileCandidate {
   cardSizePx: number;
   votes: Vote[];
   reportedIllegal: CardCode | null;
-  /** An illegal start being read, and since when, ms (see heldIllegal). */
-  illegalSeen?: { code: CardCode; sinceMs: number } | null;
+  /** The reading its votes decide, and since when without a break, ms (see decidedFor). */
+  steady?: { code: CardCode; sinceMs: number } | null;
 }
 
 /** Per seat: what the camera shows of the Nerts pile and which codes were lately visible there. */
@@ -1084,17 +1083,13 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
     pile.votes = pruneVotes(pile.votes, now, config);
     const decided = tally(pile.votes, config);
     if (!decided?.code) continue;
-    // A steady reading is one decided without a break: any other decision restarts the clocks.
-    if (pile.ahead && pile.ahead.code !== decided.code) pile.ahead = null;
-    if (pile.illegalSeen && pile.illegalSeen.code !== decided.code) pile.illegalSeen = null;
+    const heldMs = decidedFor(pile, decided.code, now);
     const under = pile.cards.findIndex((card) => card.code === decided.code);
     // At most as many cards as a reading may skip ahead (see cardsBetween): a card further below is another pile's.
     if (under >= 0 && under < pile.cards.length - 1 && pile.cards.length - 1 - under <= WITHDRAW_MAX_CARDS) {
-      if (pile.behind?.code !== decided.code) pile.behind = { code: decided.code, sinceMs: now };
-      if (hasSureVote(pile.votes, decided.code, config) && now - pile.behind.sinceMs >= config.withdrawSteadyMs) withdrawAbove(state, pile, under, now, emit);
+      if (hasSureVote(pile.votes, decided.code, config) && heldMs >= config.withdrawSteadyMs) withdrawAbove(state, pile, under, now, emit);
       continue;
     }
-    pile.behind = null;
     if (decided.code === pile.cards.at(-1)?.code) continue;
     const suit = misreadSuit(state, pile, decided.code, config);
     if (suit) {
@@ -1111,12 +1106,10 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
     if ((!added || againAfterWithdrawal) && currentTop && suitOf(currentTop) === suitOf(decided.code) && rankValue(decided.code) > rankValue(currentTop)) {
       // Far ahead in suit: a fast run of plays under hands was missed, or a misread. Taken once
       // the reading has held, surely, for a while; never reported as an illegal play.
-      if (pile.ahead?.code !== decided.code) pile.ahead = { code: decided.code, sinceMs: now };
       const sure = againAfterWithdrawal || hasSureVote(pile.votes, decided.code, config);
-      if (!sure || now - pile.ahead.sinceMs < config.farAheadSteadyMs) continue;
+      if (!sure || heldMs < config.farAheadSteadyMs) continue;
       added ??= cardsBetween(currentTop, decided.code, 13);
     }
-    pile.ahead = null;
     if (added) {
       for (const code of added) queuePlay(state, pile, code, false, landedAt(state, decided.code, firstSeen(pile.votes, decided.code), config), now, config, true);
       pile.reportedIllegal = null;
@@ -1127,7 +1120,7 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
       // back). The rules engine records the violation; the tracker keeps the pile's legal top
       // (the card must go back). A card of the top's rank or lower is no play: it is the top or a
       // card under it misread (a 7C under the 8C read as the 7S), or another pile's card.
-      if (!heldIllegal(pile, pile.votes, decided.code, now, config)) continue;
+      if (!hasSureVote(pile.votes, decided.code, config) || heldMs < config.illegalSteadyMs) continue;
       pile.reportedIllegal = decided.code;
       queuePlay(state, pile, decided.code, false, firstSeen(pile.votes, decided.code), now, config, false);
     }
@@ -1205,7 +1198,7 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
       for (const code of startsPile) queuePlay(state, pile, code, code === startsPile[0], landedAt(state, decided.code, firstSeen(candidate.votes, start), config), now, config, true);
       continue;
     }
-    if (decided?.code && candidate.reportedIllegal !== decided.code && heldIllegal(candidate, candidate.votes, decided.code, now, config)) {
+    if (decided?.code && candidate.reportedIllegal !== decided.code && hasSureVote(candidate.votes, decided.code, config) && decidedFor(candidate, decided.code, now) >= config.illegalSteadyMs) {
       candidate.reportedIllegal = decided.code;
       const pseudo = { id: `f${state.nextPileNumber}`, cards: [] } as unknown as TrackedPile;
       queuePlay(state, pseudo, decided.code, true, firstSeen(candidate.votes, decided.code), now, config, false);
@@ -1217,12 +1210,12 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
 }
 
 /**
- * Whether an illegal card `code` decided on a pile (or where no pile lies) has held long enough
- * to report: read surely at least once, and decided without a break for illegalSteadyMs.
+ * How long the votes of a pile (or of a place where no pile lies) have decided `code` without a
+ * break, ms; deciding another reading restarts the clock.
  */
-function heldIllegal(holder: { illegalSeen?: { code: CardCode; sinceMs: number } | null }, votes: readonly Vote[], code: CardCode, now: number, config: TrackerConfig): boolean {
-  if (holder.illegalSeen?.code !== code) holder.illegalSeen = { code, sinceMs: now };
-  return hasSureVote(votes, code, config) && now - holder.illegalSeen.sinceMs >= config.illegalSteadyMs;
+function decidedFor(holder: { steady?: { code: CardCode; sinceMs: number } | null }, code: CardCode, now: number): number {
+  if (holder.steady?.code !== code) holder.steady = { code, sinceMs: now };
+  return now - holder.steady.sinceMs;
 }
 
 /** A pile gives back at most this many cards at once (see withdrawAbove). */
@@ -1239,15 +1232,13 @@ function withdrawAbove(state: TrackerState, pile: TrackedPile, under: number, no
   for (const card of withdrawn) {
     const pending = state.pending.findIndex((play) => play.foundationId === pile.id && play.code === card.code && play.legal);
     if (pending >= 0) state.pending.splice(pending, 1);
-    else emit({ type: 'play-withdrawn', foundationId: pile.id, card: card.code, reason: `${pile.id} showed ${top} on top again: ${card.code} was not there` }, pile.behind?.sinceMs);
+    else emit({ type: 'play-withdrawn', foundationId: pile.id, card: card.code, reason: `${pile.id} showed ${top} on top again: ${card.code} was not there` }, pile.steady?.sinceMs);
   }
   const gone = new Set(withdrawn.map((card) => card.code));
   pile.withdrawn = [...new Set([...(pile.withdrawn ?? []), withdrawn[0].code])];
   if (pile.race && gone.has(pile.race.code)) pile.race = null;
   pile.earlierRaces = pile.earlierRaces?.filter((race) => !gone.has(race.code));
   pile.lookWatch = initialPileWatch(now, pile.cards.length);
-  pile.behind = null;
-  pile.ahead = null;
   pile.reportedIllegal = null;
   pile.rivals = [];
 }
