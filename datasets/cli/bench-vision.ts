@@ -14,6 +14,7 @@
 import sharp from 'sharp';
 import { randomScene } from '../../server/sim/render/random-scene';
 import { createRenderer } from '../../server/sim/render/index';
+import { liveModelsFromEnv } from '../../server/plugins/config';
 import { createRecognizer, type CardRecognizer } from '../../server/vision/index';
 import type { FrameInput, FrameObservations } from '../../server/vision/types';
 import { createSimTable } from '../../server/sim/live';
@@ -72,7 +73,7 @@ async function live(): Promise<void> {
   const calibration = simCalibration(sim.layout, sim.camera!);
   const keepAlive = setInterval(() => {}, 1000); // the pool's threads do not hold the process open
   const run = async (peerHelp: boolean) => {
-    const pool = new RecognitionPool({ kind: 'real', workers, peerHelp, realConfig: { locatorModelDir: null, minConfidence: DEFAULT_TRACKER_TUNING.minConfidence } });
+    const pool = new RecognitionPool({ kind: 'real', workers, peerHelp, realConfig: { locatorModelDir: null, minConfidence: DEFAULT_TRACKER_TUNING.minConfidence, ...liveModelsFromEnv() } });
     try {
       const backend = await pool.backend;
       let delivered: (result: { observations: FrameObservations; latencyMs: number }) => void = () => {};
@@ -133,11 +134,11 @@ async function main(): Promise<void> {
     rgbFrames.push({ kind: 'rgb', data: new Uint8Array(raw.buffer, raw.byteOffset, raw.length), width, height });
     jpegFrames.push({ kind: 'encoded', data: new Uint8Array(frame.jpeg) });
   }
-  const tracked = await createRecognizer({ tracking: true });
+  const tracked = await createRecognizer({ tracking: true, ...liveModelsFromEnv() });
   const withTracking = await timeRun(tracked, rgbFrames);
   const fromJpeg = await timeRun(tracked, jpegFrames);
   tracked.dispose();
-  const untracked = await createRecognizer({ tracking: false });
+  const untracked = await createRecognizer({ tracking: false, ...liveModelsFromEnv() });
   const withoutTracking = await timeRun(untracked, rgbFrames.slice(0, Math.min(count, 15)));
   untracked.dispose();
   const summary = {

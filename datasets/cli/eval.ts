@@ -1,5 +1,6 @@
 /**
  * `npm run eval -- --data DIR [--model models/card-identity] [--index-model models/card-index|none] [--locator-model models/card-locator|none]
+ *   [--live-models | --live-model DIR --live-index-model DIR] [--live-below 72]
  *   [--whole-card-weight 1] [--face-override 0.9] [--min-confidence 0.5] [--out out/eval-NAME] [--limit N]`
  * Evaluates the recogniser on a folder in either layout:
  *  (a) class folders named by card code holding single-card crops (`JOKER` or any non-code
@@ -33,6 +34,13 @@ interface EvalArgs {
   indexModel?: string | null;
   /** Learned locator folder; null uses the classical localiser (undefined: the default, when present). */
   locatorModel?: string | null;
+  /** Read cards under LIVE_MODEL_BELOW_PX with the live-size models in models/ (`--live-models`). */
+  liveModels?: boolean;
+  /** Live-size identity / index model folders (read cards under LIVE_MODEL_BELOW_PX); null: none. */
+  liveModel?: string | null;
+  liveIndexModel?: string | null;
+  /** Override of the card length under which the live-size models read (pixels; for tuning). */
+  liveBelowPx?: number;
   /** Override of the fusion's whole-card exponent (for tuning). */
   wholeCardWeight?: number;
   /** Override of the fusion's face-override threshold (for tuning; above 1 turns it off). */
@@ -66,6 +74,10 @@ function parseArgs(argv: string[]): EvalArgs {
   let decks: string[] | undefined;
   let indexModel: string | null | undefined;
   let locatorModel: string | null | undefined;
+  let liveModel: string | null | undefined;
+  let liveIndexModel: string | null | undefined;
+  let liveBelowPx: number | undefined;
+  let liveModels = false;
   let wholeCardWeight: number | undefined;
   let minConfidence: number | undefined;
   let faceOverride: number | undefined;
@@ -73,6 +85,10 @@ function parseArgs(argv: string[]): EvalArgs {
     const value = argv[i + 1];
     if (argv[i] === '--suite') {
       mode = 'suite';
+      continue;
+    }
+    if (argv[i] === '--live-models') {
+      liveModels = true;
       continue;
     }
     if (argv[i] === '--make-rendered') {
@@ -86,13 +102,16 @@ function parseArgs(argv: string[]): EvalArgs {
     else if (argv[i] === '--model') model = value;
     else if (argv[i] === '--index-model') indexModel = value === 'none' ? null : path.resolve(value);
     else if (argv[i] === '--locator-model') locatorModel = value === 'none' ? null : path.resolve(value);
+    else if (argv[i] === '--live-model') liveModel = value === 'none' ? null : path.resolve(value);
+    else if (argv[i] === '--live-index-model') liveIndexModel = value === 'none' ? null : path.resolve(value);
+    else if (argv[i] === '--live-below') liveBelowPx = Number(value);
     else if (argv[i] === '--whole-card-weight') wholeCardWeight = Number(value);
     else if (argv[i] === '--min-confidence') minConfidence = Number(value);
     else if (argv[i] === '--face-override') faceOverride = Number(value);
     else if (argv[i] === '--out') out = value;
     else if (argv[i] === '--limit') limit = Number(value);
     else if (argv[i] === '--help') {
-      console.log('npm run eval -- --data DIR [--model DIR] [--index-model DIR|none] [--locator-model DIR|none] [--whole-card-weight W] [--face-override F] [--min-confidence C] [--out DIR] [--limit N]\n  or --suite (held-out deck + back enrolment)\n  or --make-rendered DIR [--frames 40] [--webcam-share S] [--seed 4242] [--decks kennard,letele] (rendered layout-b set, by default of held-out deck art only; S of the scenes seen by a whole-table webcam; another seed or training decks give a set to tune on)');
+      console.log('npm run eval -- --data DIR [--model DIR] [--index-model DIR|none] [--locator-model DIR|none] [--live-models | --live-model DIR --live-index-model DIR] [--live-below PX] [--whole-card-weight W] [--face-override F] [--min-confidence C] [--out DIR] [--limit N]\n  or --suite (held-out deck + back enrolment)\n  or --make-rendered DIR [--frames 40] [--webcam-share S] [--seed 4242] [--decks kennard,letele] (rendered layout-b set, by default of held-out deck art only; S of the scenes seen by a whole-table webcam; another seed or training decks give a set to tune on)');
       process.exit(0);
     } else throw new Error(`unknown argument ${argv[i]} (try --help)`);
     i++;
@@ -105,11 +124,11 @@ function parseArgs(argv: string[]): EvalArgs {
   }
   if (wholeCardWeight !== undefined && !(wholeCardWeight >= 0)) throw new Error('--whole-card-weight needs a number ≥ 0');
   if (minConfidence !== undefined && !(minConfidence >= 0 && minConfidence < 1)) throw new Error('--min-confidence needs a number in 0..1');
-  if (mode === 'suite') return { mode, frames, data: '', model: path.resolve(model), indexModel, locatorModel, wholeCardWeight, faceOverride, minConfidence, out: '', limit };
+  if (mode === 'suite') return { mode, frames, data: '', model: path.resolve(model), indexModel, locatorModel, liveModels, liveModel, liveIndexModel, liveBelowPx, wholeCardWeight, faceOverride, minConfidence, out: '', limit };
   if (!data) throw new Error('--data DIR is required (class folders of crops, or images with labels.csv)');
   if (!existsSync(data) || !statSync(data).isDirectory()) throw new Error(`--data ${data}: not a folder`);
   if (!(limit > 0)) throw new Error('--limit needs a positive number');
-  return { mode, frames, data: path.resolve(data), model: path.resolve(model), indexModel, locatorModel, wholeCardWeight, faceOverride, minConfidence, out: path.resolve(out || path.join(REPO_ROOT, 'out', `eval-${path.basename(data)}`)), limit };
+  return { mode, frames, data: path.resolve(data), model: path.resolve(model), indexModel, locatorModel, liveModels, liveModel, liveIndexModel, liveBelowPx, wholeCardWeight, faceOverride, minConfidence, out: path.resolve(out || path.join(REPO_ROOT, 'out', `eval-${path.basename(data)}`)), limit };
 }
 
 const IMAGE = /\.(jpe?g|png|webp)$/i;
@@ -274,6 +293,10 @@ function recognizerConfig(args: EvalArgs): RecognizerConfig {
     modelDir: args.model,
     indexModelDir: args.indexModel,
     locatorModelDir: args.locatorModel,
+    liveModels: args.liveModels,
+    liveModelDir: args.liveModel,
+    liveIndexModelDir: args.liveIndexModel,
+    liveBelowPx: args.liveBelowPx,
     indexFusion: {
       ...(args.wholeCardWeight === undefined ? {} : { wholeCardWeight: args.wholeCardWeight }),
       ...(args.faceOverride === undefined ? {} : { faceOverride: args.faceOverride }),

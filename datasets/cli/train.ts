@@ -12,6 +12,11 @@
  * `--strength S` (0 < S ≤ 1, default 1) scales the training batches' augmentation, for a last,
  * gentler fine-tune.
  *
+ * `--live` trains the live-size variant of the identity or index model (a 2x2 average first: a
+ * quarter of the work, for cards a whole-table webcam sees at about 36x50 pixels) into
+ * models/card-identity-live or models/card-index-live; a fresh run starts from the committed
+ * full-size model's weights (`--init-from DIR`, or `none` for random weights).
+ *
  * `--warm-restart` (when resuming) starts a new cosine schedule from --lr at the resumed epoch
  * and forgets the best score so far: a fine-tune on new data (e.g. more rendered crops) whose
  * best epoch by cards53 valid goes to --out. An interrupted fine-tune resumes without the flag.
@@ -27,6 +32,7 @@ import { makeRng, shuffle } from '../lib/rng';
 import { learningRate } from '../lib/schedule';
 import { loadSources } from '../lib/sources';
 import { identityTask, indexTask, locatorTask, TASK_SCORES, taskFiles, type TrainTask } from '../lib/train-tasks';
+import { transferWeights } from '../lib/transfer';
 
 interface TrainArgs {
   model: TrainTask['name'];
@@ -42,6 +48,10 @@ interface TrainArgs {
   warmRestart: boolean;
   /** Augmentation strength of the training batches (1: full; lower for a last, gentler fine-tune). */
   strength: number;
+  /** The live-size variant of a classifier. */
+  live: boolean;
+  /** A fresh live run starts from this full-size model (default the committed one; 'none': random). */
+  initFrom?: string;
 }
 
 /** One epoch's metrics, as written to the history file. */
@@ -56,7 +66,7 @@ export interface EpochRecord {
 }
 
 function parseArgs(argv: string[]): TrainArgs {
-  const args: TrainArgs = { model: 'identity', epochs: 14, steps: 100, batch: 64, lr: 0.002, fresh: false, plotOnly: false, seed: 7, warmRestart: false, strength: 1 };
+  const args: TrainArgs = { model: 'identity', epochs: 14, steps: 100, batch: 64, lr: 0.002, fresh: false, plotOnly: false, seed: 7, warmRestart: false, strength: 1, live: false };
   for (let i = 0; i < argv.length; i++) {
     const key = argv[i];
     const value = argv[i + 1];
@@ -83,48 +93,54 @@ function parseArgs(argv: string[]): TrainArgs {
       i++;
     }
     else if (key === '--plot-only') args.plotOnly = true;
+    else if (key === '--live') args.live = true;
+    else if (key === '--init-from') {
+      args.initFrom = value === 'none' ? value : path.resolve(value);
+      i++;
+    }
     else if (key === '--out') {
       args.out = path.resolve(value);
       i++;
     } else if (key === '--help') {
-      console.log('npm run train -- [--model identity|index|locator] [--epochs 14] [--steps 100 per epoch] [--batch 64] [--lr 0.002] [--seed 7] [--fresh | --warm-restart] [--out models/card-identity] [--plot-only]');
+      console.log('npm run train -- [--model identity|index|locator] [--live [--init-from DIR|none]] [--epochs 14] [--steps 100 per epoch] [--batch 64] [--lr 0.002] [--seed 7] [--fresh | --warm-restart] [--strength 1] [--out models/card-identity] [--plot-only]');
       process.exit(0);
     } else throw new Error(`unknown argument ${key} (try --help)`);
   }
+  if (args.live && args.model === 'locator') throw new Error('--live is for the identity and index models');
   return args;
 }
 
 /** Redraws a task's curves PNG from its history. */
-async function plotHistory(history: EpochRecord[], task: Pick<TrainTask, 'name' | 'scoreLabels' | 'metrics' | 'curvesFile'>): Promise<void> {
+async function plotHistory(history: EpochRecord[], task: Pick<TrainTask, 'name' | 'live' | 'scoreLabels' | 'metrics' | 'curvesFile'>): Promise<void> {
   const curves: Record<string, number[]> = { 'train loss': history.map((h) => h.loss) };
   if (task.metrics.length) curves['train top-1 (augmented)'] = history.map((h) => h.trainAcc);
   curves[task.scoreLabels[0]] = history.map((h) => h.validAcc);
   curves[task.scoreLabels[1]] = history.map((h) => h.heldoutDeckAcc);
-  const svg = curvesSvg(curves, `card ${task.name} CNN: training curves`);
+  const svg = curvesSvg(curves, `card ${task.name} CNN${task.live ? ' (live size)' : ''}: training curves`);
   await writeSvgAsPng(svg, task.curvesFile);
 }
 
 /** The task to train; the classifiers' sources are loaded here (the locator has its own frames). */
-async function makeTask(name: TrainTask['name']): Promise<TrainTask> {
+async function makeTask(name: TrainTask['name'], live: boolean): Promise<TrainTask> {
   if (name === 'locator') return locatorTask();
   const set = await loadSources();
-  return name === 'index' ? indexTask(set) : identityTask(set);
+  return name === 'index' ? indexTask(set, live) : identityTask(set, live);
 }
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   if (args.plotOnly) {
     // Plotting needs no data: only the task's files.
-    const files = taskFiles(args.model, args.out);
+    const files = taskFiles(args.model, args.out, args.live);
     const history = JSON.parse(await fs.readFile(files.historyFile, 'utf8')) as EpochRecord[];
-    await plotHistory(history, { name: args.model, ...files, ...TASK_SCORES[args.model] });
+    await plotHistory(history, { name: args.model, live: args.live, ...files, ...TASK_SCORES[args.model] });
     console.log(JSON.stringify({ plotted: history.length }));
     return;
   }
   const backend = await initBackend();
   if (backend === 'cpu') console.error('[train] warning: cpu backend is ~140x slower than wasm');
-  const task = await makeTask(args.model);
-  const files = taskFiles(task.name, args.out);
+  const task = await makeTask(args.model, args.live);
+  const files = taskFiles(task.name, args.out, task.live);
   const outDir = files.outDir;
   console.error(`[train] ${task.name} model: ${task.pool.length} pooled training samples`);
 
@@ -145,6 +161,13 @@ async function main(): Promise<void> {
     console.error(`[train] resuming after epoch ${history.length} (best valid ${state.bestValid.toFixed(4)}${args.warmRestart ? ', warm restart: new schedule, best forgotten' : ''}); optimizer moments restart`);
   } else {
     model = task.build();
+    const initFrom = args.initFrom ?? (task.live ? taskFiles(task.name).outDir : 'none');
+    if (initFrom !== 'none') {
+      const full = await loadLayersModelFromDir(initFrom);
+      const report = transferWeights(full, model);
+      full.dispose();
+      console.error(`[train] started from ${initFrom}: ${report.copied.length} layers copied, pooled ${report.pooled.join(', ') || 'none'}, fresh ${report.fresh.join(', ') || 'none'}`);
+    }
   }
   const trainModel = task.trainable(model);
   const optimizer = tf.train.adam(args.lr);

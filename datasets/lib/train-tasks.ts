@@ -39,9 +39,21 @@ export interface TaskFiles {
  * The files of task `name`. With `out` (a run whose best model goes elsewhere, e.g. a fine-tune
  * being tried), its history and curves go there too, so the committed model's stay as they are.
  */
-export function taskFiles(name: TrainTask['name'], out?: string): TaskFiles {
-  const files = defaultTaskFiles(name);
+export function taskFiles(name: TrainTask['name'], out?: string, live = false): TaskFiles {
+  const files = live ? liveTaskFiles(name) : defaultTaskFiles(name);
   return out ? { ...files, outDir: out, historyFile: path.join(out, 'history.json'), curvesFile: path.join(out, 'curves.png') } : files;
+}
+
+/** The live-size variant of a classifier (`--live`): its own model folder and checkpoints. */
+function liveTaskFiles(name: TrainTask['name']): TaskFiles {
+  if (name === 'locator') throw new Error('the locator has no live-size variant');
+  const model = name === 'identity' ? 'card-identity-live' : 'card-index-live';
+  return {
+    outDir: path.join(REPO_ROOT, 'models', model),
+    checkpointDir: path.join(cacheDir(), name === 'identity' ? 'checkpoint-live' : 'checkpoint-index-live'),
+    historyFile: path.join(REPO_ROOT, 'models', `${model}-history.json`),
+    curvesFile: path.join(REPO_ROOT, 'models', `${model}-curves.png`),
+  };
 }
 
 function defaultTaskFiles(name: TrainTask['name']): TaskFiles {
@@ -69,6 +81,8 @@ function defaultTaskFiles(name: TrainTask['name']): TaskFiles {
 
 export interface TrainTask extends TaskFiles {
   name: 'identity' | 'index' | 'locator';
+  /** The live-size variant of a classifier (see livePool). */
+  live: boolean;
   /** What the two TaskScores mean for this task, for logs and curves. */
   scoreLabels: [string, string];
   /** Keras metrics reported per step ('accuracy' for the classifiers; none for the locator). */
@@ -147,8 +161,8 @@ async function taskScores(model: tf.LayersModel, judge: Judge, validIdx: number[
   };
 }
 
-/** The whole-card identity model: 52 faces, reject, and one class per training back design. */
-export function identityTask(set: SourceSet): TrainTask {
+/** The whole-card identity model: 52 faces, reject, and one class per training back design (`live`: its live-size variant). */
+export function identityTask(set: SourceSet, live = false): TrainTask {
   const names = classNames(trainingBackDesigns(set));
   const { validIdx, heldoutIdx } = validAndHeldout(set);
   const judge: Judge = {
@@ -157,11 +171,12 @@ export function identityTask(set: SourceSet): TrainTask {
   };
   return {
     name: 'identity',
-    ...taskFiles('identity'),
+    live,
+    ...taskFiles('identity', undefined, live),
     ...TASK_SCORES.identity,
-    signature: names,
+    signature: live ? [...names, 'live'] : names,
     pool: trainingPool(set),
-    build: () => buildIdentityModel(names.length),
+    build: () => buildIdentityModel(names.length, live),
     trainable: (model) => tf.model({ inputs: model.inputs, outputs: model.outputs[0] }),
     loss: 'categoricalCrossentropy',
     batch(indices, rng, strength = 1) {
@@ -177,12 +192,13 @@ export function identityTask(set: SourceSet): TrainTask {
       cropHeight: CROP_HEIGHT,
       input: 'RGB float 0..1, upright card crop, [N, cropHeight, cropWidth, 3]',
       outputs: ['probs', 'embedding'],
+      ...(live ? { live: true } : {}),
     },
   };
 }
 
-/** The index-corner model: rank and suit heads over the card's corner. */
-export function indexTask(set: SourceSet): TrainTask {
+/** The index-corner model: rank and suit heads over the card's corner (`live`: its live-size variant). */
+export function indexTask(set: SourceSet, live = false): TrainTask {
   const { validIdx, heldoutIdx } = validAndHeldout(set);
   const faces = (indices: number[]) => indices.filter((i) => !NO_INDEX_GROUPS.includes(set.entries[i].group));
   const judge: Judge = {
@@ -194,11 +210,12 @@ export function indexTask(set: SourceSet): TrainTask {
   };
   return {
     name: 'index',
-    ...taskFiles('index'),
+    live,
+    ...taskFiles('index', undefined, live),
     ...TASK_SCORES.index,
-    signature: [`rank:${INDEX_RANK_CLASSES}`, `suit:${INDEX_SUIT_CLASSES}`, `${INDEX_WIDTH}x${INDEX_HEIGHT}`],
+    signature: [`rank:${INDEX_RANK_CLASSES}`, `suit:${INDEX_SUIT_CLASSES}`, `${INDEX_WIDTH}x${INDEX_HEIGHT}`, ...(live ? ['live'] : [])],
     pool: indexTrainingPool(set),
-    build: buildIndexModel,
+    build: () => buildIndexModel(live),
     trainable: (model) => model,
     loss: ['categoricalCrossentropy', 'categoricalCrossentropy'],
     batch(indices, rng, strength = 1) {
@@ -218,6 +235,7 @@ export function indexTask(set: SourceSet): TrainTask {
       region: INDEX_REGION,
       input: 'RGB float 0..1, the upright card corner INDEX_REGION, [N, cropHeight, cropWidth, 3]',
       outputs: ['rank', 'suit'],
+      ...(live ? { live: true } : {}),
     },
   };
 }
@@ -239,6 +257,7 @@ export async function locatorTask(): Promise<TrainTask> {
   const pool = Array.from({ length: train.count * 4 }, (_, i) => i % train.count);
   return {
     name: 'locator',
+    live: false,
     ...taskFiles('locator'),
     ...TASK_SCORES.locator,
     signature: [...LOCATOR_CHANNELS, `stride:${LOCATOR_STRIDE}`],

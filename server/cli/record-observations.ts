@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { positiveInt as positiveIntArg } from './args';
 import { createSimTable } from '../sim/live';
 import { DEFAULT_TRACKER_TUNING } from '../tracker/tracker';
+import { liveModelsFromEnv } from '../plugins/config';
 import { createRecognizer } from '../vision/index';
 import { cropQuad } from '../tables/crop';
 import { RecordingWriter } from '../tables/recording';
@@ -51,7 +52,7 @@ async function main(): Promise<void> {
   if (camera !== 'top' && camera !== 'oblique') usage('--camera must be top or oblique');
 
   const sim = await createSimTable({ players, seed, fps: 30, camera, hands, ...(values.art ? { art: values.art } : {}) });
-  const recognizer = await createRecognizer({ locatorModelDir: null, minConfidence: DEFAULT_TRACKER_TUNING.minConfidence, log: () => {} });
+  const recognizer = await createRecognizer({ locatorModelDir: null, minConfidence: DEFAULT_TRACKER_TUNING.minConfidence, ...liveModelsFromEnv(), log: () => {} });
   const calibration = sim.camera ? simCalibration(sim.layout, sim.camera) : null;
   recognizer.setCalibration(calibration);
   const writer = new RecordingWriter(values.out, { seed, players: sim.players, variant: sim.variant, calibration });

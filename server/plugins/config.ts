@@ -71,6 +71,14 @@ export function defaultWorkers(): number {
   return Math.max(1, Math.min(4, availableParallelism()));
 }
 
+/**
+ * `NERTS_LIVE_MODELS=1` reads cards seen small with the live-size models (`models/*-live`; faster,
+ * and on recorded games less often right: see models/MODEL_CARD.md); the recogniser's setting.
+ */
+export function liveModelsFromEnv(env: NodeJS.ProcessEnv = process.env): { liveModels: boolean } {
+  return { liveModels: env.NERTS_LIVE_MODELS === '1' };
+}
+
 /** Defaults, overridden by the environment (see docs/SERVER.md). */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = Number(env.PORT ?? 3000);

@@ -3,6 +3,7 @@
  * the table registry. Closed in order on shutdown (tables save their tracker state first).
  */
 import fp from 'fastify-plugin';
+import { liveModelsFromEnv } from './config';
 import { TableStore } from '../tables/store';
 import { RecognitionPool } from '../workers/pool';
 import { TableRegistry } from '../tables/registry';
@@ -24,7 +25,7 @@ export default fp(
       kind: app.config.recognizer,
       fake: app.config.fakeRecognizer,
       // null: the classical localiser only; undefined: the learned locator too when its model exists.
-      realConfig: { locatorModelDir: app.config.learnedLocator ? undefined : null, minConfidence: app.config.recognizerMinConfidence },
+      realConfig: { locatorModelDir: app.config.learnedLocator ? undefined : null, minConfidence: app.config.recognizerMinConfidence, ...liveModelsFromEnv() },
     });
     pool.backend.then(
       (backend) => app.log.info({ backend }, 'recogniser ready'),

@@ -299,14 +299,17 @@ export function identityReadingOf(images: number, { heads, widths }: CnnHeads): 
 }
 
 /** Runs batches on this thread with the given models (the index model may be missing). */
-export function localCnn(models: { identity: tf.LayersModel; index: tf.LayersModel | null }): RunCnn {
+export function localCnn(models: { identity: tf.LayersModel; index: tf.LayersModel | null; identityLive?: tf.LayersModel | null; indexLive?: tf.LayersModel | null }): RunCnn {
   return async (batch) => {
-    if (batch.model === 'identity') {
-      const reading = await readCrops(models.identity, batch.data, batch.images, batch.turned);
+    if (batch.model === 'identity' || batch.model === 'identity-live') {
+      const model = batch.model === 'identity' ? models.identity : models.identityLive;
+      if (!model) throw new Error('no live-size identity model loaded');
+      const reading = await readCrops(model, batch.data, batch.images, batch.turned);
       return { heads: [reading.probs, reading.embeddings], widths: [reading.numClasses, reading.embeddingSize] };
     }
-    if (!models.index) throw new Error('no index-corner model loaded');
-    const heads = await readCornerImages(models.index, batch.data, batch.images);
+    const model = batch.model === 'index' ? models.index : models.indexLive;
+    if (!model) throw new Error(`no ${batch.model === 'index' ? 'index-corner' : 'live-size index-corner'} model loaded`);
+    const heads = await readCornerImages(model, batch.data, batch.images);
     return { heads, widths: [INDEX_RANK_CLASSES, INDEX_SUIT_CLASSES] };
   };
 }

@@ -49,6 +49,21 @@ import type { CardObservation, FrameInput, FrameObservations, MotionBlob, Point,
 export const DEFAULT_MODEL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'models', 'card-identity');
 export const DEFAULT_INDEX_MODEL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'models', 'card-index');
 export const DEFAULT_LOCATOR_MODEL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'models', 'card-locator');
+export const DEFAULT_LIVE_MODEL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'models', 'card-identity-live');
+export const DEFAULT_LIVE_INDEX_MODEL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'models', 'card-index-live');
+
+/**
+ * A card whose long side in the image is under this many pixels is read by the live-size models
+ * when they are loaded (`liveModels`; `models/card-index-live`: the full index model's layers
+ * after a 2x2 average, a quarter of the work). A whole-table webcam sees a card at about 36x50
+ * pixels, so its 64x96 crop is half blur; the full models read close views (photos, crops).
+ * Off by default: on recorded games the live-size index model named fewer centre cards right
+ * (models/MODEL_CARD.md, session 15), for 12 % more frames a second.
+ */
+export const LIVE_MODEL_BELOW_PX = 72;
+
+/** Which models read a crop: the full-size ones, or the live-size ones (see LIVE_MODEL_BELOW_PX). */
+export type ModelScale = 'full' | 'live';
 
 /** Options for createRecognizer. */
 export interface RecognizerConfig {
@@ -75,8 +90,24 @@ export interface RecognizerConfig {
    * up): always, never, or (default) only where it matters — a crop not surely a face after one
    * reading, and every card on a Nerts pile or in the centre (the tracker compares those cards'
    * looks, which must not depend on which way up the outline was traced). See ONE_WAY_SURE.
+   * With 'when-unsure', a card outside those zones that is smaller in the frame than
+   * `oneWayBelowPx` is read one way only (see ONE_WAY_BELOW_PX).
    */
   bothWays?: boolean | 'when-unsure';
+  /** Card length (pixels in the frame) under which 'when-unsure' reads one way up (default ONE_WAY_BELOW_PX; 0: never). */
+  oneWayBelowPx?: number;
+  /**
+   * Read cards seen small with the live-size models (see LIVE_MODEL_BELOW_PX): those in
+   * `models/card-identity-live` and `models/card-index-live` that exist, unless the folders are
+   * given below. Default false.
+   */
+  liveModels?: boolean;
+  /** Live-size whole-card model folder (default: with liveModels, models/card-identity-live when present; null: none). */
+  liveModelDir?: string | null;
+  /** Live-size index-corner model folder (default: with liveModels, models/card-index-live when present; null: none). */
+  liveIndexModelDir?: string | null;
+  /** Card length (pixels in the image) under which the live-size models read it (default LIVE_MODEL_BELOW_PX; 0: never). */
+  liveBelowPx?: number;
   /**
    * Observations below this confidence (0..1) are dropped (default 0.6, measured on the real
    * table photos with face confidence P(a face) x P(this face): 0.5 found 58.6 % at 83.7 %
@@ -122,6 +153,11 @@ function optionalModelDir(dir: string | null | undefined, fallback: string): str
   return dir === undefined ? (existsSync(path.join(fallback, 'model.json')) ? fallback : null) : dir;
 }
 
+/** A live-size model's folder: as configured, else (with `liveModels`) the default when it holds a model, else none. */
+function liveModelDir(config: RecognizerConfig, key: 'liveModelDir' | 'liveIndexModelDir', fallback: string): string | null {
+  return config[key] !== undefined ? config[key]! : config.liveModels ? optionalModelDir(undefined, fallback) : null;
+}
+
 /** Loads the model and OpenCV, and returns a ready recogniser. */
 export async function createRecognizer(config: RecognizerConfig = {}): Promise<CardRecognizer> {
   const log = config.log ?? ((m: string) => console.error(m));
@@ -129,31 +165,44 @@ export async function createRecognizer(config: RecognizerConfig = {}): Promise<C
   const modelDir = config.modelDir ?? DEFAULT_MODEL_DIR;
   const indexDir = optionalModelDir(config.indexModelDir, DEFAULT_INDEX_MODEL_DIR);
   const locatorDir = optionalModelDir(config.locatorModelDir, DEFAULT_LOCATOR_MODEL_DIR);
-  const [model, metadata, { cv }, indexModel, locatorModel] = await Promise.all([
+  const liveDir = liveModelDir(config, 'liveModelDir', DEFAULT_LIVE_MODEL_DIR);
+  const liveIndexDir = liveModelDir(config, 'liveIndexModelDir', DEFAULT_LIVE_INDEX_MODEL_DIR);
+  const [model, metadata, { cv }, indexModel, locatorModel, liveModel, liveMetadata, liveIndexModel] = await Promise.all([
     loadLayersModelFromDir(modelDir),
     readModelMetadata(modelDir),
     loadOpenCv(),
     indexDir ? loadLayersModelFromDir(indexDir) : Promise.resolve(null),
     locatorDir ? loadLayersModelFromDir(locatorDir) : Promise.resolve(null),
+    liveDir ? loadLayersModelFromDir(liveDir) : Promise.resolve(null),
+    liveDir ? readModelMetadata(liveDir) : Promise.resolve(null),
+    liveIndexDir ? loadLayersModelFromDir(liveIndexDir) : Promise.resolve(null),
   ]);
   const names = metadata.classNames;
   if (!Array.isArray(names) || names.length !== (model.outputs[0].shape[1] ?? -1)) throw new Error(`model at ${modelDir} lacks classNames metadata matching its output`);
+  if (liveMetadata && liveMetadata.live !== true) throw new Error(`model at ${liveDir} is not a live-size model (train one with \`npm run train -- --live\`)`);
+  if (liveMetadata && JSON.stringify(liveMetadata.classNames) !== JSON.stringify(names)) throw new Error(`live-size model at ${liveDir} has other classes than ${modelDir}`);
   log(
     `[vision] models: ${path.basename(modelDir)}${indexModel ? ` + ${path.basename(indexDir!)} (index corners)` : ' (no index-corner model)'}` +
-      (locatorModel ? ` + ${path.basename(locatorDir!)} (learned locator)` : ' (classical localiser)'),
+      (locatorModel ? ` + ${path.basename(locatorDir!)} (learned locator)` : ' (classical localiser)') +
+      (liveModel || liveIndexModel ? `; live size: ${[liveModel && path.basename(liveDir!), liveIndexModel && path.basename(liveIndexDir!)].filter(Boolean).join(' + ')}` : ''),
   );
-  return new TfjsRecognizer({ model, indexModel, locatorModel }, names as string[], cv, backend, config);
+  return new TfjsRecognizer({ model, indexModel, locatorModel, liveModel, liveIndexModel }, names as string[], cv, backend, config);
 }
 
 /**
  * The CNNs alone (whole card and index corners), for a thread that reads other threads' batches
  * (see inference.ts). Same model folders and backend choice as createRecognizer.
  */
-export async function loadCnn(config: Pick<RecognizerConfig, 'modelDir' | 'indexModelDir' | 'backend' | 'log'> = {}): Promise<RunCnn> {
+export async function loadCnn(config: Pick<RecognizerConfig, 'modelDir' | 'indexModelDir' | 'liveModels' | 'liveModelDir' | 'liveIndexModelDir' | 'backend' | 'log'> = {}): Promise<RunCnn> {
   await initBackend({ prefer: config.backend, log: config.log ?? (() => {}) });
-  const indexDir = optionalModelDir(config.indexModelDir, DEFAULT_INDEX_MODEL_DIR);
-  const [identity, index] = await Promise.all([loadLayersModelFromDir(config.modelDir ?? DEFAULT_MODEL_DIR), indexDir ? loadLayersModelFromDir(indexDir) : Promise.resolve(null)]);
-  return localCnn({ identity, index });
+  const load = (dir: string | null) => (dir ? loadLayersModelFromDir(dir) : Promise.resolve(null));
+  const [identity, index, identityLive, indexLive] = await Promise.all([
+    loadLayersModelFromDir(config.modelDir ?? DEFAULT_MODEL_DIR),
+    load(optionalModelDir(config.indexModelDir, DEFAULT_INDEX_MODEL_DIR)),
+    load(liveModelDir(config, 'liveModelDir', DEFAULT_LIVE_MODEL_DIR)),
+    load(liveModelDir(config, 'liveIndexModelDir', DEFAULT_LIVE_INDEX_MODEL_DIR)),
+  ]);
+  return localCnn({ identity, index, identityLive, indexLive });
 }
 
 /** The classical localiser on image parts, on this thread (outlines round a whole part dropped). */
@@ -168,6 +217,8 @@ export async function loadLocate(): Promise<RunLocate> {
 
 interface TrackedIdentity {
   identity: Identity;
+  /** Which models read it: its embedding is comparable only with looks and enrolments of the same. */
+  scale: ModelScale;
   embedding: Float32Array;
   /** The face its index corner alone shows, if one clearly does (see coveredCards). */
   fromIndex: Identity | null;
@@ -234,6 +285,34 @@ export function coveredCards(cards: ReadCard[], onTop: ReadCard[], floor: number
  */
 export const ONE_WAY_SURE = 0.9;
 
+/**
+ * A card this short in the frame (pixels, its long side) is blown up at least a third to fill its
+ * crop, and reading the blur turned round tells little more: outside the counted zones it is read
+ * one way up ('when-unsure'). Measured (session 7) on live-size rendered scenes of unseen art,
+ * every crop read once against both ways: 78.3 % / 77.3 % named right; on cards53 valid (large
+ * crops) 88.3 % / 89.0 %, hence the size rule. Session 15, a live 3-player hand through the
+ * worker pool: about 3 ms a frame less (see docs/BENCHMARKS.md).
+ */
+export const ONE_WAY_BELOW_PX = 72;
+
+/** How a crop is read: turned 180 degrees too always, only when one reading is unsure, or never. */
+export type TurnPolicy = 'always' | 'when-unsure' | 'never';
+
+/**
+ * How a located card is read with bothWays 'when-unsure': always both ways on a counted zone
+ * (the centre, a Nerts pile: the tracker compares looks), one way when its long side in the frame
+ * is under `oneWayBelowPx`, else both ways when one reading is unsure.
+ */
+export function turnPolicy(quad: Quad, zone: string | undefined, oneWayBelowPx: number = ONE_WAY_BELOW_PX): TurnPolicy {
+  if (isCountedZone(zone)) return 'always';
+  return cardLengthPx(quad) < oneWayBelowPx ? 'never' : 'when-unsure';
+}
+
+/** A card outline's long side in the image, pixels (the longer of its two long edges). */
+export function cardLengthPx(quad: Quad): number {
+  return Math.max(Math.hypot(quad[3][0] - quad[0][0], quad[3][1] - quad[0][1]), Math.hypot(quad[2][0] - quad[1][0], quad[2][1] - quad[1][1]));
+}
+
 /** A face read at least this surely sizes the cards of an uncalibrated frame (see dropFragmentBacks). */
 const SURE_FACE = 0.9;
 
@@ -255,7 +334,8 @@ class TfjsRecognizer implements CardRecognizer {
   private calibration: TableCalibration | null = null;
   /** Cards of the last moments with their identities (see TrackMemory). */
   private readonly tracks = new TrackMemory<TrackedIdentity>();
-  private readonly enrolled = new EnrollmentStore();
+  /** Enrolled backs and faces, as each model set sees them (their embeddings differ). */
+  private readonly enrolledBy: Record<ModelScale, EnrollmentStore> = { full: new EnrollmentStore(), live: new EnrollmentStore() };
   private disposed = false;
   private readonly tracking: boolean;
   private readonly minConfidence: number;
@@ -264,11 +344,15 @@ class TfjsRecognizer implements CardRecognizer {
   /** Frames recognised so far (rotates which seat cards wait when over the read budget). */
   private frameCount = 0;
   private readonly bothWays: boolean | 'when-unsure';
+  private readonly oneWayBelowPx: number;
   private readonly fusion: IndexFusion;
 
   private readonly model: tf.LayersModel;
   private readonly indexModel: tf.LayersModel | null;
   private readonly locatorModel: tf.LayersModel | null;
+  private readonly liveModel: tf.LayersModel | null;
+  private readonly liveIndexModel: tf.LayersModel | null;
+  private readonly liveBelowPx: number;
   /** Runs CNN batches on this thread. */
   private readonly localCnn: RunCnn;
   /** Runs the classical localiser on image parts on this thread. */
@@ -276,20 +360,24 @@ class TfjsRecognizer implements CardRecognizer {
   private readonly helper: Helper | null;
 
   constructor(
-    models: { model: tf.LayersModel; indexModel: tf.LayersModel | null; locatorModel: tf.LayersModel | null },
+    models: { model: tf.LayersModel; indexModel: tf.LayersModel | null; locatorModel: tf.LayersModel | null; liveModel?: tf.LayersModel | null; liveIndexModel?: tf.LayersModel | null },
     private readonly names: string[],
     private readonly cv: OpenCv,
     readonly backend: VisionBackend,
     config: RecognizerConfig,
   ) {
     ({ model: this.model, indexModel: this.indexModel, locatorModel: this.locatorModel } = models);
+    this.liveModel = models.liveModel ?? null;
+    this.liveIndexModel = models.liveIndexModel ?? null;
+    this.liveBelowPx = config.liveBelowPx ?? LIVE_MODEL_BELOW_PX;
     this.tracking = config.tracking ?? true;
     this.minConfidence = config.minConfidence ?? 0.6;
     this.centreMinConfidence = config.centreMinConfidence ?? Math.min(this.minConfidence, 0.15);
     this.readBudget = config.maxReadsPerFrame ?? READS_PER_FRAME;
     this.bothWays = config.bothWays ?? 'when-unsure';
+    this.oneWayBelowPx = config.oneWayBelowPx ?? ONE_WAY_BELOW_PX;
     this.fusion = { ...DEFAULT_INDEX_FUSION, ...config.indexFusion };
-    this.localCnn = localCnn({ identity: this.model, index: this.indexModel });
+    this.localCnn = localCnn({ identity: this.model, index: this.indexModel, identityLive: this.liveModel, indexLive: this.liveIndexModel });
     this.localLocate = localLocate(cv);
     this.helper = config.helper ?? null;
   }
@@ -345,7 +433,10 @@ class TfjsRecognizer implements CardRecognizer {
     todo.forEach((cardIndex, k) => cropCard(image, located[cardIndex].corners, CROP_WIDTH, CROP_HEIGHT, crops, k * CROP_SIZE));
     const corners = this.indexModel ? this.cornerCrops(image, todo.map((i) => located[i].corners)) : null;
     lap('crop');
-    const read = await this.readIdentities(crops, corners, todo.length, (k) => isCountedZone(zones[todo[k]]));
+    const read = await this.readIdentities(crops, corners, todo.length, {
+      policy: (k) => turnPolicy(located[todo[k]].corners, zones[todo[k]], this.oneWayBelowPx),
+      lengths: todo.map((i) => cardLengthPx(located[i].corners)),
+    });
     // Cards left for a later frame (over the frame's read budget) have no identity yet.
     const identities: Array<TrackedIdentity | undefined> = [...reused];
     todo.forEach((cardIndex, k) => (identities[cardIndex] = { ...read[k], readAtMs: timestampMs }));
@@ -547,7 +638,7 @@ class TfjsRecognizer implements CardRecognizer {
     const { identity, embedding } = card.id;
     const { zone } = card;
     if (identity.kind === 'back') {
-      const match = this.enrolled.nearestBack(embedding, 0, embedding.length);
+      const match = this.enrolledBy[card.id.scale].nearestBack(embedding, 0, embedding.length);
       return { kind: 'back', backId: match?.backId, confidence: match ? identity.confidence * match.similarity : identity.confidence * 0.5, corners: card.corners, zone };
     }
     const face: CardObservation = { kind: 'face', code: identity.kind === 'face' ? identity.code : undefined, confidence: identity.confidence, corners: card.corners, zone };
@@ -567,69 +658,116 @@ class TfjsRecognizer implements CardRecognizer {
     return corners;
   }
 
+  /** Which models read a card this long in the image (pixels; unknown: the full ones). */
+  private scaleOf(lengthPx: number | undefined): ModelScale {
+    return (this.liveModel || this.liveIndexModel) && lengthPx !== undefined && lengthPx < this.liveBelowPx ? 'live' : 'full';
+  }
+
+  /** The CNNs of a model scale: each live-size model where loaded, else its full-size one. */
+  private modelsOf(scale: ModelScale): { identity: 'identity' | 'identity-live'; index: 'index' | 'index-live' | null } {
+    if (scale === 'full') return { identity: 'identity', index: this.indexModel ? 'index' : null };
+    return { identity: this.liveModel ? 'identity-live' : 'identity', index: this.liveIndexModel ? 'index-live' : this.indexModel ? 'index' : null };
+  }
+
   /** The whole-card model's reading of `count` packed crops, upright or turned 180 degrees. */
-  private async readCrops(crops: Float32Array, count: number, turned = false): Promise<IdentityReading> {
-    const [heads] = await runCnn(this.localCnn, this.helper, [{ model: 'identity', data: crops, images: count, turned }]);
+  private async readCrops(crops: Float32Array, count: number, turned = false, scale: ModelScale = 'full'): Promise<IdentityReading> {
+    const [heads] = await runCnn(this.localCnn, this.helper, [{ model: this.modelsOf(scale).identity, data: crops, images: count, turned }]);
     return identityReadingOf(count, heads);
   }
 
   /** The whole-card reading of `count` crops upright, and the index model's of their corner pairs (none without the model). */
-  private async readCropsAndCorners(crops: Float32Array, corners: Float32Array | null, count: number): Promise<{ upright: IdentityReading; index: IndexOutputs | null }> {
-    const withIndex = corners !== null && this.indexModel !== null;
+  private async readCropsAndCorners(crops: Float32Array, corners: Float32Array | null, count: number, scale: ModelScale): Promise<{ upright: IdentityReading; index: IndexOutputs | null }> {
+    const models = this.modelsOf(scale);
+    const index = corners !== null ? models.index : null;
     const heads = await runCnn(this.localCnn, this.helper, [
-      { model: 'identity', data: crops, images: count, turned: false },
-      ...(withIndex ? [{ model: 'index' as const, data: corners, images: count * 2, turned: false }] : []),
+      { model: models.identity, data: crops, images: count, turned: false },
+      ...(index && corners ? [{ model: index, data: corners, images: count * 2, turned: false }] : []),
     ]);
-    return { upright: identityReadingOf(count, heads[0]), index: withIndex ? indexOutputsOf(count, heads[1]) : null };
+    return { upright: identityReadingOf(count, heads[0]), index: index ? indexOutputsOf(count, heads[1]) : null };
   }
 
   /**
-   * The identities of `count` packed crops (and their index corners): each read upright, then
-   * also turned 180 degrees and the readings averaged where `bothWays` says so (for 'when-unsure':
-   * a crop `alwaysBoth(k)` picks, or not surely a face after one reading).
+   * The identities of `count` packed crops (and their index corners), each read by the models of
+   * its size (`lengths`: each card's long side in the image; see LIVE_MODEL_BELOW_PX), turned as
+   * `policy` says (see readScale).
    */
-  private async readIdentities(crops: Float32Array, corners: Float32Array | null, count: number, alwaysBoth: (k: number) => boolean = () => false): Promise<TrackedIdentity[]> {
-    const { upright, index: indexOutputs } = await this.readCropsAndCorners(crops, corners, count);
+  private async readIdentities(
+    crops: Float32Array,
+    corners: Float32Array | null,
+    count: number,
+    { policy = () => 'when-unsure', lengths }: { policy?: (k: number) => TurnPolicy; lengths?: number[] } = {},
+  ): Promise<TrackedIdentity[]> {
+    const scales = Array.from({ length: count }, (_, k) => this.scaleOf(lengths?.[k]));
+    const read: TrackedIdentity[] = new Array(count);
+    for (const scale of ['full', 'live'] as const) {
+      const members = scales.flatMap((s, k) => (s === scale ? [k] : []));
+      if (members.length === 0) continue;
+      const all = members.length === count;
+      const pick = (buffer: Float32Array, size: number) => {
+        const out = new Float32Array(members.length * size);
+        members.forEach((k, j) => out.set(buffer.subarray(k * size, (k + 1) * size), j * size));
+        return out;
+      };
+      const got = await this.readScale(all ? crops : pick(crops, CROP_SIZE), corners && !all ? pick(corners, 2 * CORNER_SIZE) : corners, members.length, (j) => policy(members[j]), scale);
+      members.forEach((k, j) => (read[k] = got[j]));
+    }
+    return read;
+  }
+
+  /**
+   * The identities of `count` packed crops (and their index corners) by one model scale: each
+   * read upright, then also turned 180 degrees and the readings averaged where `bothWays` says so
+   * (for 'when-unsure': where `policy(k)` says 'always', or says 'when-unsure' and one reading is
+   * not surely a face).
+   */
+  private async readScale(crops: Float32Array, corners: Float32Array | null, count: number, policy: (k: number) => TurnPolicy, scale: ModelScale): Promise<TrackedIdentity[]> {
+    const { upright, index: indexOutputs } = await this.readCropsAndCorners(crops, corners, count, scale);
     const index = (k: number) => (indexOutputs ? readIndex(indexOutputs, k) : undefined);
     const once = identityOutputs(upright);
-    const read = Array.from({ length: count }, (_, k) => this.decide(once, k, index(k)));
+    const read = Array.from({ length: count }, (_, k) => this.decide(once, k, index(k), scale));
     const again =
       this.bothWays === 'when-unsure'
-        ? read.map((_, k) => k).filter((k) => alwaysBoth(k) || read[k].identity.kind !== 'face' || read[k].identity.confidence < ONE_WAY_SURE)
+        ? read.map((_, k) => k).filter((k) => {
+            const turn = policy(k);
+            return turn === 'always' || (turn === 'when-unsure' && (read[k].identity.kind !== 'face' || read[k].identity.confidence < ONE_WAY_SURE));
+          })
         : this.bothWays
           ? read.map((_, k) => k)
           : [];
     if (again.length > 0) {
       const turnedCrops = new Float32Array(again.length * CROP_SIZE);
       again.forEach((k, j) => turnedCrops.set(crops.subarray(k * CROP_SIZE, (k + 1) * CROP_SIZE), j * CROP_SIZE));
-      const both = identityOutputs(readingRows(upright, again), await this.readCrops(turnedCrops, again.length, true));
-      again.forEach((k, j) => (read[k] = this.decide(both, j, index(k))));
+      const both = identityOutputs(readingRows(upright, again), await this.readCrops(turnedCrops, again.length, true, scale));
+      again.forEach((k, j) => (read[k] = this.decide(both, j, index(k), scale)));
     }
     return read;
   }
 
   /** Crop k's identity (and its embedding) from the whole-card outputs, its index reading and the enrolled faces. */
-  private decide(outputs: IdentityOutputs, k: number, index: IndexReading | undefined): TrackedIdentity {
+  private decide(outputs: IdentityOutputs, k: number, index: IndexReading | undefined, scale: ModelScale): TrackedIdentity {
     const embedding = outputs.embeddings.slice(k * outputs.embeddingSize, (k + 1) * outputs.embeddingSize);
-    const faceBoost = this.enrolled.faceBoost(embedding, 0, outputs.embeddingSize);
-    const backBoost = backEvidence(this.enrolled.nearestBack(embedding, 0, outputs.embeddingSize)?.similarity ?? 0);
+    const enrolled = this.enrolledBy[scale];
+    const faceBoost = enrolled.faceBoost(embedding, 0, outputs.embeddingSize);
+    const backBoost = backEvidence(enrolled.nearestBack(embedding, 0, outputs.embeddingSize)?.similarity ?? 0);
     const identity = decideIdentity(outputs.probs, k * outputs.numClasses, outputs.numClasses, this.names, { faceBoost, backBoost, index, fusion: this.fusion });
-    return { identity, embedding, fromIndex: index ? decideFromIndex(index, this.fusion) : null, index };
+    return { identity, scale, embedding, fromIndex: index ? decideFromIndex(index, this.fusion) : null, index };
   }
 
   /** Crops for whole-card views (each view is a card filling its image), and their index corners. */
-  private async viewCrops(views: FrameInput[], withCorners: boolean): Promise<{ crops: Float32Array; corners: Float32Array | null }> {
+  private async viewCrops(views: FrameInput[], withCorners: boolean): Promise<{ crops: Float32Array; corners: Float32Array | null; lengths: number[] }> {
     const crops = new Float32Array(views.length * CROP_SIZE);
     const corners = withCorners && this.indexModel ? new Float32Array(views.length * 2 * CORNER_SIZE) : null;
+    const lengths: number[] = [];
     for (let i = 0; i < views.length; i++) {
       const image = await decodeFrame(views[i]);
+      lengths.push(Math.max(image.width, image.height));
       // Landscape views are cards lying sideways: turn them upright.
       const quad = rectQuad(image.width, image.height);
       const upright = image.width > image.height * 1.15 ? ([quad[3], quad[0], quad[1], quad[2]] as typeof quad) : quad;
       cropCard(image, upright, CROP_WIDTH, CROP_HEIGHT, crops, i * CROP_SIZE);
       if (corners) corners.set(this.cornerCrops(image, [upright]), i * 2 * CORNER_SIZE);
     }
-    return { crops, corners };
+    return { crops, corners, lengths };
   }
 
   async identifyCrops(views: FrameInput[]): Promise<Array<Identity & { backId?: string }>> {
@@ -637,37 +775,46 @@ class TfjsRecognizer implements CardRecognizer {
     const results: Array<Identity & { backId?: string }> = [];
     for (let start = 0; start < views.length; start += 32) {
       const chunk = views.slice(start, start + 32);
-      const { crops, corners } = await this.viewCrops(chunk, true);
-      for (const read of await this.readIdentities(crops, corners, chunk.length)) {
+      const { crops, corners, lengths } = await this.viewCrops(chunk, true);
+      for (const read of await this.readIdentities(crops, corners, chunk.length, { lengths })) {
         // Each view shows a whole card, so corners without an index say something (see rejectIndexless).
         const identity = rejectIndexless(read.identity, read.index);
         const { embedding } = read;
-        const backId = identity.kind === 'back' ? this.enrolled.nearestBack(embedding, 0, embedding.length)?.backId : undefined;
+        const backId = identity.kind === 'back' ? this.enrolledBy[read.scale].nearestBack(embedding, 0, embedding.length)?.backId : undefined;
         results.push({ ...identity, backId });
       }
     }
     return results;
   }
 
-  private async embed(views: FrameInput[]): Promise<Float32Array[]> {
+  /**
+   * The views' embeddings by each model scale loaded: a deck is enrolled for both, since the
+   * same back may be seen close up (full-size models) or across the table (live-size ones).
+   */
+  private async embed(views: FrameInput[]): Promise<Array<{ scale: ModelScale; embeddings: Float32Array[] }>> {
     if (views.length === 0) throw new Error('enrolment needs at least one view');
     // Enrolled looks are compared with cards read either way up: always both ways.
     const { crops } = await this.viewCrops(views, false);
-    const upright = await this.readCrops(crops, views.length);
-    const outputs = identityOutputs(upright, this.bothWays !== false ? await this.readCrops(crops, views.length, true) : undefined);
-    return views.map((_, k) => outputs.embeddings.slice(k * outputs.embeddingSize, (k + 1) * outputs.embeddingSize));
+    const scales: ModelScale[] = this.liveModel || this.liveIndexModel ? ['full', 'live'] : ['full'];
+    const result: Array<{ scale: ModelScale; embeddings: Float32Array[] }> = [];
+    for (const scale of scales) {
+      const upright = await this.readCrops(crops, views.length, false, scale);
+      const outputs = identityOutputs(upright, this.bothWays !== false ? await this.readCrops(crops, views.length, true, scale) : undefined);
+      result.push({ scale, embeddings: views.map((_, k) => outputs.embeddings.slice(k * outputs.embeddingSize, (k + 1) * outputs.embeddingSize)) });
+    }
+    return result;
   }
 
   async enrollBack(backId: string, views: FrameInput[]): Promise<void> {
     this.assertLive();
     if (views.length > 5) throw new Error('enrol a back from at most 5 views');
-    this.enrolled.setBack(backId, await this.embed(views));
+    for (const { scale, embeddings } of await this.embed(views)) this.enrolledBy[scale].setBack(backId, embeddings);
     this.tracks.clear();
   }
 
   async enrollFace(code: CardCode, views: FrameInput[]): Promise<void> {
     this.assertLive();
-    this.enrolled.addFace(code, await this.embed(views));
+    for (const { scale, embeddings } of await this.embed(views)) this.enrolledBy[scale].addFace(code, embeddings);
     this.tracks.clear();
   }
 
@@ -676,6 +823,8 @@ class TfjsRecognizer implements CardRecognizer {
     this.disposed = true;
     this.model.dispose();
     this.indexModel?.dispose();
+    this.liveModel?.dispose();
+    this.liveIndexModel?.dispose();
     this.locatorModel?.dispose();
     this.tracks.clear();
   }

@@ -16,13 +16,15 @@ import { CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_WIDTH } from './classes';
 import type { RgbImage } from './crop';
 import type { LocatedCard, LocateOptions } from './locate';
 
-/** The two CNNs a batch may be for. */
-export type CnnModelName = 'identity' | 'index';
+/** The CNNs a batch may be for: whole card and index corners, full size or live size (same inputs). */
+export type CnnModelName = 'identity' | 'index' | 'identity-live' | 'index-live';
 
 /** Floats per input image of each model. */
 export const IMAGE_FLOATS: Record<CnnModelName, number> = {
   identity: CROP_WIDTH * CROP_HEIGHT * 3,
   index: INDEX_WIDTH * INDEX_HEIGHT * 3,
+  'identity-live': CROP_WIDTH * CROP_HEIGHT * 3,
+  'index-live': INDEX_WIDTH * INDEX_HEIGHT * 3,
 };
 
 /** A batch of packed input images for one model. */
@@ -31,7 +33,7 @@ export interface CnnBatch {
   /** `images` images, row-major [images, H, W, 3], float 0..1 (may be longer: the rest is unused). */
   data: Float32Array;
   images: number;
-  /** Read each image turned 180 degrees (identity model only). */
+  /** Read each image turned 180 degrees (identity models only). */
   turned: boolean;
 }
 

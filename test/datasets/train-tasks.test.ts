@@ -18,4 +18,14 @@ describe('training output files', () => {
       expect(trial).toEqual({ outDir: '/tmp/trial', checkpointDir: plain.checkpointDir, historyFile: '/tmp/trial/history.json', curvesFile: '/tmp/trial/curves.png' });
     }
   });
+
+  it('a live-size run (--live) has its own model folder and checkpoints', () => {
+    const identity = taskFiles('identity', undefined, true);
+    expect(identity.outDir).toBe(path.join(REPO_ROOT, 'models', 'card-identity-live'));
+    expect(identity.checkpointDir).not.toBe(taskFiles('identity').checkpointDir);
+    const index = taskFiles('index', undefined, true);
+    expect(index.outDir).toBe(path.join(REPO_ROOT, 'models', 'card-index-live'));
+    expect(index.historyFile).toBe(path.join(REPO_ROOT, 'models', 'card-index-live-history.json'));
+    expect(() => taskFiles('locator', undefined, true)).toThrow(/no live-size variant/);
+  });
 });

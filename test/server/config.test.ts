@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { availableParallelism } from 'node:os';
-import { configFromEnv } from '../../server/plugins/config';
+import { configFromEnv, liveModelsFromEnv } from '../../server/plugins/config';
 
 describe('server configuration from the environment', () => {
   it('defaults: a worker per core (at most 4) helping each other, classical localiser, the tracker floor for the recogniser', () => {
@@ -20,5 +20,10 @@ describe('server configuration from the environment', () => {
   });
   it('ignores a floor outside 0..1 or not a number, keeping the default', () => {
     for (const value of ['1.5', '-0.1', 'high', ' ']) expect(configFromEnv({ NERTS_MIN_CONFIDENCE: value }).recognizerMinConfidence).toBe(0.35);
+  });
+  it('uses the live-size models only with NERTS_LIVE_MODELS=1', () => {
+    expect(liveModelsFromEnv({})).toEqual({ liveModels: false });
+    expect(liveModelsFromEnv({ NERTS_LIVE_MODELS: '0' })).toEqual({ liveModels: false });
+    expect(liveModelsFromEnv({ NERTS_LIVE_MODELS: '1' })).toEqual({ liveModels: true });
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ALL_CARD_CODES, type CardCode } from '../../server/game/cards';
 import { classMeaning, classNames, FIRST_BACK_CLASS, OTHER_CLASS } from '../../server/vision/classes';
 import { decodeFrame } from '../../server/vision/decode';
-import { coveredCards, dueForRereading, FAINT_REREAD_MS } from '../../server/vision/index';
+import { coveredCards, dueForRereading, FAINT_REREAD_MS, ONE_WAY_BELOW_PX, turnPolicy } from '../../server/vision/index';
 import { EnrollmentStore } from '../../server/vision/enrollment';
 import { backEvidence, BACK_EVIDENCE_FROM, decideFromIndex, decideIdentity, identityOutputs, readingRows, rejectIndexless, type Identity, type IndexReading } from '../../server/vision/identify';
 import { tablePlane, zoneAt } from '../../server/vision/rectify';
@@ -164,7 +164,7 @@ describe('TrackMemory', () => {
 });
 
 describe('dueForRereading', () => {
-  const read = (identity: Identity, readAtMs: number) => ({ identity, embedding: new Float32Array(4), fromIndex: null, readAtMs });
+  const read = (identity: Identity, readAtMs: number) => ({ identity, scale: 'full' as const, embedding: new Float32Array(4), fromIndex: null, readAtMs });
   const faint = read({ kind: 'face', code: '2C', confidence: 0.15 }, 1000);
   it('reads a faint reading of a centre or Nerts pile card again once it is FAINT_REREAD_MS old', () => {
     expect(dueForRereading(faint, 'centre', 1000 + FAINT_REREAD_MS - 1, 0.35)).toBe(false);
@@ -274,7 +274,7 @@ describe('coveredCards', () => {
     source,
     support: 1,
     zone: undefined,
-    id: { identity, embedding: new Float32Array(4), fromIndex },
+    id: { identity, scale: 'full' as const, embedding: new Float32Array(4), fromIndex },
   });
   const face = (code: CardCode, confidence: number): Identity => ({ kind: 'face', code, confidence });
   it('reads a hypothesis lying under a sure card by its index corner, with the strip that shows', () => {
@@ -293,5 +293,25 @@ describe('coveredCards', () => {
     const sameAsTop = card(0, 'split', face('KD', 0.7), face('KD', 0.95));
     const faint = card(0, 'split', { kind: 'other', confidence: 0.8 }, face('9S', 0.4));
     expect(coveredCards([whole, apart, sameAsTop, faint], [top], 0.6)).toEqual([undefined, undefined, undefined, undefined]);
+  });
+});
+
+describe('turnPolicy', () => {
+  // An upright card `length` pixels long (width at a card's 63:88), and the same card lying sideways.
+  const card = (length: number): Quad => [[100, 100], [100 + (length * 63) / 88, 100], [100 + (length * 63) / 88, 100 + length], [100, 100 + length]];
+  const sideways = (length: number): Quad => [[100, 100], [100, 100 + (length * 63) / 88], [100 - length, 100 + (length * 63) / 88], [100 - length, 100]];
+  it('reads cards on counted zones both ways up, whatever their size (the tracker compares their looks)', () => {
+    expect(turnPolicy(card(50), 'centre')).toBe('always');
+    expect(turnPolicy(card(50), 'seat-2/nerts')).toBe('always');
+    expect(turnPolicy(card(300), 'centre')).toBe('always');
+  });
+  it('reads a small card elsewhere one way up, a large one turned too when unsure', () => {
+    expect(turnPolicy(card(50), 'seat-0')).toBe('never');
+    expect(turnPolicy(sideways(50), undefined)).toBe('never');
+    expect(turnPolicy(card(ONE_WAY_BELOW_PX - 1), 'seat-1/work')).toBe('never');
+    expect(turnPolicy(card(ONE_WAY_BELOW_PX), 'seat-1/work')).toBe('when-unsure');
+    expect(turnPolicy(sideways(200), undefined)).toBe('when-unsure');
+    // 0 turns the size rule off.
+    expect(turnPolicy(card(20), 'seat-0', 0)).toBe('when-unsure');
   });
 });

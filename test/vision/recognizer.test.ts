@@ -9,7 +9,8 @@ import * as tf from '@tensorflow/tfjs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedDataDir, REPO_ROOT } from '../../datasets/lib/shared-data';
-import { createRecognizer, DEFAULT_MODEL_DIR, ONE_WAY_SURE, type CardRecognizer } from '../../server/vision/index';
+import { createRecognizer, DEFAULT_LIVE_INDEX_MODEL_DIR, DEFAULT_LIVE_MODEL_DIR, DEFAULT_MODEL_DIR, LIVE_MODEL_BELOW_PX, ONE_WAY_SURE, type CardRecognizer } from '../../server/vision/index';
+import type { Helper } from '../../server/vision/inference';
 import { loadLayersModelFromDir, saveLayersModelToDir } from '../../server/vision/model-io';
 import type { FrameInput } from '../../server/vision/types';
 import type { CardCode } from '../../server/game/cards';
@@ -20,6 +21,8 @@ import { simCalibration } from '../../server/tables/sim-calibration';
 const MIN_FIXTURE_ACCURACY = 0.8; // 87.7 % measured with both committed models (72.6 % with the whole-card model alone)
 
 const hasModel = existsSync(path.join(DEFAULT_MODEL_DIR, 'model.json'));
+const hasLiveIndexModel = existsSync(path.join(DEFAULT_LIVE_INDEX_MODEL_DIR, 'model.json'));
+const hasLiveModel = existsSync(path.join(DEFAULT_LIVE_MODEL_DIR, 'model.json'));
 const fixtureList = path.join(REPO_ROOT, 'test', 'fixtures', 'vision', 'real-crops.txt');
 const hasData = existsSync(path.join(sharedDataDir(), 'real', 'cards53'));
 const photosDir = path.join(sharedDataDir(), 'real', 'table-photos');
@@ -202,6 +205,55 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
       });
     } finally {
       always.dispose();
+    }
+  });
+});
+
+/** A card image `height` pixels high: a white face with a red mark, or a patterned blue back. */
+async function cardView(kind: 'face' | 'back', height: number): Promise<FrameInput> {
+  const body =
+    kind === 'face'
+      ? '<rect width="63" height="88" rx="4" fill="#f7f7f2"/><text x="5" y="18" font-size="16" fill="#c00">Q</text><path d="M31 34 l8 10 -8 10 -8 -10z" fill="#c00"/>'
+      : '<rect width="63" height="88" rx="4" fill="#f7f7f2"/><rect x="4" y="4" width="55" height="80" fill="#1d3f9a"/><path d="M4 20 L59 70 M4 50 L40 84 M20 4 L59 40" stroke="#e8d070" stroke-width="4"/>';
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="63" height="88" viewBox="0 0 63 88">${body}</svg>`;
+  const width = Math.round((height * 63) / 88);
+  return { kind: 'encoded', data: new Uint8Array(await sharp(Buffer.from(svg)).resize(width, height).png().toBuffer()) };
+}
+
+describe.skipIf(!hasModel || !hasLiveIndexModel)('live-size models', () => {
+  it('read cards seen small (a whole-table webcam), the full models read close views, and a back enrolled is known at both sizes', async () => {
+    // A helper that takes nothing records which models each batch was for.
+    const models = new Set<string>();
+    const helper: Helper = {
+      offer: (job) => {
+        if (job.kind === 'cnn') for (const batch of job.batches) models.add(batch.model);
+        return null;
+      },
+    };
+    const rec = await createRecognizer({ log: () => {}, helper, liveModels: true });
+    try {
+      const small = Math.round(LIVE_MODEL_BELOW_PX * 0.7);
+      const faces = await Promise.all([small, small, small, small].map((h) => cardView('face', h)));
+      await rec.identifyCrops(faces);
+      // The committed live-size model reads index corners; a live whole-card model, where one is trained, the whole card.
+      expect([...models].sort()).toEqual([hasLiveModel ? 'identity-live' : 'identity', 'index-live']);
+      models.clear();
+      await rec.identifyCrops(await Promise.all([200, 200, 200, 200].map((h) => cardView('face', h))));
+      expect([...models].sort()).toEqual(['identity', 'index']);
+
+      // Off by default: the full models read small cards too.
+      const plain = await createRecognizer({ log: () => {}, helper });
+      models.clear();
+      await plain.identifyCrops(faces);
+      plain.dispose();
+      expect([...models].sort()).toEqual(['identity', 'index']);
+
+      await rec.enrollBack('deck-blue', [await cardView('back', 200)]);
+      const [near, far] = await rec.identifyCrops([await cardView('back', 180), await cardView('back', small)]);
+      expect(near).toMatchObject({ kind: 'back', backId: 'deck-blue' });
+      expect(far).toMatchObject({ kind: 'back', backId: 'deck-blue' });
+    } finally {
+      rec.dispose();
     }
   });
 });
