@@ -291,7 +291,7 @@ export const ONE_WAY_SURE = 0.9;
  * one way up ('when-unsure'). Measured (session 7) on live-size rendered scenes of unseen art,
  * every crop read once against both ways: 78.3 % / 77.3 % named right; on cards53 valid (large
  * crops) 88.3 % / 89.0 %, hence the size rule. Session 15, a live 3-player hand through the
- * worker pool: about 3 ms a frame less (see docs/BENCHMARKS.md).
+ * worker pool: about 4 ms a frame less (see docs/BENCHMARKS.md).
  */
 export const ONE_WAY_BELOW_PX = 72;
 
