@@ -334,8 +334,11 @@ class TfjsRecognizer implements CardRecognizer {
   private calibration: TableCalibration | null = null;
   /** Cards of the last moments with their identities (see TrackMemory). */
   private readonly tracks = new TrackMemory<TrackedIdentity>();
-  /** Enrolled backs and faces, as each model set sees them (their embeddings differ). */
-  private readonly enrolledBy: Record<ModelScale, EnrollmentStore> = { full: new EnrollmentStore(), live: new EnrollmentStore() };
+  /**
+   * Enrolled backs and faces, per whole-card model: embeddings come from it alone, so a live-size
+   * index model with the full whole-card model shares the full model's store.
+   */
+  private readonly enrolledBy: Record<'identity' | 'identity-live', EnrollmentStore> = { identity: new EnrollmentStore(), 'identity-live': new EnrollmentStore() };
   private disposed = false;
   private readonly tracking: boolean;
   private readonly minConfidence: number;
@@ -638,7 +641,7 @@ class TfjsRecognizer implements CardRecognizer {
     const { identity, embedding } = card.id;
     const { zone } = card;
     if (identity.kind === 'back') {
-      const match = this.enrolledBy[card.id.scale].nearestBack(embedding, 0, embedding.length);
+      const match = this.enrolledFor(card.id.scale).nearestBack(embedding, 0, embedding.length);
       return { kind: 'back', backId: match?.backId, confidence: match ? identity.confidence * match.similarity : identity.confidence * 0.5, corners: card.corners, zone };
     }
     const face: CardObservation = { kind: 'face', code: identity.kind === 'face' ? identity.code : undefined, confidence: identity.confidence, corners: card.corners, zone };
@@ -661,6 +664,11 @@ class TfjsRecognizer implements CardRecognizer {
   /** Which models read a card this long in the image (pixels; unknown: the full ones). */
   private scaleOf(lengthPx: number | undefined): ModelScale {
     return (this.liveModel || this.liveIndexModel) && lengthPx !== undefined && lengthPx < this.liveBelowPx ? 'live' : 'full';
+  }
+
+  /** The enrolments that crops read at a model scale are compared with (those of its whole-card model). */
+  private enrolledFor(scale: ModelScale): EnrollmentStore {
+    return this.enrolledBy[this.modelsOf(scale).identity];
   }
 
   /** The CNNs of a model scale: each live-size model where loaded, else its full-size one. */
@@ -746,7 +754,7 @@ class TfjsRecognizer implements CardRecognizer {
   /** Crop k's identity (and its embedding) from the whole-card outputs, its index reading and the enrolled faces. */
   private decide(outputs: IdentityOutputs, k: number, index: IndexReading | undefined, scale: ModelScale): TrackedIdentity {
     const embedding = outputs.embeddings.slice(k * outputs.embeddingSize, (k + 1) * outputs.embeddingSize);
-    const enrolled = this.enrolledBy[scale];
+    const enrolled = this.enrolledFor(scale);
     const faceBoost = enrolled.faceBoost(embedding, 0, outputs.embeddingSize);
     const backBoost = backEvidence(enrolled.nearestBack(embedding, 0, outputs.embeddingSize)?.similarity ?? 0);
     const identity = decideIdentity(outputs.probs, k * outputs.numClasses, outputs.numClasses, this.names, { faceBoost, backBoost, index, fusion: this.fusion });
@@ -780,7 +788,7 @@ class TfjsRecognizer implements CardRecognizer {
         // Each view shows a whole card, so corners without an index say something (see rejectIndexless).
         const identity = rejectIndexless(read.identity, read.index);
         const { embedding } = read;
-        const backId = identity.kind === 'back' ? this.enrolledBy[read.scale].nearestBack(embedding, 0, embedding.length)?.backId : undefined;
+        const backId = identity.kind === 'back' ? this.enrolledFor(read.scale).nearestBack(embedding, 0, embedding.length)?.backId : undefined;
         results.push({ ...identity, backId });
       }
     }
@@ -788,19 +796,20 @@ class TfjsRecognizer implements CardRecognizer {
   }
 
   /**
-   * The views' embeddings by each model scale loaded: a deck is enrolled for both, since the
-   * same back may be seen close up (full-size models) or across the table (live-size ones).
+   * The views' embeddings by each whole-card model loaded, with the store they go to: a deck is
+   * enrolled for both sizes, since the same back may be seen close up (full-size model) or across
+   * the table (a live-size one).
    */
-  private async embed(views: FrameInput[]): Promise<Array<{ scale: ModelScale; embeddings: Float32Array[] }>> {
+  private async embed(views: FrameInput[]): Promise<Array<{ store: EnrollmentStore; embeddings: Float32Array[] }>> {
     if (views.length === 0) throw new Error('enrolment needs at least one view');
     // Enrolled looks are compared with cards read either way up: always both ways.
     const { crops } = await this.viewCrops(views, false);
-    const scales: ModelScale[] = this.liveModel || this.liveIndexModel ? ['full', 'live'] : ['full'];
-    const result: Array<{ scale: ModelScale; embeddings: Float32Array[] }> = [];
+    const scales: ModelScale[] = this.liveModel ? ['full', 'live'] : ['full'];
+    const result: Array<{ store: EnrollmentStore; embeddings: Float32Array[] }> = [];
     for (const scale of scales) {
       const upright = await this.readCrops(crops, views.length, false, scale);
       const outputs = identityOutputs(upright, this.bothWays !== false ? await this.readCrops(crops, views.length, true, scale) : undefined);
-      result.push({ scale, embeddings: views.map((_, k) => outputs.embeddings.slice(k * outputs.embeddingSize, (k + 1) * outputs.embeddingSize)) });
+      result.push({ store: this.enrolledFor(scale), embeddings: views.map((_, k) => outputs.embeddings.slice(k * outputs.embeddingSize, (k + 1) * outputs.embeddingSize)) });
     }
     return result;
   }
@@ -808,13 +817,13 @@ class TfjsRecognizer implements CardRecognizer {
   async enrollBack(backId: string, views: FrameInput[]): Promise<void> {
     this.assertLive();
     if (views.length > 5) throw new Error('enrol a back from at most 5 views');
-    for (const { scale, embeddings } of await this.embed(views)) this.enrolledBy[scale].setBack(backId, embeddings);
+    for (const { store, embeddings } of await this.embed(views)) store.setBack(backId, embeddings);
     this.tracks.clear();
   }
 
   async enrollFace(code: CardCode, views: FrameInput[]): Promise<void> {
     this.assertLive();
-    for (const { scale, embeddings } of await this.embed(views)) this.enrolledBy[scale].addFace(code, embeddings);
+    for (const { store, embeddings } of await this.embed(views)) store.addFace(code, embeddings);
     this.tracks.clear();
   }
 
