@@ -10,7 +10,7 @@
  */
 import { cardFrom, parseCard, rankValue, SUIT_NAMES, suitOf, type CardCode, type Suit } from '../game/cards';
 import type { CardObservation, FrameObservations, Point } from '../vision/types';
-import { quadCentre } from '../geometry';
+import { quadCentre, quadLongSide } from '../geometry';
 import type { TableEvent } from '../protocol';
 import { addLook, cardsGoneByLook, initialLooks, type NertsLooks } from './nerts-looks';
 import { initialPileWatch, watchPileLook, type PileLookTuning, type TopReading, type PileLookWatch } from './pile-looks';
@@ -578,9 +578,7 @@ export function parseZone(zone: string | undefined): { area: 'centre' } | { area
 
 
 function cardHeightPx(corners: CardObservation['corners']): number {
-  const [tl, tr, br, bl] = corners;
-  const side = (a: Point, b: Point) => Math.hypot(a[0] - b[0], a[1] - b[1]);
-  return Math.max(side(tl, bl), side(tr, br), side(tl, tr), side(bl, br), 1);
+  return Math.max(quadLongSide(corners), 1);
 }
 
 /** `code`'s rank in `suit`. */

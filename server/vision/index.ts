@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as tf from '@tensorflow/tfjs';
 import type { CardCode } from '../game/cards';
-import { pointInPolygon, quadCentre } from '../geometry';
+import { pointInPolygon, quadCentre, quadLongSide } from '../geometry';
 import { initBackend, type VisionBackend } from './backend';
 import { CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH } from './classes';
 import { blobsOf, boundingRect, compareThumbs, cropRegion, greyThumb, mergeOverlapping, rectsOverlap, refreshTile, regionsOf, totalArea, type GreyThumb, type MovingBlobs, type PixelRect } from './change';
@@ -305,12 +305,7 @@ export type TurnPolicy = 'always' | 'when-unsure' | 'never';
  */
 export function turnPolicy(quad: Quad, zone: string | undefined, oneWayBelowPx: number = ONE_WAY_BELOW_PX): TurnPolicy {
   if (isCountedZone(zone)) return 'always';
-  return cardLengthPx(quad) < oneWayBelowPx ? 'never' : 'when-unsure';
-}
-
-/** A card outline's long side in the image, pixels (the longer of its two long edges). */
-export function cardLengthPx(quad: Quad): number {
-  return Math.max(Math.hypot(quad[3][0] - quad[0][0], quad[3][1] - quad[0][1]), Math.hypot(quad[2][0] - quad[1][0], quad[2][1] - quad[1][1]));
+  return quadLongSide(quad) < oneWayBelowPx ? 'never' : 'when-unsure';
 }
 
 /** A face read at least this surely sizes the cards of an uncalibrated frame (see dropFragmentBacks). */
@@ -438,7 +433,7 @@ class TfjsRecognizer implements CardRecognizer {
     lap('crop');
     const read = await this.readIdentities(crops, corners, todo.length, {
       policy: (k) => turnPolicy(located[todo[k]].corners, zones[todo[k]], this.oneWayBelowPx),
-      lengths: todo.map((i) => cardLengthPx(located[i].corners)),
+      lengths: todo.map((i) => quadLongSide(located[i].corners)),
     });
     // Cards left for a later frame (over the frame's read budget) have no identity yet.
     const identities: Array<TrackedIdentity | undefined> = [...reused];
