@@ -32,6 +32,8 @@ export interface ServerConfig {
    * plays (centre error 7.3 against 4.0–5.8).
    */
   learnedLocator: boolean;
+  /** Cards seen small are read by the live-size models (`NERTS_LIVE_MODELS=1`; see liveModelsFromEnv). */
+  liveModels: boolean;
   /**
    * Confidence below which the recogniser drops a card before the tracker sees it. Default: the
    * tracker's own floor (0.35), lower than the 0.6 a single-image evaluation keeps, since the
@@ -88,6 +90,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     workers: Math.max(1, Number(env.NERTS_WORKERS ?? defaultWorkers()) || 1),
     peerHelp: env.NERTS_PEER_HELP !== '0',
     learnedLocator: env.NERTS_LOCATOR === '1',
+    ...liveModelsFromEnv(env),
     recognizerMinConfidence: numberInRange(env.NERTS_MIN_CONFIDENCE, 0, 1) ?? DEFAULT_TRACKER_TUNING.minConfidence,
     adminToken: env.NERTS_ADMIN_TOKEN && env.NERTS_ADMIN_TOKEN.length > 0 ? env.NERTS_ADMIN_TOKEN : null,
     corsOrigins: (env.NERTS_CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),

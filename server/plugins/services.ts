@@ -3,7 +3,6 @@
  * the table registry. Closed in order on shutdown (tables save their tracker state first).
  */
 import fp from 'fastify-plugin';
-import { liveModelsFromEnv } from './config';
 import { TableStore } from '../tables/store';
 import { RecognitionPool } from '../workers/pool';
 import { TableRegistry } from '../tables/registry';
@@ -25,7 +24,7 @@ export default fp(
       kind: app.config.recognizer,
       fake: app.config.fakeRecognizer,
       // null: the classical localiser only; undefined: the learned locator too when its model exists.
-      realConfig: { locatorModelDir: app.config.learnedLocator ? undefined : null, minConfidence: app.config.recognizerMinConfidence, ...liveModelsFromEnv() },
+      realConfig: { locatorModelDir: app.config.learnedLocator ? undefined : null, minConfidence: app.config.recognizerMinConfidence, liveModels: app.config.liveModels },
     });
     pool.backend.then(
       (backend) => app.log.info({ backend }, 'recogniser ready'),

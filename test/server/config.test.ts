@@ -8,6 +8,7 @@ describe('server configuration from the environment', () => {
     expect(config.workers).toBe(Math.min(4, availableParallelism()));
     expect(config.peerHelp).toBe(true);
     expect(config.learnedLocator).toBe(false);
+    expect(config.liveModels).toBe(false);
     expect(config.recognizerMinConfidence).toBe(0.35);
     expect(config.publicOrigin).toBe('http://localhost:3000');
   });
@@ -25,5 +26,6 @@ describe('server configuration from the environment', () => {
     expect(liveModelsFromEnv({})).toEqual({ liveModels: false });
     expect(liveModelsFromEnv({ NERTS_LIVE_MODELS: '0' })).toEqual({ liveModels: false });
     expect(liveModelsFromEnv({ NERTS_LIVE_MODELS: '1' })).toEqual({ liveModels: true });
+    expect(configFromEnv({ NERTS_LIVE_MODELS: '1' }).liveModels).toBe(true);
   });
 });
