@@ -59,6 +59,12 @@ export interface TrackerConfig extends ReadingTuning, PileLookTuning {
   /** How long ago a card must have been seen in a seat to be attributed to it, ms. */
   attributionWindowMs: number;
   /**
+   * A seat's sighting of the card this long before the landing no longer outweighs the hand seen
+   * reaching the pile: a card leaves its seat and lands within about a second, so an older
+   * sighting is as often another card misread or a copy the seat still holds out of view, ms.
+   */
+  staleSightingMs: number;
+  /**
    * Motion is remembered this long, ms (a play's owner is decided from the motion round its
    * landing, up to about 2.5 s later). It is saved with every snapshot: 3 s rather than 5 s
    * gave the same owners on four recordings (1.5 s lost some) and a smaller state.
@@ -197,6 +203,7 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   nertsMinGapMs: 600,
   disputeWindowMs: 700,
   attributionWindowMs: 6000,
+  staleSightingMs: 2500,
   attributionDelayMs: 1000,
   firstLanderSlackMs: 40,
   nertsDepartureMs: 3000,
@@ -1479,7 +1486,8 @@ function resolvePending(state: TrackerState, now: number, config: TrackerConfig,
     const tracked = play.trackOwner !== undefined && fresh({ playerId: play.trackOwner }) ? play.trackOwner : undefined;
     // The hand that reached the pile as the card landed; it also picks among several seats the card had left.
     const reacher = reachingPlayer(state, play, config, possible);
-    const seen = ranked.length > 1 && ranked.some((c) => c.playerId === reacher) ? reacher : ranked[0]?.playerId;
+    const stale = reacher !== undefined && ranked.length > 0 && play.landMs - ranked[0].seenMs >= config.staleSightingMs;
+    const seen = (ranked.length > 1 || stale) && ranked.some((c) => c.playerId === reacher) ? reacher : stale ? undefined : ranked[0]?.playerId;
     // Nobody was seen holding it and no hand was seen putting it down: a seat whose Nerts pile
     // just lost its top, else a seat where a card lay that was read as this one's close runner-up.
     const departed = ranked.length > 0 || reacher ? undefined : nertsDepartureNear(state, play.code, play.landMs, now, config, possible);

@@ -206,6 +206,33 @@ describe('tracker: disputes', () => {
     expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([{ type: 'card-played', player: 'ann', card: '2S', foundationId: 'f1', newPile: false }]);
   });
 
+  describe('a seat that showed the card against the hand that put it down', () => {
+    // Bob's seat showed a 2S (his, or another card misread as it), then it went from view; later
+    // ann's hand comes down on the pile as a 2S lands. Nobody else was seen holding a 2S.
+    const BOB_WORK = { x: 980, y: 200 };
+    const annArm = { seats: [0], cells: [0, 1, 2, 3].map((k): [number, number] => [CENTRE.x, CENTRE.y + k * 64]), cellSize: 64 };
+    const landingAfter = (bobLastSeenMs: number) => {
+      const land = bobLastSeenMs + 100 + (bobLastSeenMs < 1000 ? 2600 : 500);
+      const ace = () => [face('AS', CENTRE.x, CENTRE.y, 'centre')];
+      return [
+        ...frames(0, (bobLastSeenMs + 100) / 100, 100, () => [...ace(), face('2S', BOB_WORK.x, BOB_WORK.y, 'seat-1/work')]).map((f) => ({ ...f, motion: [] })),
+        ...frames(bobLastSeenMs + 100, (land - bobLastSeenMs - 400) / 100, 100, ace).map((f) => ({ ...f, motion: [] })),
+        ...frames(land - 300, 3, 100, ace).map((f) => ({ ...f, motion: [annArm] })),
+        ...frames(land, 10, 100, () => [face('2S', CENTRE.x, CENTRE.y, 'centre')]).map((f) => ({ ...f, motion: [] })),
+      ];
+    };
+    const owners = (sequence: FrameObservations[]) => run(sequence).events.filter((e) => e.type === 'card-played' && e.card === '2S').map((e) => (e.type === 'card-played' ? e.player : ''));
+
+    it('credits the seat when the card left it just before landing', () => {
+      expect(owners(landingAfter(1500))).toEqual(['bob']);
+    });
+
+    it('credits the hand when the seat last showed it seconds before (staleSightingMs)', () => {
+      expect(DEFAULT_TRACKER_TUNING.staleSightingMs).toBeLessThan(2600);
+      expect(owners(landingAfter(300))).toEqual(['ann']);
+    });
+  });
+
   it('a copy merely covered by a hand in its seat is no race, and not the player', () => {
     const BOB_WORK = { x: 980, y: 200 };
     const sequence = [
