@@ -35,7 +35,8 @@ interface EvalArgs {
   /** Learned locator folder; null uses the classical localiser (undefined: the default, when present). */
   locatorModel?: string | null;
   /** Read cards under LIVE_MODEL_BELOW_PX with the live-size models in models/ (`--live-models`). */
-  liveModels?: boolean;
+  /** `--live-models`: the live-size models read every card seen small ('all'); else the recogniser's default. */
+  liveModels?: 'all';
   /** Live-size identity / index model folders (read cards under LIVE_MODEL_BELOW_PX); null: none. */
   liveModel?: string | null;
   liveIndexModel?: string | null;
@@ -77,7 +78,7 @@ function parseArgs(argv: string[]): EvalArgs {
   let liveModel: string | null | undefined;
   let liveIndexModel: string | null | undefined;
   let liveBelowPx: number | undefined;
-  let liveModels = false;
+  let liveModels: 'all' | undefined;
   let wholeCardWeight: number | undefined;
   let minConfidence: number | undefined;
   let faceOverride: number | undefined;
@@ -88,7 +89,7 @@ function parseArgs(argv: string[]): EvalArgs {
       continue;
     }
     if (argv[i] === '--live-models') {
-      liveModels = true;
+      liveModels = 'all';
       continue;
     }
     if (argv[i] === '--make-rendered') {

@@ -9,6 +9,7 @@ import { dataDirFromEnv } from '../tables/store';
 import { DEFAULT_FRAME_LIMITS, type FrameLimits } from '../workers/frame-format';
 import type { RecognizerKind } from '../workers/messages';
 import type { FakeRecognizerOptions } from '../vision/fake-recognizer';
+import type { LiveModelUse } from '../vision/index';
 import { DEFAULT_TRACKER_TUNING } from '../tracker/tracker';
 
 /** Everything the server reads at start-up. */
@@ -32,8 +33,8 @@ export interface ServerConfig {
    * plays (centre error 7.3 against 4.0–5.8).
    */
   learnedLocator: boolean;
-  /** Cards seen small are read by the live-size models (`NERTS_LIVE_MODELS=1`; see liveModelsFromEnv). */
-  liveModels: boolean;
+  /** Which cards seen small the live-size models read (`NERTS_LIVE_MODELS`; see liveModelsFromEnv). */
+  liveModels: LiveModelUse;
   /**
    * Confidence below which the recogniser drops a card before the tracker sees it. Default: the
    * tracker's own floor (0.35), lower than the 0.6 a single-image evaluation keeps, since the
@@ -74,11 +75,15 @@ export function defaultWorkers(): number {
 }
 
 /**
- * `NERTS_LIVE_MODELS=1` reads cards seen small with the live-size models (`models/*-live`; faster,
- * and on recorded games less often right: see models/MODEL_CARD.md); the recogniser's setting.
+ * `NERTS_LIVE_MODELS`: which cards seen small the live-size models (`models/*-live`) read (see
+ * LiveModelUse): `seats` (the default) the players' own cards, `all` (or `1`) every one, `off`
+ * (or `0`) none; the recogniser's setting.
  */
-export function liveModelsFromEnv(env: NodeJS.ProcessEnv = process.env): { liveModels: boolean } {
-  return { liveModels: env.NERTS_LIVE_MODELS === '1' };
+export function liveModelsFromEnv(env: NodeJS.ProcessEnv = process.env): { liveModels: LiveModelUse } {
+  const value = env.NERTS_LIVE_MODELS?.trim();
+  if (value === '0' || value === 'off') return { liveModels: 'off' };
+  if (value === '1' || value === 'all') return { liveModels: 'all' };
+  return { liveModels: 'seats' };
 }
 
 /** Defaults, overridden by the environment (see docs/SERVER.md). */

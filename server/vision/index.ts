@@ -42,7 +42,7 @@ import { loadLayersModelFromDir, readModelMetadata } from './model-io';
 import { loadOpenCv, type OpenCv } from './opencv';
 import { placesToProbe, probePile, probeSpanPolygon, rememberCentreCards, zoneImagePolygon, type RememberedCard } from './probe';
 import { tablePlane, zoneAt, type TablePlane } from './rectify';
-import { cardThumbnail, isCountedZone, isNertsZone, readsThisFrame, READS_PER_FRAME, TrackMemory } from './tracking';
+import { cardThumbnail, isCountedZone, isNertsZone, isSeatZone, readsThisFrame, READS_PER_FRAME, TrackMemory } from './tracking';
 import type { CardObservation, FrameInput, FrameObservations, MotionBlob, Point, Quad, RecognizeOptions, Recognizer, TableCalibration } from './types';
 
 /** Default model folders: models/card-identity and models/card-index at the repo root. */
@@ -54,13 +54,22 @@ export const DEFAULT_LIVE_INDEX_MODEL_DIR = path.resolve(path.dirname(fileURLToP
 
 /**
  * A card whose long side in the image is under this many pixels is read by the live-size models
- * when they are loaded (`liveModels`; `models/card-index-live`: the full index model's layers
- * after a 2x2 average, a quarter of the work). A whole-table webcam sees a card at about 36x50
- * pixels, so its 64x96 crop is half blur; the full models read close views (photos, crops).
- * Off by default: on recorded games the live-size index model named fewer centre cards right
- * (models/MODEL_CARD.md, session 15), for 12 % more frames a second.
+ * when they are loaded and the card is one they read (see LiveModelUse; `models/card-index-live`:
+ * the full index model's layers after a 2x2 average, a quarter of the work). A whole-table webcam
+ * sees a card at about 36x50 pixels, so its 64x96 crop is half blur; the full models read close
+ * views (photos, crops).
  */
 export const LIVE_MODEL_BELOW_PX = 72;
+
+/**
+ * Which small cards the live-size models read: none ('off'); those in a player's own area of a
+ * calibrated table, outside the Nerts pile ('seats', the default); or every one ('all').
+ * Measured on recorded games (models/MODEL_CARD.md, session 16): 'seats' names as many centre
+ * cards right as 'off' and gives as many plays to the right player, for 8–14 % shorter frames;
+ * 'all' (session 15) named fewer centre cards right (whole piles given the wrong suit), so the
+ * counted piles, few and deciding the score, stay with the full models.
+ */
+export type LiveModelUse = 'off' | 'seats' | 'all';
 
 /** Which models read a crop: the full-size ones, or the live-size ones (see LIVE_MODEL_BELOW_PX). */
 export type ModelScale = 'full' | 'live';
@@ -97,14 +106,14 @@ export interface RecognizerConfig {
   /** Card length (pixels in the frame) under which 'when-unsure' reads one way up (default ONE_WAY_BELOW_PX; 0: never). */
   oneWayBelowPx?: number;
   /**
-   * Read cards seen small with the live-size models (see LIVE_MODEL_BELOW_PX): those in
-   * `models/card-identity-live` and `models/card-index-live` that exist, unless the folders are
-   * given below. Default false.
+   * Which cards seen small the live-size models read (see LiveModelUse and LIVE_MODEL_BELOW_PX):
+   * those in `models/card-identity-live` and `models/card-index-live` that exist, unless the
+   * folders are given below. Default 'seats'.
    */
-  liveModels?: boolean;
-  /** Live-size whole-card model folder (default: with liveModels, models/card-identity-live when present; null: none). */
+  liveModels?: LiveModelUse;
+  /** Live-size whole-card model folder (default: unless liveModels is 'off', models/card-identity-live when present; null: none). */
   liveModelDir?: string | null;
-  /** Live-size index-corner model folder (default: with liveModels, models/card-index-live when present; null: none). */
+  /** Live-size index-corner model folder (default: unless liveModels is 'off', models/card-index-live when present; null: none). */
   liveIndexModelDir?: string | null;
   /** Card length (pixels in the image) under which the live-size models read it (default LIVE_MODEL_BELOW_PX; 0: never). */
   liveBelowPx?: number;
@@ -153,9 +162,9 @@ function optionalModelDir(dir: string | null | undefined, fallback: string): str
   return dir === undefined ? (existsSync(path.join(fallback, 'model.json')) ? fallback : null) : dir;
 }
 
-/** A live-size model's folder: as configured, else (with `liveModels`) the default when it holds a model, else none. */
+/** A live-size model's folder: as configured, else (unless `liveModels` is 'off') the default when it holds a model, else none. */
 function liveModelDir(config: RecognizerConfig, key: 'liveModelDir' | 'liveIndexModelDir', fallback: string): string | null {
-  return config[key] !== undefined ? config[key]! : config.liveModels ? optionalModelDir(undefined, fallback) : null;
+  return config[key] !== undefined ? config[key]! : config.liveModels !== 'off' ? optionalModelDir(undefined, fallback) : null;
 }
 
 /** Loads the model and OpenCV, and returns a ready recogniser. */
@@ -351,6 +360,7 @@ class TfjsRecognizer implements CardRecognizer {
   private readonly liveModel: tf.LayersModel | null;
   private readonly liveIndexModel: tf.LayersModel | null;
   private readonly liveBelowPx: number;
+  private readonly liveModelUse: LiveModelUse;
   /** Runs CNN batches on this thread. */
   private readonly localCnn: RunCnn;
   /** Runs the classical localiser on image parts on this thread. */
@@ -368,6 +378,7 @@ class TfjsRecognizer implements CardRecognizer {
     this.liveModel = models.liveModel ?? null;
     this.liveIndexModel = models.liveIndexModel ?? null;
     this.liveBelowPx = config.liveBelowPx ?? LIVE_MODEL_BELOW_PX;
+    this.liveModelUse = config.liveModels ?? 'seats';
     this.tracking = config.tracking ?? true;
     this.minConfidence = config.minConfidence ?? 0.6;
     this.centreMinConfidence = config.centreMinConfidence ?? Math.min(this.minConfidence, 0.15);
@@ -434,6 +445,7 @@ class TfjsRecognizer implements CardRecognizer {
     const read = await this.readIdentities(crops, corners, todo.length, {
       policy: (k) => turnPolicy(located[todo[k]].corners, zones[todo[k]], this.oneWayBelowPx),
       lengths: todo.map((i) => quadLongSide(located[i].corners)),
+      zones: todo.map((i) => zones[i]),
     });
     // Cards left for a later frame (over the frame's read budget) have no identity yet.
     const identities: Array<TrackedIdentity | undefined> = [...reused];
@@ -656,8 +668,9 @@ class TfjsRecognizer implements CardRecognizer {
     return corners;
   }
 
-  /** Which models read a card this long in the image (pixels; unknown: the full ones). */
-  private scaleOf(lengthPx: number | undefined): ModelScale {
+  /** Which models read a card this long in the image (pixels; unknown: the full ones), lying in `zone` (see LiveModelUse). */
+  private scaleOf(lengthPx: number | undefined, zone?: string): ModelScale {
+    if (this.liveModelUse === 'off' || (this.liveModelUse === 'seats' && !isSeatZone(zone))) return 'full';
     return (this.liveModel || this.liveIndexModel) && lengthPx !== undefined && lengthPx < this.liveBelowPx ? 'live' : 'full';
   }
 
@@ -698,9 +711,9 @@ class TfjsRecognizer implements CardRecognizer {
     crops: Float32Array,
     corners: Float32Array | null,
     count: number,
-    { policy = () => 'when-unsure', lengths }: { policy?: (k: number) => TurnPolicy; lengths?: number[] } = {},
+    { policy = () => 'when-unsure', lengths, zones }: { policy?: (k: number) => TurnPolicy; lengths?: number[]; zones?: Array<string | undefined> } = {},
   ): Promise<TrackedIdentity[]> {
-    const scales = Array.from({ length: count }, (_, k) => this.scaleOf(lengths?.[k]));
+    const scales = Array.from({ length: count }, (_, k) => this.scaleOf(lengths?.[k], zones?.[k]));
     const read: TrackedIdentity[] = new Array(count);
     for (const scale of ['full', 'live'] as const) {
       const members = scales.flatMap((s, k) => (s === scale ? [k] : []));

@@ -102,6 +102,11 @@ export function isNertsZone(zone: string | undefined): boolean {
   return zone !== undefined && zone.endsWith('/nerts');
 }
 
+/** A zone of a player's own cards that the score does not count: their work piles, stock and waste. */
+export function isSeatZone(zone: string | undefined): boolean {
+  return zone !== undefined && zone.startsWith('seat-') && !isNertsZone(zone);
+}
+
 /** A zone whose cards the score counts: the centre or a Nerts pile. */
 export function isCountedZone(zone: string | undefined): boolean {
   return zone === 'centre' || isNertsZone(zone);

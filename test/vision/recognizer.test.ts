@@ -9,7 +9,7 @@ import * as tf from '@tensorflow/tfjs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedDataDir, REPO_ROOT } from '../../datasets/lib/shared-data';
-import { createRecognizer, DEFAULT_LIVE_INDEX_MODEL_DIR, DEFAULT_LIVE_MODEL_DIR, DEFAULT_MODEL_DIR, LIVE_MODEL_BELOW_PX, ONE_WAY_SURE, type CardRecognizer } from '../../server/vision/index';
+import { createRecognizer, DEFAULT_LIVE_INDEX_MODEL_DIR, DEFAULT_LIVE_MODEL_DIR, DEFAULT_MODEL_DIR, LIVE_MODEL_BELOW_PX, ONE_WAY_SURE, type CardRecognizer, type LiveModelUse } from '../../server/vision/index';
 import type { Helper } from '../../server/vision/inference';
 import { loadLayersModelFromDir, saveLayersModelToDir } from '../../server/vision/model-io';
 import type { FrameInput } from '../../server/vision/types';
@@ -117,7 +117,9 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
     for (let i = 0; i < 10; i++) frame = await sim.next();
     const image = { kind: 'encoded' as const, data: frame!.jpeg };
     const make = async () => {
-      const made = await createRecognizer({ log: () => {}, minConfidence: 0.35, locatorModelDir: null, maxReadsPerFrame: 3 });
+      // The full models only: a card read from two outlines (the whole read's, a refresh tile's)
+      // must read the same, and the live-size index model is less steady on a seat's 9S.
+      const made = await createRecognizer({ log: () => {}, minConfidence: 0.35, locatorModelDir: null, maxReadsPerFrame: 3, liveModels: 'off' });
       made.setCalibration(simCalibration(sim.layout, sim.camera!));
       return made;
     };
@@ -230,7 +232,7 @@ describe.skipIf(!hasModel || !hasLiveIndexModel)('live-size models', () => {
         return null;
       },
     };
-    const rec = await createRecognizer({ log: () => {}, helper, liveModels: true });
+    const rec = await createRecognizer({ log: () => {}, helper, liveModels: 'all' });
     try {
       const small = Math.round(LIVE_MODEL_BELOW_PX * 0.7);
       const faces = await Promise.all([small, small, small, small].map((h) => cardView('face', h)));
@@ -241,7 +243,8 @@ describe.skipIf(!hasModel || !hasLiveIndexModel)('live-size models', () => {
       await rec.identifyCrops(await Promise.all([200, 200, 200, 200].map((h) => cardView('face', h))));
       expect([...models].sort()).toEqual(['identity', 'index']);
 
-      // Off by default: the full models read small cards too.
+      // By default only the cards in a player's own area of a calibrated table: the full models
+      // read these views (no table, no zone).
       const plain = await createRecognizer({ log: () => {}, helper });
       models.clear();
       await plain.identifyCrops(faces);
@@ -255,6 +258,42 @@ describe.skipIf(!hasModel || !hasLiveIndexModel)('live-size models', () => {
     } finally {
       rec.dispose();
     }
+  });
+
+  it('on a live table, read the players\' own cards by default; the centre and the Nerts piles stay with the full models', async () => {
+    const sim = await createSimTable({ players: 3, seed: 1, fps: 2, camera: 'top' });
+    let frame = await sim.next();
+    for (let i = 0; i < 10; i++) frame = await sim.next();
+    // Corner images each index model read, counted from the batches a helper is offered (half of
+    // each batch big enough to share).
+    const modelsReading = async (liveModels: LiveModelUse) => {
+      const images: Record<string, number> = {};
+      const helper: Helper = {
+        offer: (job) => {
+          if (job.kind === 'cnn') for (const batch of job.batches) images[batch.model] = (images[batch.model] ?? 0) + batch.images;
+          return null;
+        },
+      };
+      const rec = await createRecognizer({ log: () => {}, helper, liveModels, locatorModelDir: null });
+      try {
+        rec.setCalibration(simCalibration(sim.layout, sim.camera!));
+        const result = await rec.recognize({ kind: 'encoded', data: frame!.jpeg }, frame!.timeMs, { everyCard: true });
+        return { images, counted: result.cards.filter((c) => c.zone === 'centre' || c.zone?.endsWith('/nerts')).length };
+      } finally {
+        rec.dispose();
+      }
+    };
+    const split = await modelsReading('seats');
+    // Every card on this table is small; the counted piles' cards went to the full index model.
+    expect(split.counted).toBeGreaterThan(3);
+    expect(split.images.index).toBe(split.counted);
+    expect(split.images['index-live']).toBeGreaterThan(0);
+    const all = await modelsReading('all');
+    expect(all.images.index ?? 0).toBe(0);
+    expect(all.images['index-live']).toBeGreaterThan(split.images['index-live']);
+    const off = await modelsReading('off');
+    expect(off.images['index-live'] ?? 0).toBe(0);
+    expect(off.images.index).toBeGreaterThan(split.images.index);
   });
 });
 
