@@ -65,9 +65,9 @@ export const LIVE_MODEL_BELOW_PX = 72;
  * Which small cards the live-size models read: none ('off'); those in a player's own area of a
  * calibrated table, outside the Nerts pile ('seats', the default); or every one ('all').
  * Measured on recorded games (models/MODEL_CARD.md, session 16): 'seats' names as many centre
- * cards right as 'off' and gives as many plays to the right player, for 8–14 % shorter frames;
- * 'all' (session 15) named fewer centre cards right (whole piles given the wrong suit), so the
- * counted piles, few and deciding the score, stay with the full models.
+ * cards right as 'off' and gives as many plays or more to the right player, for frames about
+ * 15 % shorter; 'all' (session 15) named fewer centre cards right (whole piles given the wrong
+ * suit), so the counted piles, few and deciding the score, stay with the full models.
  */
 export type LiveModelUse = 'off' | 'seats' | 'all';
 
