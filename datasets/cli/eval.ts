@@ -34,8 +34,7 @@ interface EvalArgs {
   indexModel?: string | null;
   /** Learned locator folder; null uses the classical localiser (undefined: the default, when present). */
   locatorModel?: string | null;
-  /** Read cards under LIVE_MODEL_BELOW_PX with the live-size models in models/ (`--live-models`). */
-  /** `--live-models`: the live-size models read every card seen small ('all'); else the recogniser's default. */
+  /** `--live-models`: the live-size models in models/ read every card under LIVE_MODEL_BELOW_PX ('all'); else the recogniser's default. */
   liveModels?: 'all';
   /** Live-size identity / index model folders (read cards under LIVE_MODEL_BELOW_PX); null: none. */
   liveModel?: string | null;

@@ -1486,6 +1486,7 @@ function resolvePending(state: TrackerState, now: number, config: TrackerConfig,
     const tracked = play.trackOwner !== undefined && fresh({ playerId: play.trackOwner }) ? play.trackOwner : undefined;
     // The hand that reached the pile as the card landed; it also picks among several seats the card had left.
     const reacher = reachingPlayer(state, play, config, possible);
+    // The reacher also outweighs a seat that last showed the card long before it landed (staleSightingMs).
     const stale = reacher !== undefined && ranked.length > 0 && play.landMs - ranked[0].seenMs >= config.staleSightingMs;
     const seen = (ranked.length > 1 || stale) && ranked.some((c) => c.playerId === reacher) ? reacher : stale ? undefined : ranked[0]?.playerId;
     // Nobody was seen holding it and no hand was seen putting it down: a seat whose Nerts pile
