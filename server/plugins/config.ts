@@ -76,14 +76,14 @@ export function defaultWorkers(): number {
 
 /**
  * `NERTS_LIVE_MODELS`: which cards seen small the live-size models (`models/*-live`) read (see
- * LiveModelUse): `seats` (the default) the players' own cards, `all` (or `1`) every one, `off`
- * (or `0`) none; the recogniser's setting.
+ * LiveModelUse): `seats` the players' own cards, `all` (or `1`) every one, `off` (or `0`, the
+ * default) none; the recogniser's setting.
  */
 export function liveModelsFromEnv(env: NodeJS.ProcessEnv = process.env): { liveModels: LiveModelUse } {
   const value = env.NERTS_LIVE_MODELS?.trim();
-  if (value === '0' || value === 'off') return { liveModels: 'off' };
+  if (value === 'seats') return { liveModels: 'seats' };
   if (value === '1' || value === 'all') return { liveModels: 'all' };
-  return { liveModels: 'seats' };
+  return { liveModels: 'off' };
 }
 
 /** Defaults, overridden by the environment (see docs/SERVER.md). */

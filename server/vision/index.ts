@@ -62,12 +62,12 @@ export const DEFAULT_LIVE_INDEX_MODEL_DIR = path.resolve(path.dirname(fileURLToP
 export const LIVE_MODEL_BELOW_PX = 72;
 
 /**
- * Which small cards the live-size models read: none ('off'); those in a player's own area of a
- * calibrated table, outside the Nerts pile ('seats', the default); or every one ('all').
- * Measured on recorded games (models/MODEL_CARD.md, session 16): 'seats' names as many centre
- * cards right as 'off' and gives as many plays or more to the right player, for frames about
- * 15 % shorter; 'all' (session 15) named fewer centre cards right (whole piles given the wrong
- * suit), so the counted piles, few and deciding the score, stay with the full models.
+ * Which small cards the live-size models read: none ('off', the default); those in a player's own
+ * area of a calibrated table, outside the Nerts pile ('seats'); or every one ('all'). Measured
+ * (models/MODEL_CARD.md, session 16): 'seats' gives frames about 15 % shorter and referees
+ * recorded games about as well, but in live full-pipeline runs it credited a hard-to-read deck's
+ * plays to other players (centre error 2.7–3.3 per player against 1.3–1.8), so it is opt-in;
+ * 'all' (session 15) also gave whole centre piles the wrong suit.
  */
 export type LiveModelUse = 'off' | 'seats' | 'all';
 
@@ -108,12 +108,12 @@ export interface RecognizerConfig {
   /**
    * Which cards seen small the live-size models read (see LiveModelUse and LIVE_MODEL_BELOW_PX):
    * those in `models/card-identity-live` and `models/card-index-live` that exist, unless the
-   * folders are given below. Default 'seats'.
+   * folders are given below. Default 'off'.
    */
   liveModels?: LiveModelUse;
-  /** Live-size whole-card model folder (default: unless liveModels is 'off', models/card-identity-live when present; null: none). */
+  /** Live-size whole-card model folder (default: with liveModels 'seats' or 'all', models/card-identity-live when present; null: none). */
   liveModelDir?: string | null;
-  /** Live-size index-corner model folder (default: unless liveModels is 'off', models/card-index-live when present; null: none). */
+  /** Live-size index-corner model folder (default: with liveModels 'seats' or 'all', models/card-index-live when present; null: none). */
   liveIndexModelDir?: string | null;
   /** Card length (pixels in the image) under which the live-size models read it (default LIVE_MODEL_BELOW_PX; 0: never). */
   liveBelowPx?: number;
@@ -162,9 +162,9 @@ function optionalModelDir(dir: string | null | undefined, fallback: string): str
   return dir === undefined ? (existsSync(path.join(fallback, 'model.json')) ? fallback : null) : dir;
 }
 
-/** A live-size model's folder: as configured, else (unless `liveModels` is 'off') the default when it holds a model, else none. */
+/** A live-size model's folder: as configured, else (with `liveModels` 'seats' or 'all') the default when it holds a model, else none. */
 function liveModelDir(config: RecognizerConfig, key: 'liveModelDir' | 'liveIndexModelDir', fallback: string): string | null {
-  return config[key] !== undefined ? config[key]! : config.liveModels !== 'off' ? optionalModelDir(undefined, fallback) : null;
+  return config[key] !== undefined ? config[key]! : (config.liveModels ?? 'off') !== 'off' ? optionalModelDir(undefined, fallback) : null;
 }
 
 /** Loads the model and OpenCV, and returns a ready recogniser. */
@@ -378,7 +378,7 @@ class TfjsRecognizer implements CardRecognizer {
     this.liveModel = models.liveModel ?? null;
     this.liveIndexModel = models.liveIndexModel ?? null;
     this.liveBelowPx = config.liveBelowPx ?? LIVE_MODEL_BELOW_PX;
-    this.liveModelUse = config.liveModels ?? 'seats';
+    this.liveModelUse = config.liveModels ?? 'off';
     this.tracking = config.tracking ?? true;
     this.minConfidence = config.minConfidence ?? 0.6;
     this.centreMinConfidence = config.centreMinConfidence ?? Math.min(this.minConfidence, 0.15);

@@ -8,7 +8,7 @@ describe('server configuration from the environment', () => {
     expect(config.workers).toBe(Math.min(4, availableParallelism()));
     expect(config.peerHelp).toBe(true);
     expect(config.learnedLocator).toBe(false);
-    expect(config.liveModels).toBe('seats');
+    expect(config.liveModels).toBe('off');
     expect(config.recognizerMinConfidence).toBe(0.35);
     expect(config.publicOrigin).toBe('http://localhost:3000');
   });
@@ -22,8 +22,8 @@ describe('server configuration from the environment', () => {
   it('ignores a floor outside 0..1 or not a number, keeping the default', () => {
     for (const value of ['1.5', '-0.1', 'high', ' ']) expect(configFromEnv({ NERTS_MIN_CONFIDENCE: value }).recognizerMinConfidence).toBe(0.35);
   });
-  it('reads the players\' own small cards with the live-size models unless NERTS_LIVE_MODELS says otherwise', () => {
-    expect(liveModelsFromEnv({})).toEqual({ liveModels: 'seats' });
+  it('uses the live-size models only as NERTS_LIVE_MODELS says', () => {
+    expect(liveModelsFromEnv({})).toEqual({ liveModels: 'off' });
     expect(liveModelsFromEnv({ NERTS_LIVE_MODELS: 'seats' })).toEqual({ liveModels: 'seats' });
     for (const off of ['0', 'off']) expect(liveModelsFromEnv({ NERTS_LIVE_MODELS: off })).toEqual({ liveModels: 'off' });
     for (const all of ['1', 'all']) expect(liveModelsFromEnv({ NERTS_LIVE_MODELS: all })).toEqual({ liveModels: 'all' });

@@ -243,8 +243,7 @@ describe.skipIf(!hasModel || !hasLiveIndexModel)('live-size models', () => {
       await rec.identifyCrops(await Promise.all([200, 200, 200, 200].map((h) => cardView('face', h))));
       expect([...models].sort()).toEqual(['identity', 'index']);
 
-      // By default only the cards in a player's own area of a calibrated table: the full models
-      // read these views (no table, no zone).
+      // Off by default: the full models read small cards too.
       const plain = await createRecognizer({ log: () => {}, helper });
       models.clear();
       await plain.identifyCrops(faces);
@@ -260,7 +259,7 @@ describe.skipIf(!hasModel || !hasLiveIndexModel)('live-size models', () => {
     }
   });
 
-  it('on a live table, read the players\' own cards by default; the centre and the Nerts piles stay with the full models', async () => {
+  it('on a live table with \'seats\', read the players\' own cards; the centre and the Nerts piles stay with the full models', async () => {
     const sim = await createSimTable({ players: 3, seed: 1, fps: 2, camera: 'top' });
     let frame = await sim.next();
     for (let i = 0; i < 10; i++) frame = await sim.next();
