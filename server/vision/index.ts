@@ -108,7 +108,7 @@ export interface RecognizerConfig {
   /**
    * Which cards seen small the live-size models read (see LiveModelUse and LIVE_MODEL_BELOW_PX):
    * those in `models/card-identity-live` and `models/card-index-live` that exist, unless the
-   * folders are given below. Default 'off'.
+   * folders are given below. Default 'off' ('all' when a folder is given).
    */
   liveModels?: LiveModelUse;
   /** Live-size whole-card model folder (default: with liveModels 'seats' or 'all', models/card-identity-live when present; null: none). */
@@ -160,6 +160,14 @@ const CORNER_SIZE = INDEX_WIDTH * INDEX_HEIGHT * 3;
 /** An optional model's folder: as configured (null: none), else the default when it holds a model. */
 function optionalModelDir(dir: string | null | undefined, fallback: string): string | null {
   return dir === undefined ? (existsSync(path.join(fallback, 'model.json')) ? fallback : null) : dir;
+}
+
+/**
+ * Which small cards the live-size models read (see LiveModelUse): as configured, else every one
+ * when a live-size model's folder is given (`npm run eval -- --live-model DIR`), else none.
+ */
+function liveModelUseOf(config: RecognizerConfig): LiveModelUse {
+  return config.liveModels ?? (config.liveModelDir || config.liveIndexModelDir ? 'all' : 'off');
 }
 
 /** A live-size model's folder: as configured, else (with `liveModels` 'seats' or 'all') the default when it holds a model, else none. */
@@ -378,7 +386,7 @@ class TfjsRecognizer implements CardRecognizer {
     this.liveModel = models.liveModel ?? null;
     this.liveIndexModel = models.liveIndexModel ?? null;
     this.liveBelowPx = config.liveBelowPx ?? LIVE_MODEL_BELOW_PX;
-    this.liveModelUse = config.liveModels ?? 'off';
+    this.liveModelUse = liveModelUseOf(config);
     this.tracking = config.tracking ?? true;
     this.minConfidence = config.minConfidence ?? 0.6;
     this.centreMinConfidence = config.centreMinConfidence ?? Math.min(this.minConfidence, 0.15);

@@ -250,6 +250,13 @@ describe.skipIf(!hasModel || !hasLiveIndexModel)('live-size models', () => {
       plain.dispose();
       expect([...models].sort()).toEqual(['identity', 'index']);
 
+      // A live-size model's folder given alone (`npm run eval -- --live-index-model DIR`) reads every small card.
+      const named = await createRecognizer({ log: () => {}, helper, liveIndexModelDir: DEFAULT_LIVE_INDEX_MODEL_DIR });
+      models.clear();
+      await named.identifyCrops(faces);
+      named.dispose();
+      expect([...models].sort()).toEqual(['identity', 'index-live']);
+
       await rec.enrollBack('deck-blue', [await cardView('back', 200)]);
       const [near, far] = await rec.identifyCrops([await cardView('back', 180), await cardView('back', small)]);
       expect(near).toMatchObject({ kind: 'back', backId: 'deck-blue' });
