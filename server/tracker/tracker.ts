@@ -65,6 +65,12 @@ export interface TrackerConfig extends ReadingTuning, PileLookTuning {
    */
   staleSightingMs: number;
   /**
+   * One hand at a time (the rules): a player whose card landed elsewhere within this window did
+   * not put this one down. Simulated players land their own cards 1.25 s apart or more; real
+   * ones may be quicker, so the window is shorter, ms.
+   */
+  oneHandGapMs: number;
+  /**
    * Motion is remembered this long, ms (a play's owner is decided from the motion round its
    * landing, up to about 2.5 s later). It is saved with every snapshot: 3 s rather than 5 s
    * gave the same owners on four recordings (1.5 s lost some) and a smaller state.
@@ -204,6 +210,7 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   disputeWindowMs: 700,
   attributionWindowMs: 6000,
   staleSightingMs: 2500,
+  oneHandGapMs: 700,
   attributionDelayMs: 1000,
   firstLanderSlackMs: 40,
   nertsDepartureMs: 3000,
@@ -442,6 +449,8 @@ export interface TrackerState {
   seats: TrackedSeat[];
   disputes: TrackedDispute[];
   pending: PendingPlay[];
+  /** Owners decided for the latest plays and when each landed, ms (see oneHandGapMs); absent in older saved states. */
+  recentOwners?: Array<{ player: string; landMs: number }>;
   /** Code → the current run of sightings of that code in the centre off its own pile (a card in flight or landing), ms. */
   flights: Record<string, { startMs: number; lastMs: number; movingMs?: number }>;
   /** Code → its latest sightings in the centre (image px, ms): only a card lying still votes (see stillCards). */
@@ -532,6 +541,7 @@ function cloneState(s: TrackerState): TrackerState {
     centreSightings: { ...(s.centreSightings ?? {}) },
     tracks: (s.tracks ?? []).map((t) => ({ ...t })),
     motion: [...(s.motion ?? [])],
+    recentOwners: (s.recentOwners ?? []).map((o) => ({ ...o })),
   };
 }
 
@@ -1467,35 +1477,35 @@ function queuePlay(state: TrackerState, pile: TrackedPile, code: CardCode, newPi
  * hand reached the pile (see reachesAt); a seat whose Nerts pile just lost its top; a seat
  * where a card read as a close runner-up of this code lay; the seat that saw the code most
  * recently; the first seat. A player whose copy is already in the centre is never chosen.
+ * One hand at a time (oneHandGapMs): a hand seen reaching the pile is passed over for the next
+ * one there when its player put another card down just before, or when a play pending beside
+ * this one needs that player more (see chooseOwner).
  */
 function resolvePending(state: TrackerState, now: number, config: TrackerConfig, emit: (event: TableEvent, atMs?: number) => void, flush: boolean): void {
   while (state.pending.length > 0 && (flush || state.pending[0].decideAtMs <= now)) {
     const play = state.pending.shift()!;
     const seatOf = (playerId: string) => state.seats.find((seat) => seat.playerId === playerId)!;
-    // Each deck holds one copy of a card: a player whose copy is already in the centre cannot play it again.
-    const used = new Set(state.piles.flatMap((p) => p.cards.filter((c) => c.code === play.code && c.player !== '').map((c) => c.player)));
-    const fresh = (c: { playerId: string }) => !used.has(c.playerId);
-    // A seat where the code was seen again after the landing still holds its copy: it was only
-    // covered by a hand, or it never left (every deck has every card). Such seats are the last resort.
-    const home = (c: { playerId: string }) => (seatOf(c.playerId).lastSeen[play.code] ?? -Infinity) > play.landMs;
-    const possible = (c: { playerId: string }) => fresh(c) && !home(c);
-    const ranked = play.candidates.filter(possible).sort((a, b) => b.seenMs - a.seenMs);
-    const byLastSeen = (seats: TrackedSeat[]) => [...seats].sort((a, b) => (b.lastSeen[play.code] ?? -1) - (a.lastSeen[play.code] ?? -1))[0];
-    const freshSeats = state.seats.filter((seat) => fresh({ playerId: seat.playerId }));
-    const fallback = byLastSeen(freshSeats.filter((seat) => !home({ playerId: seat.playerId }))) ?? byLastSeen(freshSeats);
-    const tracked = play.trackOwner !== undefined && fresh({ playerId: play.trackOwner }) ? play.trackOwner : undefined;
-    // The hand that reached the pile as the card landed; it also picks among several seats the card had left.
-    const reacher = reachingPlayer(state, play, config, possible);
-    // The reacher also outweighs a seat that last showed the card long before it landed (staleSightingMs).
-    const stale = reacher !== undefined && ranked.length > 0 && play.landMs - ranked[0].seenMs >= config.staleSightingMs;
-    const seen = (ranked.length > 1 || stale) && ranked.some((c) => c.playerId === reacher) ? reacher : stale ? undefined : ranked[0]?.playerId;
-    // Nobody was seen holding it and no hand was seen putting it down: a seat whose Nerts pile
-    // just lost its top, else a seat where a card lay that was read as this one's close runner-up.
-    const departed = ranked.length > 0 || reacher ? undefined : nertsDepartureNear(state, play.code, play.landMs, now, config, possible);
-    const maybe = (play.maybe ?? []).filter(possible).sort((a, b) => b.seenMs - a.seenMs)[0]?.playerId;
-    // Seats the card had left but showed again: only if nothing else points anywhere.
-    const returned = play.candidates.filter(fresh).sort((a, b) => b.seenMs - a.seenMs)[0]?.playerId;
-    const player = tracked ?? seen ?? reacher ?? departed?.seat.playerId ?? maybe ?? returned ?? fallback?.playerId ?? state.seats[0].playerId;
+    // One hand at a time: a player who put a card down elsewhere within oneHandGapMs did not play this one.
+    const nearby = (other: { landMs: number }) => Math.abs(other.landMs - play.landMs) < config.oneHandGapMs;
+    state.recentOwners = (state.recentOwners ?? []).filter((owner) => play.landMs - owner.landMs < config.oneHandGapMs * 2);
+    const busy = new Set(state.recentOwners.filter(nearby).map((owner) => owner.player));
+    let choice = chooseOwner(state, play, config, busy, now);
+    // A play still pending beside this one that names the same player: of the two ways to give
+    // them one of the plays, the one with the stronger evidence in all (a play that can name
+    // nobody else keeps them).
+    for (const other of state.pending.filter(nearby)) {
+      const rival = chooseOwner(state, other, config, busy, now);
+      if (rival.player !== choice.player) continue;
+      const without = new Set([...busy, choice.player]);
+      const instead = chooseOwner(state, play, config, without, now);
+      if (instead.player === choice.player) break;
+      const rivalInstead = chooseOwner(state, other, config, without, now);
+      const rivalStuck = rivalInstead.player === choice.player;
+      if (rivalStuck || rival.strength + instead.strength > choice.strength + rivalInstead.strength) choice = instead;
+      break;
+    }
+    const { player, departed, ranked } = choice;
+    state.recentOwners.push({ player, landMs: play.landMs });
     // One departure explains one arrival.
     if (departed && player === departed.seat.playerId) departed.seat.nertsDepartures = (departed.seat.nertsDepartures ?? []).filter((d) => d !== departed.departure);
     // One sighting explains one arrival.
@@ -1510,6 +1520,57 @@ function resolvePending(state: TrackerState, now: number, config: TrackerConfig,
     emit({ type: 'card-played', player, card: play.code, foundationId: play.foundationId, newPile: play.newPile }, play.landMs);
     if (play.legal && pile?.completed && rankValue(play.code) === 13) emit({ type: 'foundation-completed', foundationId: pile.id }, play.landMs);
   }
+}
+
+/** Who played a pending card (see resolvePending), and how strong the evidence is: higher is surer. */
+interface OwnerChoice {
+  player: string;
+  strength: number;
+  /** The Nerts departure it used up, when that decided. */
+  departed?: { seat: TrackedSeat; departure: NertsDeparture };
+  /** Seats the card had left, latest sighting first. */
+  ranked: Array<{ playerId: string; seenMs: number }>;
+}
+
+/**
+ * The owner of a pending play by the evidence, strongest first (see resolvePending). The hand
+ * seen reaching the pile is passed over when its player is one of `busy` (their hand was
+ * putting another card down) and another hand reached there too. Reads the state, changes nothing.
+ */
+function chooseOwner(state: TrackerState, play: PendingPlay, config: TrackerConfig, busy: ReadonlySet<string>, now: number): OwnerChoice {
+  const seatOf = (playerId: string) => state.seats.find((seat) => seat.playerId === playerId)!;
+  // Each deck holds one copy of a card: a player whose copy is already in the centre cannot play it again.
+  const used = new Set(state.piles.flatMap((p) => p.cards.filter((c) => c.code === play.code && c.player !== '').map((c) => c.player)));
+  const fresh = (c: { playerId: string }) => !used.has(c.playerId);
+  // A seat where the code was seen again after the landing still holds its copy: it was only
+  // covered by a hand, or it never left (every deck has every card). Such seats are the last resort.
+  const home = (c: { playerId: string }) => (seatOf(c.playerId).lastSeen[play.code] ?? -Infinity) > play.landMs;
+  const possible = (c: { playerId: string }) => fresh(c) && !home(c);
+  const ranked = play.candidates.filter(possible).sort((a, b) => b.seenMs - a.seenMs);
+  const byLastSeen = (seats: TrackedSeat[]) => [...seats].sort((a, b) => (b.lastSeen[play.code] ?? -1) - (a.lastSeen[play.code] ?? -1))[0];
+  const freshSeats = state.seats.filter((seat) => fresh({ playerId: seat.playerId }));
+  const fallback = byLastSeen(freshSeats.filter((seat) => !home({ playerId: seat.playerId }))) ?? byLastSeen(freshSeats);
+  const tracked = play.trackOwner !== undefined && fresh({ playerId: play.trackOwner }) ? play.trackOwner : undefined;
+  if (tracked) return { player: tracked, strength: 7, ranked };
+  // The hand that reached the pile as the card landed; it also picks among several seats the card had left.
+  // A hand busy putting another card down nearby was only passing: the next hand there, if any, put this one down.
+  const anyReacher = reachingPlayer(state, play, config, possible);
+  const reacher = anyReacher !== undefined && busy.has(anyReacher) ? (reachingPlayer(state, play, config, (c) => possible(c) && !busy.has(c.playerId)) ?? anyReacher) : anyReacher;
+  // The reacher also outweighs a seat that last showed the card long before it landed (staleSightingMs).
+  const stale = reacher !== undefined && ranked.length > 0 && play.landMs - ranked[0].seenMs >= config.staleSightingMs;
+  const seen = (ranked.length > 1 || stale) && ranked.some((c) => c.playerId === reacher) ? reacher : stale ? undefined : ranked[0]?.playerId;
+  if (seen) return { player: seen, strength: ranked.length > 1 ? 5 : 6, ranked };
+  if (reacher) return { player: reacher, strength: 4, ranked };
+  // Nobody was seen holding it and no hand was seen putting it down: a seat whose Nerts pile
+  // just lost its top, else a seat where a card lay that was read as this one's close runner-up.
+  const departed = ranked.length > 0 ? undefined : nertsDepartureNear(state, play.code, play.landMs, now, config, possible);
+  if (departed) return { player: departed.seat.playerId, strength: 3, departed, ranked };
+  const maybe = (play.maybe ?? []).filter(possible).sort((a, b) => b.seenMs - a.seenMs)[0]?.playerId;
+  if (maybe) return { player: maybe, strength: 2, ranked };
+  // Seats the card had left but showed again: only if nothing else points anywhere.
+  const returned = play.candidates.filter(fresh).sort((a, b) => b.seenMs - a.seenMs)[0]?.playerId;
+  if (returned) return { player: returned, strength: 1, ranked };
+  return { player: fallback?.playerId ?? state.seats[0].playerId, strength: 0, ranked };
 }
 
 /** Decides every pending play now (end of hand): returns the new state and the plays' events. Pure. */

@@ -233,6 +233,43 @@ describe('tracker: disputes', () => {
     });
   });
 
+  describe('one hand at a time (oneHandGapMs)', () => {
+    // Two piles side by side. Ann puts a 2S on the left one; her arm sweeps over the right one
+    // too, where bob puts a 2H down within half a second. Seen from above, ann's arm covers the
+    // right pile in more frames than bob's hand: only one hand at a time tells it was bob's.
+    const LEFT = { x: 540, y: 360 };
+    const RIGHT = { x: 740, y: 360 };
+    const annArm = { seats: [0], cells: [[LEFT.x, LEFT.y], [RIGHT.x - 20, RIGHT.y], [LEFT.x, LEFT.y + 64], [LEFT.x, LEFT.y + 128]] as Array<[number, number]>, cellSize: 64 };
+    const bobHand = { seats: [1], cells: [[RIGHT.x, RIGHT.y], [RIGHT.x, RIGHT.y - 64], [RIGHT.x, RIGHT.y - 128]] as Array<[number, number]>, cellSize: 64 };
+    const twoPlays = (spadeMs: number, heartMs: number) => {
+      const tops = (t: number) => [face(t >= spadeMs ? '2S' : 'AS', LEFT.x, LEFT.y, 'centre'), face(t >= heartMs ? '2H' : 'AH', RIGHT.x, RIGHT.y, 'centre')];
+      const first = Math.min(spadeMs, heartMs);
+      const at = (startMs: number) => (i: number) => tops(startMs + i * 100);
+      return [
+        ...frames(0, first / 100 - 4, 100, at(0)).map((f) => ({ ...f, motion: [] })),
+        ...frames(first - 400, 4, 100, at(first - 400)).map((f, i) => ({ ...f, motion: i === 3 ? [annArm, bobHand] : [annArm] })),
+        ...frames(first, 3, 100, at(first)).map((f, i) => ({ ...f, motion: i === 0 ? [annArm, bobHand] : [annArm] })),
+        ...frames(first + 300, 20, 100, at(first + 300)).map((f) => ({ ...f, motion: [] })),
+      ];
+    };
+    const owners = (sequence: FrameObservations[]) => Object.fromEntries(run(sequence).events.flatMap((e) => (e.type === 'card-played' && e.card.startsWith('2') ? [[e.card, e.player]] : [])));
+
+    it('credits the second hand when the first landed its card just before', () => {
+      expect(owners(twoPlays(2000, 2200))).toEqual({ '2S': 'ann', '2H': 'bob' });
+    });
+
+    it('credits the second hand when its card landed first and the other play could be nobody else\'s', () => {
+      expect(owners(twoPlays(2200, 2000))).toEqual({ '2S': 'ann', '2H': 'bob' });
+    });
+
+    it('lets one hand play twice when the landings are further apart', () => {
+      const far = { ...config, oneHandGapMs: 100 };
+      const sequence = twoPlays(2000, 2200);
+      const { events } = run(sequence, initialTrackerState(far), far);
+      expect(Object.fromEntries(events.flatMap((e) => (e.type === 'card-played' && e.card.startsWith('2') ? [[e.card, e.player]] : [])))).toEqual({ '2S': 'ann', '2H': 'ann' });
+    });
+  });
+
   it('a copy merely covered by a hand in its seat is no race, and not the player', () => {
     const BOB_WORK = { x: 980, y: 200 };
     const sequence = [
