@@ -35,7 +35,8 @@ export interface ObservedFrame {
 
 /** Who plays and under which rules, as a recording or a simulated table says. */
 export interface RefereedTable {
-  players: Array<{ id: string; seat: number; deckId: string; team?: string }>;
+  /** `partner`: a second person sharing this tableau (two hands play it). */
+  players: Array<{ id: string; seat: number; deckId: string; team?: string; partner?: { id: string } }>;
   variant: { name: string; nertsPileSize: number; callGraceMs: number; scoring: { target: number } };
 }
 
@@ -50,7 +51,7 @@ export async function refereeObservations(table: RefereedTable, frames: AsyncIte
     players: table.players.map((p) => ({ id: p.id, name: p.id, seat: p.seat, deckId: p.deckId, ...(p.team ? { team: p.team } : {}), nertsPileSize: table.variant.nertsPileSize })),
     variant: variantInput(table.variant.name, {}, table.variant.scoring.target),
   };
-  const config = { ...DEFAULT_TRACKER_TUNING, ...tuning, players: table.players.map((p) => ({ seat: p.seat, playerId: p.id, nertsPileSize: table.variant.nertsPileSize })) };
+  const config = { ...DEFAULT_TRACKER_TUNING, ...tuning, players: table.players.map((p) => ({ seat: p.seat, playerId: p.id, nertsPileSize: table.variant.nertsPileSize, ...(p.partner ? { hands: 2 } : {}) })) };
   const hands: TruthRefereedHand[] = [];
   let tracker: TrackerState = initialTrackerState(config);
   let rules: RulesState = initialRulesState();

@@ -21,7 +21,8 @@ export { cardsBetween } from './readings';
 /** Tunables of the tracker; times in ms, distances in image pixels relative to card size. */
 export interface TrackerConfig extends ReadingTuning, PileLookTuning {
   /** Seat index → player id, in seat order. */
-  players: Array<{ seat: number; playerId: string; nertsPileSize: number }>;
+  /** `hands`: people playing this tableau (partners sharing one), each laying one card at a time; default 1. */
+  players: Array<{ seat: number; playerId: string; nertsPileSize: number; hands?: number }>;
   /** Reading must win this share of the recent votes to change a top card. */
   voteShare: number;
   /** Minimum frames a new reading must be seen in before it counts. */
@@ -1488,14 +1489,16 @@ function resolvePending(state: TrackerState, now: number, config: TrackerConfig,
     // One hand at a time: a player who put a card down elsewhere within oneHandGapMs did not play this one.
     const nearby = (other: { landMs: number }) => Math.abs(other.landMs - play.landMs) < config.oneHandGapMs;
     state.recentOwners = (state.recentOwners ?? []).filter((owner) => play.landMs - owner.landMs < config.oneHandGapMs * 2);
-    const busy = new Set(state.recentOwners.filter(nearby).map((owner) => owner.player));
+    const handsOf = (player: string) => config.players.find((p) => p.playerId === player)?.hands ?? 1;
+    const playing = (player: string) => state.recentOwners!.filter((owner) => owner.player === player && nearby(owner)).length;
+    const busy = new Set(state.recentOwners.filter((owner) => nearby(owner) && playing(owner.player) >= handsOf(owner.player)).map((owner) => owner.player));
     let choice = chooseOwner(state, play, config, busy, now);
     // A play still pending beside this one that names the same player: of the two ways to give
     // them one of the plays, the one with the stronger evidence in all (a play that can name
     // nobody else keeps them).
     for (const other of state.pending.filter(nearby)) {
       const rival = chooseOwner(state, other, config, busy, now);
-      if (rival.player !== choice.player) continue;
+      if (rival.player !== choice.player || playing(choice.player) + 2 <= handsOf(choice.player)) continue;
       const without = new Set([...busy, choice.player]);
       const instead = chooseOwner(state, play, config, without, now);
       if (instead.player === choice.player) break;

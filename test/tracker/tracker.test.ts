@@ -268,6 +268,14 @@ describe('tracker: disputes', () => {
       const { events } = run(sequence, initialTrackerState(far), far);
       expect(Object.fromEntries(events.flatMap((e) => (e.type === 'card-played' && e.card.startsWith('2') ? [[e.card, e.player]] : [])))).toEqual({ '2S': 'ann', '2H': 'ann' });
     });
+
+    it('lets a tableau two partners play put two cards down at once', () => {
+      const partners: TrackerConfig = { ...config, players: config.players.map((p) => (p.playerId === 'ann' ? { ...p, hands: 2 } : p)) };
+      const { events } = run(twoPlays(2000, 2200), initialTrackerState(partners), partners);
+      expect(Object.fromEntries(events.flatMap((e) => (e.type === 'card-played' && e.card.startsWith('2') ? [[e.card, e.player]] : [])))).toEqual({ '2S': 'ann', '2H': 'ann' });
+      const reversed = run(twoPlays(2200, 2000), initialTrackerState(partners), partners);
+      expect(Object.fromEntries(reversed.events.flatMap((e) => (e.type === 'card-played' && e.card.startsWith('2') ? [[e.card, e.player]] : [])))).toEqual({ '2S': 'ann', '2H': 'ann' });
+    });
   });
 
   it('a copy merely covered by a hand in its seat is no race, and not the player', () => {
