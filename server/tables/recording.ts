@@ -85,3 +85,22 @@ export async function openRecording(file: string): Promise<{ meta: RecordingMeta
   }
   return { meta, frames: frames() };
 }
+
+/**
+ * Which camera frames a live server reads (record:observations --pace live): the camera runs
+ * on while a frame is recognised, and the first frame captured once the recogniser is free
+ * again is the next one read; those in between are dropped.
+ */
+export class LivePacer {
+  private freeAtMs = -Infinity;
+
+  /** Whether the frame captured at `timeMs` is read. */
+  takes(timeMs: number): boolean {
+    return timeMs >= this.freeAtMs;
+  }
+
+  /** The frame captured at `timeMs` took `workMs` to read. */
+  read(timeMs: number, workMs: number): void {
+    this.freeAtMs = timeMs + workMs;
+  }
+}

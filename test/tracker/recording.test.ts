@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSimTable } from '../../server/sim/live';
 import { presetCamera } from '../../server/sim/render/camera';
-import { openRecording, RecordingWriter } from '../../server/tables/recording';
+import { LivePacer, openRecording, RecordingWriter } from '../../server/tables/recording';
 import { simCalibration } from '../../server/tables/sim-calibration';
 import { refereeObservations } from '../../server/tables/truth-referee';
 import { sceneObservations, seededRandom } from '../../server/tracker/sim-observations';
@@ -51,5 +51,21 @@ describe('recorded observations', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'nerts-recording-')), 'not.jsonl');
     writeFileSync(file, '{"hello":1}\n');
     await expect(openRecording(file)).rejects.toThrow(/not a nerts-observations\/1 recording/);
+  });
+});
+
+describe('pacing a recording like a live server (record:observations --pace live)', () => {
+  it('reads the first frame after the recogniser is free and drops the ones it was busy for', () => {
+    const pacer = new LivePacer();
+    const work = [50, 50, 120, 10, 10];
+    const read: number[] = [];
+    for (let frame = 0; frame < 14; frame++) {
+      const timeMs = Math.round(frame * (1000 / 30));
+      if (!pacer.takes(timeMs)) continue;
+      pacer.read(timeMs, work[read.length] ?? 10);
+      read.push(frame);
+    }
+    // 50 ms reads take every 2nd frame; a 120 ms read (hands over the table) loses 3 frames.
+    expect(read).toEqual([0, 2, 4, 8, 9, 10, 11, 12, 13]);
   });
 });
