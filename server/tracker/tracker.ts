@@ -1488,10 +1488,12 @@ function resolvePending(state: TrackerState, now: number, config: TrackerConfig,
     const seatOf = (playerId: string) => state.seats.find((seat) => seat.playerId === playerId)!;
     // One hand at a time: a player who put a card down elsewhere within oneHandGapMs did not play this one.
     const nearby = (other: { landMs: number }) => Math.abs(other.landMs - play.landMs) < config.oneHandGapMs;
-    state.recentOwners = (state.recentOwners ?? []).filter((owner) => play.landMs - owner.landMs < config.oneHandGapMs * 2);
+    const recent = (state.recentOwners ?? []).filter((owner) => play.landMs - owner.landMs < config.oneHandGapMs * 2);
+    state.recentOwners = recent;
+    // Partners sharing a tableau have a hand each.
     const handsOf = (player: string) => config.players.find((p) => p.playerId === player)?.hands ?? 1;
-    const playing = (player: string) => state.recentOwners!.filter((owner) => owner.player === player && nearby(owner)).length;
-    const busy = new Set(state.recentOwners.filter((owner) => nearby(owner) && playing(owner.player) >= handsOf(owner.player)).map((owner) => owner.player));
+    const playing = (player: string) => recent.filter((owner) => owner.player === player && nearby(owner)).length;
+    const busy = new Set(recent.filter((owner) => nearby(owner) && playing(owner.player) >= handsOf(owner.player)).map((owner) => owner.player));
     let choice = chooseOwner(state, play, config, busy, now);
     // A play still pending beside this one that names the same player: of the two ways to give
     // them one of the plays, the one with the stronger evidence in all (a play that can name
@@ -1508,7 +1510,7 @@ function resolvePending(state: TrackerState, now: number, config: TrackerConfig,
       break;
     }
     const { player, departed, ranked } = choice;
-    state.recentOwners.push({ player, landMs: play.landMs });
+    recent.push({ player, landMs: play.landMs });
     // One departure explains one arrival.
     if (departed && player === departed.seat.playerId) departed.seat.nertsDepartures = (departed.seat.nertsDepartures ?? []).filter((d) => d !== departed.departure);
     // One sighting explains one arrival.
