@@ -252,7 +252,8 @@ describe('tracker: disputes', () => {
         ...frames(first + 300, 20, 100, at(first + 300)).map((f) => ({ ...f, motion: [] })),
       ];
     };
-    const owners = (sequence: FrameObservations[]) => Object.fromEntries(run(sequence).events.flatMap((e) => (e.type === 'card-played' && e.card.startsWith('2') ? [[e.card, e.player]] : [])));
+    const owners = (sequence: FrameObservations[], cfg: TrackerConfig = config) =>
+      Object.fromEntries(run(sequence, initialTrackerState(cfg), cfg).events.flatMap((e) => (e.type === 'card-played' && e.card.startsWith('2') ? [[e.card, e.player]] : [])));
 
     it('credits the second hand when the first landed its card just before', () => {
       expect(owners(twoPlays(2000, 2200))).toEqual({ '2S': 'ann', '2H': 'bob' });
@@ -263,18 +264,13 @@ describe('tracker: disputes', () => {
     });
 
     it('lets one hand play twice when the landings are further apart', () => {
-      const far = { ...config, oneHandGapMs: 100 };
-      const sequence = twoPlays(2000, 2200);
-      const { events } = run(sequence, initialTrackerState(far), far);
-      expect(Object.fromEntries(events.flatMap((e) => (e.type === 'card-played' && e.card.startsWith('2') ? [[e.card, e.player]] : [])))).toEqual({ '2S': 'ann', '2H': 'ann' });
+      expect(owners(twoPlays(2000, 2200), { ...config, oneHandGapMs: 100 })).toEqual({ '2S': 'ann', '2H': 'ann' });
     });
 
     it('lets a tableau two partners play put two cards down at once', () => {
       const partners: TrackerConfig = { ...config, players: config.players.map((p) => (p.playerId === 'ann' ? { ...p, hands: 2 } : p)) };
-      const { events } = run(twoPlays(2000, 2200), initialTrackerState(partners), partners);
-      expect(Object.fromEntries(events.flatMap((e) => (e.type === 'card-played' && e.card.startsWith('2') ? [[e.card, e.player]] : [])))).toEqual({ '2S': 'ann', '2H': 'ann' });
-      const reversed = run(twoPlays(2200, 2000), initialTrackerState(partners), partners);
-      expect(Object.fromEntries(reversed.events.flatMap((e) => (e.type === 'card-played' && e.card.startsWith('2') ? [[e.card, e.player]] : [])))).toEqual({ '2S': 'ann', '2H': 'ann' });
+      expect(owners(twoPlays(2000, 2200), partners)).toEqual({ '2S': 'ann', '2H': 'ann' });
+      expect(owners(twoPlays(2200, 2000), partners)).toEqual({ '2S': 'ann', '2H': 'ann' });
     });
   });
 
