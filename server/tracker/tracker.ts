@@ -1485,7 +1485,6 @@ function queuePlay(state: TrackerState, pile: TrackedPile, code: CardCode, newPi
 function resolvePending(state: TrackerState, now: number, config: TrackerConfig, emit: (event: TableEvent, atMs?: number) => void, flush: boolean): void {
   while (state.pending.length > 0 && (flush || state.pending[0].decideAtMs <= now)) {
     const play = state.pending.shift()!;
-    const seatOf = (playerId: string) => state.seats.find((seat) => seat.playerId === playerId)!;
     // One hand at a time: a player who put a card down elsewhere within oneHandGapMs did not play this one.
     const nearby = (other: { landMs: number }) => Math.abs(other.landMs - play.landMs) < config.oneHandGapMs;
     const recent = (state.recentOwners ?? []).filter((owner) => play.landMs - owner.landMs < config.oneHandGapMs * 2);
@@ -1514,7 +1513,7 @@ function resolvePending(state: TrackerState, now: number, config: TrackerConfig,
     // One departure explains one arrival.
     if (departed && player === departed.seat.playerId) departed.seat.nertsDepartures = (departed.seat.nertsDepartures ?? []).filter((d) => d !== departed.departure);
     // One sighting explains one arrival.
-    const chosen = seatOf(player);
+    const chosen = seatOfPlayer(state, player);
     if ((chosen.lastSeen[play.code] ?? Infinity) <= play.landMs) delete chosen.lastSeen[play.code];
     const pile = state.piles.find((p) => p.id === play.foundationId);
     if (play.legal && pile) {
@@ -1525,6 +1524,11 @@ function resolvePending(state: TrackerState, now: number, config: TrackerConfig,
     emit({ type: 'card-played', player, card: play.code, foundationId: play.foundationId, newPile: play.newPile }, play.landMs);
     if (play.legal && pile?.completed && rankValue(play.code) === 13) emit({ type: 'foundation-completed', foundationId: pile.id }, play.landMs);
   }
+}
+
+/** The seat a player sits at (every player id the tracker decides on has one). */
+function seatOfPlayer(state: TrackerState, playerId: string): TrackedSeat {
+  return state.seats.find((seat) => seat.playerId === playerId)!;
 }
 
 /** Who played a pending card (see resolvePending), and how strong the evidence is: higher is surer. */
@@ -1543,13 +1547,12 @@ interface OwnerChoice {
  * putting another card down) and another hand reached there too. Reads the state, changes nothing.
  */
 function chooseOwner(state: TrackerState, play: PendingPlay, config: TrackerConfig, busy: ReadonlySet<string>, now: number): OwnerChoice {
-  const seatOf = (playerId: string) => state.seats.find((seat) => seat.playerId === playerId)!;
   // Each deck holds one copy of a card: a player whose copy is already in the centre cannot play it again.
   const used = new Set(state.piles.flatMap((p) => p.cards.filter((c) => c.code === play.code && c.player !== '').map((c) => c.player)));
   const fresh = (c: { playerId: string }) => !used.has(c.playerId);
   // A seat where the code was seen again after the landing still holds its copy: it was only
   // covered by a hand, or it never left (every deck has every card). Such seats are the last resort.
-  const home = (c: { playerId: string }) => (seatOf(c.playerId).lastSeen[play.code] ?? -Infinity) > play.landMs;
+  const home = (c: { playerId: string }) => (seatOfPlayer(state, c.playerId).lastSeen[play.code] ?? -Infinity) > play.landMs;
   const possible = (c: { playerId: string }) => fresh(c) && !home(c);
   const ranked = play.candidates.filter(possible).sort((a, b) => b.seenMs - a.seenMs);
   const byLastSeen = (seats: TrackedSeat[]) => [...seats].sort((a, b) => (b.lastSeen[play.code] ?? -1) - (a.lastSeen[play.code] ?? -1))[0];
