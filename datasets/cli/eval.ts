@@ -161,6 +161,7 @@ async function evalCrops(recognizer: CardRecognizer, args: EvalArgs): Promise<Ev
   let faceCrops = 0;
   let faceCropsNamed = 0;
   let ms = 0;
+  const mistakes: string[] = [];
   for (const folder of folders) {
     const truth = isCardCode(folder) ? folder : REJECT;
     const files = readdirSync(path.join(args.data, folder)).filter((f) => IMAGE.test(f)).sort().slice(0, args.limit);
@@ -168,10 +169,12 @@ async function evalCrops(recognizer: CardRecognizer, args: EvalArgs): Promise<Ev
     const started = performance.now();
     const results = await recognizer.identifyCrops(views);
     ms += performance.now() - started;
-    for (const r of results) {
+    for (const [i, r] of results.entries()) {
       images++;
       const predicted = r.kind === 'face' ? r.code : r.kind === 'back' ? 'back' : REJECT;
       confusion.add(truth, predicted);
+      const wrong = truth === REJECT ? r.kind === 'face' : predicted !== truth;
+      if (wrong) mistakes.push(`${folder}/${files[i]}: read as ${predicted}`);
       if (r.kind === 'face') {
         named++;
         if (predicted === truth) namedRight++;
@@ -190,6 +193,7 @@ async function evalCrops(recognizer: CardRecognizer, args: EvalArgs): Promise<Ev
     }
   }
   printReport(confusion);
+  if (mistakes.length) console.log(`mistakes (${mistakes.length}):\n  ${mistakes.join('\n  ')}`);
   await writeConfusion(confusion, args.out, `crops: ${path.basename(args.data)}`);
   console.error(`[eval] confusion matrix → ${path.join(args.out, 'confusion.png')}`);
   return {
