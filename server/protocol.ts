@@ -204,7 +204,14 @@ export const TableEventSchema = Type.Union([
   Type.Object({ type: Type.Literal('card-played'), player: PlayerRef, card: CardCodeSchema, foundationId: Type.String(), newPile: Type.Boolean() }),
   Type.Object({ type: Type.Literal('foundation-completed'), foundationId: Type.String() }),
   /** The camera misread a pile's suit (its ace taken for another suit's) and later cards showed it: the pile's cards keep their ranks and take this suit. */
-  Type.Object({ type: Type.Literal('pile-revised'), foundationId: Type.String(), suit: Type.Union([Type.Literal('S'), Type.Literal('H'), Type.Literal('D'), Type.Literal('C')]), reason: Type.String() }),
+  Type.Object({
+    type: Type.Literal('pile-revised'),
+    foundationId: Type.String(),
+    suit: Type.Union([Type.Literal('S'), Type.Literal('H'), Type.Literal('D'), Type.Literal('C')]),
+    reason: Type.String(),
+    /** Cards of the pile given a new owner (null: nobody), because their owner already had that card in the centre. */
+    owners: Type.Optional(Type.Array(Type.Object({ card: CardCodeSchema, player: Type.Union([PlayerRef, Type.Null()]) }))),
+  }),
   /** A card the camera took for played on a pile was not there after all (the pile showed the card under it on top again, surely and steadily): it leaves the centre. */
   Type.Object({ type: Type.Literal('play-withdrawn'), foundationId: Type.String(), card: CardCodeSchema, reason: Type.String() }),
   /** A Nerts pile's count; `revised` (why) when the camera takes back a count it gave too low, which the rules apply as a correction. */

@@ -107,8 +107,15 @@ function toRefereeEvents(state: RulesState, event: TableEvent, timeMs: number, s
       }
       return fixes;
     }
-    case 'pile-revised':
-      return [{ type: 'correction', atMs, by: 'camera', reason: event.reason, fix: { kind: 'set-suit', foundationId: event.foundationId, suit: event.suit } }];
+    case 'pile-revised': {
+      const fixes: RefereeEvent[] = [{ type: 'correction', atMs, by: 'camera', reason: event.reason, fix: { kind: 'set-suit', foundationId: event.foundationId, suit: event.suit } }];
+      // Cards given a new owner: the pile's play of that rank (its code is still the old suit's here).
+      for (const { card, player } of event.owners ?? []) {
+        const play = hand?.plays.find((p) => p.foundationId === event.foundationId && p.status === 'on-foundation' && p.card.slice(0, -1) === card.slice(0, -1));
+        if (play) fixes.push({ type: 'correction', atMs, by: 'camera', reason: `${card}: its owner already had that card in the centre`, fix: { kind: 'set-owner', playId: play.playId, owner: player } });
+      }
+      return fixes;
+    }
     case 'play-withdrawn': {
       // The latest play of that card on that pile still in the centre.
       const play = hand?.plays.filter((p) => p.foundationId === event.foundationId && p.card === event.card && p.status === 'on-foundation').at(-1);

@@ -653,6 +653,27 @@ function revisePileSuit(state: TrackerState, pile: TrackedPile, suit: Suit): voi
 }
 
 /**
+ * After a pile took another suit (revisePileSuit): each of its cards whose owner now holds that
+ * card twice in the centre (each deck has one copy) goes to the one player who does not hold it
+ * yet, else to the seat among those that showed it last, else to nobody; the owners were chosen
+ * for a card that was not there. Returns the changes (pile card, new owner or null).
+ */
+function reownRevised(state: TrackerState, pile: TrackedPile): Array<{ card: CardCode; player: string | null }> {
+  const changes: Array<{ card: CardCode; player: string | null }> = [];
+  for (const card of pile.cards) {
+    if (card.player === '') continue;
+    const holders = new Set(state.piles.filter((p) => p !== pile).flatMap((p) => p.cards.filter((c) => c.code === card.code && c.player !== '').map((c) => c.player)));
+    if (!holders.has(card.player)) continue;
+    const free = state.seats.filter((seat) => !holders.has(seat.playerId));
+    const shown = free.filter((seat) => seat.lastSeen[card.code] !== undefined).sort((a, b) => b.lastSeen[card.code]! - a.lastSeen[card.code]!);
+    const owner = free.length === 1 ? free[0] : shown[0];
+    card.player = owner?.playerId ?? '';
+    changes.push({ card: card.code, player: owner?.playerId ?? null });
+  }
+  return changes;
+}
+
+/**
  * The open pile a centre card lies on, if any: among the piles within pileRadiusCards, the one
  * the game most expects the card on (its top or next card before one it would skip to; see
  * pilePrior), then the nearest. Two piles can lie half a card apart, and a card landing on one
@@ -1111,8 +1132,11 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
     if (suit) {
       const was = suitOf(pile.cards[0].code);
       revisePileSuit(state, pile, suit);
+      const owners = reownRevised(state, pile);
       // Plays still waiting for their owner go out in the new suit; the rules hear of the rest.
-      if (pile.cards.some((card) => card.player !== '')) emit({ type: 'pile-revised', foundationId: pile.id, suit, reason: `${decided.code} was read surely on it: its cards were taken for ${SUIT_NAMES[was]}` });
+      if (pile.cards.some((card) => card.player !== '')) {
+        emit({ type: 'pile-revised', foundationId: pile.id, suit, reason: `${decided.code} was read surely on it: its cards were taken for ${SUIT_NAMES[was]}`, ...(owners.length ? { owners } : {}) });
+      }
     }
     const currentTop = pile.cards.at(-1)?.code;
     let added = cardsBetween(currentTop, decided.code);

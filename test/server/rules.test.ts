@@ -53,6 +53,26 @@ describe('rules bridge: log entries → referee reducer → view', () => {
     expect(view.violations.map((v) => v.seq)).toEqual([3, 6]);
   });
 
+  it('a revised pile takes its new suit and gives the cards the camera re-owned to their new owners', () => {
+    const { state } = play([
+      [0, { type: 'hand-started', hand: 1 }],
+      [1000, { type: 'card-played', player: 'ann', card: 'AS', foundationId: 'f1', newPile: true }],
+      [2000, { type: 'card-played', player: 'ann', card: 'AC', foundationId: 'f2', newPile: true }],
+      [3000, { type: 'pile-revised', foundationId: 'f2', suit: 'S', reason: '2S was read surely on it', owners: [{ card: 'AS', player: 'bob' }] }],
+      [4000, { type: 'card-played', player: 'bob', card: '2S', foundationId: 'f2', newPile: false }],
+    ]);
+    const plays = state.referee.hand!.plays.filter((p) => p.status === 'on-foundation').map((p) => [p.foundationId, p.card, p.owner]);
+    expect(plays).toEqual([
+      ['f1', 'AS', 'ann'],
+      ['f2', 'AS', 'bob'],
+      ['f2', '2S', 'bob'],
+    ]);
+    expect(toView(state, context).players.map((p) => [p.id, p.centreCards])).toEqual([
+      ['ann', 1],
+      ['bob', 2],
+    ]);
+  });
+
   it('a withdrawn play leaves the centre: the pile drops back and the card may be played again', () => {
     const { state, log } = play([
       [0, { type: 'hand-started', hand: 1 }],

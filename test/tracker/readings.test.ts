@@ -96,6 +96,24 @@ describe('tracker: readings weighed by the pile', () => {
     expect(events).toContainEqual({ type: 'card-played', player: 'bob', card: '2S', foundationId: 'f1', newPile: false });
   });
 
+  it('gives a revised card to the other player when its owner already has that card in the centre', () => {
+    // Ann's AS lands on one pile; Bob's AS, read as AC (Ann's seat showed an AC, a misread), on
+    // another and goes to Ann. A sure 2S on it shows that pile is spades: Ann cannot hold two AS.
+    const OTHER = { x: 900, y: 360 };
+    const sequence = [
+      ...frames(0, 3, 100, () => [face('AS', 300, 620, 'seat-0/nerts')]),
+      ...frames(300, 6, 100, () => [face('AS', OTHER.x, OTHER.y, 'centre')]),
+      ...frames(2000, 3, 100, () => [face('AC', 300, 620, 'seat-0/work', 0.7)]),
+      ...frames(2300, 6, 100, () => [face('AS', OTHER.x, OTHER.y, 'centre'), unsure([['AC', 0.6], ['AS', 0.4]], CENTRE.x, CENTRE.y, 'centre', 0.7)]),
+      ...frames(4000, 3, 100, () => [face('AS', OTHER.x, OTHER.y, 'centre'), face('2S', 1000, 120, 'seat-1/waste', 0.95)]),
+      ...frames(4400, 6, 100, () => [face('AS', OTHER.x, OTHER.y, 'centre'), face('2S', CENTRE.x, CENTRE.y, 'centre', 0.95)]),
+    ];
+    const events = run(sequence);
+    expect(events).toContainEqual({ type: 'card-played', player: 'ann', card: 'AS', foundationId: 'f1', newPile: true });
+    expect(events).toContainEqual({ type: 'card-played', player: 'ann', card: 'AC', foundationId: 'f2', newPile: true });
+    expect(events).toContainEqual(expect.objectContaining({ type: 'pile-revised', foundationId: 'f2', suit: 'S', owners: [{ card: 'AS', player: 'bob' }] }));
+  });
+
   it('counts a faint reading of the card a pile expects next, but no faint card the pile does not expect', () => {
     const faint = { ...config, minConfidence: 0.35, expectedCardMinConfidence: 0.15 };
     const pile = (['AH', '2H', '3H'] as const).flatMap((code, i) => frames(i * 600, 5, 100, () => [face(code, CENTRE.x, CENTRE.y, 'centre')]));
