@@ -198,10 +198,38 @@ export type FrameObservationsMessage = Static<typeof FrameObservationsSchema>;
 
 const PlayerRef = Type.String({ description: 'player id' });
 
+/**
+ * What told the camera who played a centre card, strongest first: `track` the card was followed
+ * from the seat to the pile; `left-seat` it vanished from that seat (`+hand`: several seats
+ * showed it, and that player's hand reached the pile as it landed); `hand` nobody was seen
+ * holding it, that player's hand reached the pile; `nerts-pile` their Nerts pile lost its top;
+ * `look-alike` a card read as a near miss of it lay at that seat; `race` the second card of a
+ * race, from the seat it came back to; `guess` nothing pointed anywhere (check it).
+ */
+export const OwnerEvidenceSchema = Type.Union([
+  Type.Literal('track'),
+  Type.Literal('left-seat'),
+  Type.Literal('left-seat+hand'),
+  Type.Literal('hand'),
+  Type.Literal('nerts-pile'),
+  Type.Literal('look-alike'),
+  Type.Literal('race'),
+  Type.Literal('guess'),
+]);
+export type OwnerEvidence = Static<typeof OwnerEvidenceSchema>;
+
 /** What the tracker concluded from the frames; each goes into the rules engine. */
 export const TableEventSchema = Type.Union([
   Type.Object({ type: Type.Literal('hand-started'), hand: Type.Integer() }),
-  Type.Object({ type: Type.Literal('card-played'), player: PlayerRef, card: CardCodeSchema, foundationId: Type.String(), newPile: Type.Boolean() }),
+  Type.Object({
+    type: Type.Literal('card-played'),
+    player: PlayerRef,
+    card: CardCodeSchema,
+    foundationId: Type.String(),
+    newPile: Type.Boolean(),
+    /** What told the camera who played it, strongest first (absent: not from the camera, e.g. a test or an old log). */
+    ownerBy: Type.Optional(OwnerEvidenceSchema),
+  }),
   Type.Object({ type: Type.Literal('foundation-completed'), foundationId: Type.String() }),
   /** The camera misread a pile's suit (its ace taken for another suit's) and later cards showed it: the pile's cards keep their ranks and take this suit. */
   Type.Object({
@@ -304,6 +332,8 @@ export const TableViewSchema = Type.Object({
       deckId: Type.String(),
       nertsLeft: Type.Integer(),
       centreCards: Type.Integer(),
+      /** Of those, cards the camera credited to them without evidence of who played them (`ownerBy: guess`): worth a look at the backs. */
+      centreUnsure: Type.Optional(Type.Integer({ minimum: 0 })),
     }),
   ),
   disputes: Type.Array(

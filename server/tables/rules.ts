@@ -6,7 +6,7 @@
  */
 import { apply as applyReferee, initialRefereeState, type RefereeEvent, type RefereeState, type RefereePlayer, type RefereeViolation } from '../game/referee';
 import type { PresetName, VariantKnobs } from '../game/variants';
-import type { ScoreRow, TableEvent, TableView, Violation } from '../protocol';
+import type { OwnerEvidence, ScoreRow, TableEvent, TableView, Violation } from '../protocol';
 import { entityOf } from '../game/scoring';
 
 /** Who sits where, as the rules need it. */
@@ -37,11 +37,13 @@ export interface RulesState {
   evidence: Record<string, string[]>;
   /** Table time since nothing was played (from `stall`), ms; null while play flows. */
   stalledSinceMs: number | null;
+  /** Per play id: who the camera credited it to and on what evidence (card-played `ownerBy`). */
+  ownerBy: Record<string, { owner: string; by: OwnerEvidence }>;
 }
 
 /** State before the first hand. */
 export function initialRulesState(): RulesState {
-  return { referee: initialRefereeState(), seqOfEventIndex: [], timeOfEventIndex: [], evidence: {}, stalledSinceMs: null };
+  return { referee: initialRefereeState(), seqOfEventIndex: [], timeOfEventIndex: [], evidence: {}, stalledSinceMs: null, ownerBy: {} };
 }
 
 /** What applying one log entry gives. `followUps` are informational entries the log should add (disputes the reducer opened). */
@@ -74,7 +76,7 @@ function toRefereeEvents(state: RulesState, event: TableEvent, timeMs: number, s
     case 'hand-started':
       return [{ type: 'hand-started', atMs, players: refereePlayers(context), variant: context.variant }];
     case 'card-played':
-      return [{ type: 'card-played', atMs, card: event.card, foundationId: event.foundationId, owner: event.player, playId: `p${seq}` }];
+      return [{ type: 'card-played', atMs, card: event.card, foundationId: event.foundationId, owner: event.player, playId: playIdOf(seq) }];
     case 'nerts-count':
       if (event.revised !== undefined) return [{ type: 'correction', atMs, by: 'camera', reason: event.revised, fix: { kind: 'set-nerts-count', player: event.player, count: event.left } }];
       return [{ type: 'nerts-count', atMs, player: event.player, count: event.left }];
@@ -98,8 +100,10 @@ function toRefereeEvents(state: RulesState, event: TableEvent, timeMs: number, s
       if (event.centreCards !== undefined && hand) {
         const mine = hand.plays.filter((p) => p.status === 'on-foundation' && p.owner === event.player);
         const diff = event.centreCards - mine.length;
-        // Too many: the latest of theirs lose their owner. Too few: unowned centre cards become theirs.
-        if (diff < 0) for (const play of mine.slice(diff)) fixes.push({ type: 'correction', atMs, by, reason: event.reason, fix: { kind: 'set-owner', playId: play.playId, owner: null } });
+        // Too many: theirs the camera was least sure of lose their owner (guessed ones, then the
+        // latest). Too few: unowned centre cards become theirs.
+        const doubtful = [...mine.filter((p) => ownerUnsure(state, p.playId, p.owner)), ...mine.filter((p) => !ownerUnsure(state, p.playId, p.owner)).reverse()];
+        if (diff < 0) for (const play of doubtful.slice(0, -diff)) fixes.push({ type: 'correction', atMs, by, reason: event.reason, fix: { kind: 'set-owner', playId: play.playId, owner: null } });
         if (diff > 0) {
           const unowned = hand.plays.filter((p) => p.status === 'on-foundation' && p.owner === null).slice(0, diff);
           for (const play of unowned) fixes.push({ type: 'correction', atMs, by, reason: event.reason, fix: { kind: 'set-owner', playId: play.playId, owner: event.player } });
@@ -170,7 +174,8 @@ export function applyRules(previous: RulesState, event: TableEvent, timeMs: numb
       });
     }
   }
-  return { state: { referee, seqOfEventIndex, timeOfEventIndex, evidence, stalledSinceMs }, violations, followUps };
+  const ownerBy = event.type === 'card-played' && event.ownerBy ? { ...previous.ownerBy, [playIdOf(seq)]: { owner: event.player, by: event.ownerBy } } : previous.ownerBy;
+  return { state: { referee, seqOfEventIndex, timeOfEventIndex, evidence, stalledSinceMs, ownerBy }, violations, followUps };
 }
 
 /** Score-sort rows of a scored hand (per player; partners share their team's hand score and total). */
@@ -223,6 +228,7 @@ export function toView(state: RulesState, context: RulesContext): TableView {
       deckId: player.deckId,
       nertsLeft: hand?.playerStates[player.id]?.nertsLeft ?? player.nertsPileSize,
       centreCards: hand?.playerStates[player.id]?.centre ?? 0,
+      centreUnsure: (hand?.plays ?? []).filter((play) => play.status === 'on-foundation' && play.owner === player.id && ownerUnsure(state, play.playId, play.owner)).length,
     })),
     disputes: (hand?.disputes ?? []).map((dispute) => ({
       id: dispute.id,
@@ -243,6 +249,20 @@ export function toView(state: RulesState, context: RulesContext): TableView {
     target: variantTarget,
     matchWinner: match?.winner ?? null,
   };
+}
+
+/** Owner evidence too weak to trust without a look at the card's back (see OwnerEvidenceSchema). */
+export const WEAK_OWNER_EVIDENCE: ReadonlySet<OwnerEvidence> = new Set(['guess']);
+
+/** A play's id in the reducer: one card-played entry per log seq. */
+function playIdOf(seq: number): string {
+  return `p${seq}`;
+}
+
+/** Whether the camera credited this play to `owner` on weak evidence (a correction that moved it since makes it sure). */
+function ownerUnsure(state: RulesState, playId: string, owner: string | null): boolean {
+  const credited = state.ownerBy[playId];
+  return credited !== undefined && credited.owner === owner && WEAK_OWNER_EVIDENCE.has(credited.by);
 }
 
 /** The variant input for the reducer: preset, knobs and the table's target. */

@@ -11,7 +11,7 @@
 import { cardFrom, parseCard, rankValue, SUIT_NAMES, suitOf, type CardCode, type Suit } from '../game/cards';
 import type { CardObservation, FrameObservations, Point } from '../vision/types';
 import { quadCentre, quadLongSide } from '../geometry';
-import type { TableEvent } from '../protocol';
+import type { OwnerEvidence, TableEvent } from '../protocol';
 import { addLook, cardsGoneByLook, initialLooks, type NertsLooks } from './nerts-looks';
 import { initialPileWatch, watchPileLook, type PileLookTuning, type TopReading, type PileLookWatch } from './pile-looks';
 import { cardsBetween, pilePrior, readWithPrior, type ReadingTuning } from './readings';
@@ -90,6 +90,8 @@ export interface TrackerConfig extends ReadingTuning, PileLookTuning {
    */
   reachFocusMs: number;
   reachOutsideWeight: number;
+  /** Of hands that reached a pile equally, the one there last before the landing put the card down. */
+  reachTieByLast: boolean;
   /**
    * A play nobody was seen holding goes to a seat whose Nerts pile showed a new top (its card
    * had left) at most this long before the play landed (or since), ms.
@@ -220,6 +222,7 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   reachAfterMs: 200,
   reachFocusMs: 300,
   reachOutsideWeight: 0.5,
+  reachTieByLast: false,
   setAsideMs: 3000,
   setAsideUnseenMax: 2,
   emptyNertsMs: 600,
@@ -802,19 +805,29 @@ function rememberMotion(state: TrackerState, frame: FrameObservations, now: numb
  * when (see reachFocusMs) and shared among the seats a blob touched. The hand that puts a card
  * down is there as it lands, its arm reaching back to its player's side of the table.
  */
-function reachesAt(state: TrackerState, point: Point, slackPx: number, landMs: number, config: TrackerConfig): Map<string, number> {
+function reachesAt(state: TrackerState, point: Point, slackPx: number, landMs: number, config: TrackerConfig): Map<string, { weight: number; lastBeforeMs: number }> {
   const weigh = (atMs: number, seats: number) => {
     const focused = atMs >= landMs - config.reachFocusMs && atMs <= landMs;
     return (focused ? 1 : config.reachOutsideWeight) / seats;
   };
-  const reaches = reachesBetween(state, point, slackPx, landMs - config.reachBeforeMs, landMs + config.reachAfterMs, weigh);
-  return new Map([...reaches].map(([playerId, reach]) => [playerId, reach.weight]));
+  const reaches = reachesBetween(state, point, slackPx, landMs - config.reachBeforeMs, landMs + config.reachAfterMs, weigh, landMs);
+  return new Map([...reaches].map(([playerId, reach]) => [playerId, { weight: reach.weight, lastBeforeMs: reach.lastBeforeMs }]));
+}
+
+/** One player's hand over a point in a span of frames (see reachesBetween). */
+interface Reach {
+  frames: number;
+  firstMs: number;
+  /** The frames' total weight. */
+  weight: number;
+  /** The last of the frames at or before `untilMs` (-Infinity when none). */
+  lastBeforeMs: number;
 }
 
 /**
  * Per player, the frames from `fromMs` to `toMs` in which their hand covered `point` (see
- * reachesAt), the first of them, and those frames' total weight by `weigh` (of the frame's time
- * and how many seats the blob touched; 1 each by default).
+ * reachesAt), the first of them, the last of them up to `untilMs`, and those frames' total
+ * weight by `weigh` (of the frame's time and how many seats the blob touched; 1 each by default).
  */
 function reachesBetween(
   state: TrackerState,
@@ -823,8 +836,9 @@ function reachesBetween(
   fromMs: number,
   toMs: number,
   weigh: (atMs: number, seats: number) => number = () => 1,
-): Map<string, { frames: number; firstMs: number; weight: number }> {
-  const reaches = new Map<string, { frames: number; firstMs: number; weight: number }>();
+  untilMs = toMs,
+): Map<string, Reach> {
+  const reaches = new Map<string, Reach>();
   for (const motion of state.motion ?? []) {
     if (motion.atMs < fromMs || motion.atMs > toMs) continue;
     // The blob with the cell nearest the point (within reach) is the hand there in this frame.
@@ -843,11 +857,11 @@ function reachesBetween(
     for (const seat of nearest.seats) {
       const playerId = state.seats.find((s) => s.seat === seat)?.playerId;
       if (!playerId) continue;
-      const reach = reaches.get(playerId);
-      if (reach) {
-        reach.frames += 1;
-        reach.weight += weight;
-      } else reaches.set(playerId, { frames: 1, firstMs: motion.atMs, weight });
+      const reach = reaches.get(playerId) ?? { frames: 0, firstMs: motion.atMs, weight: 0, lastBeforeMs: -Infinity };
+      reach.frames += 1;
+      reach.weight += weight;
+      if (motion.atMs <= untilMs) reach.lastBeforeMs = motion.atMs;
+      reaches.set(playerId, reach);
     }
   }
   return reaches;
@@ -1454,12 +1468,25 @@ function nertsDepartureNear(state: TrackerState, code: CardCode, landMs: number,
   return best;
 }
 
-/** The one player whose hand reached the play's pile most as it landed (see reachesAt); undefined when none or a tie. */
+/** Reach weights (sums of shares such as 1/3) this close are equal. */
+const WEIGHT_EPSILON = 1e-9;
+
+/**
+ * The one player whose hand reached the play's pile most as it landed (see reachesAt); of hands
+ * that reached it equally, the one there last before the landing (the others came and went, or
+ * came for the next card); undefined when none or still a tie.
+ */
 function reachingPlayer(state: TrackerState, play: PendingPlay, config: TrackerConfig, fresh: (c: { playerId: string }) => boolean): string | undefined {
   const pile = state.piles.find((p) => p.id === play.foundationId);
   if (!pile) return undefined;
-  const reaches = [...reachesAt(state, pile.center, pile.cardSizePx * HAND_OVER_PILE_CARDS, play.landMs, config)].filter(([playerId]) => fresh({ playerId })).sort((a, b) => b[1] - a[1]);
-  return reaches.length > 0 && (reaches.length === 1 || reaches[0][1] > reaches[1][1]) ? reaches[0][0] : undefined;
+  const reaches = [...reachesAt(state, pile.center, pile.cardSizePx * HAND_OVER_PILE_CARDS, play.landMs, config)]
+    .filter(([playerId]) => fresh({ playerId }))
+    .sort(([, a], [, b]) => (Math.abs(a.weight - b.weight) > WEIGHT_EPSILON ? b.weight - a.weight : b.lastBeforeMs - a.lastBeforeMs));
+  if (reaches.length === 0) return undefined;
+  if (reaches.length === 1) return reaches[0][0];
+  const [[first, a], [, b]] = reaches;
+  const tied = Math.abs(a.weight - b.weight) <= WEIGHT_EPSILON;
+  return !tied || (config.reachTieByLast && a.lastBeforeMs > b.lastBeforeMs) ? first : undefined;
 }
 
 /** Records a play seen landing; its owner is decided later by resolvePending. */
@@ -1532,7 +1559,7 @@ function resolvePending(state: TrackerState, now: number, config: TrackerConfig,
       if (rivalStuck || rival.strength + instead.strength > choice.strength + rivalInstead.strength) choice = instead;
       break;
     }
-    const { player, departed, ranked } = choice;
+    const { player, departed, ranked, evidence } = choice;
     recent.push({ player, landMs: play.landMs });
     // One departure explains one arrival.
     if (departed && player === departed.seat.playerId) departed.seat.nertsDepartures = (departed.seat.nertsDepartures ?? []).filter((d) => d !== departed.departure);
@@ -1545,7 +1572,7 @@ function resolvePending(state: TrackerState, now: number, config: TrackerConfig,
       if (card) card.player = player;
       pile.rivals = ranked[0] ? ranked.filter((c) => c.playerId !== player && ranked[0].seenMs - c.seenMs <= config.disputeWindowMs).map((c) => c.playerId) : [];
     }
-    emit({ type: 'card-played', player, card: play.code, foundationId: play.foundationId, newPile: play.newPile }, play.landMs);
+    emit({ type: 'card-played', player, card: play.code, foundationId: play.foundationId, newPile: play.newPile, ownerBy: evidence }, play.landMs);
     if (play.legal && pile?.completed && rankValue(play.code) === 13) emit({ type: 'foundation-completed', foundationId: pile.id }, play.landMs);
   }
 }
@@ -1559,6 +1586,8 @@ function seatOfPlayer(state: TrackerState, playerId: string): TrackedSeat {
 interface OwnerChoice {
   player: string;
   strength: number;
+  /** What decided it (reported with the play, see OwnerEvidence). */
+  evidence: OwnerEvidence;
   /** The Nerts departure it used up, when that decided. */
   departed?: { seat: TrackedSeat; departure: NertsDeparture };
   /** Seats the card had left, latest sighting first. */
@@ -1583,7 +1612,7 @@ function chooseOwner(state: TrackerState, play: PendingPlay, config: TrackerConf
   const freshSeats = state.seats.filter((seat) => fresh({ playerId: seat.playerId }));
   const fallback = byLastSeen(freshSeats.filter((seat) => !home({ playerId: seat.playerId }))) ?? byLastSeen(freshSeats);
   const tracked = play.trackOwner !== undefined && fresh({ playerId: play.trackOwner }) ? play.trackOwner : undefined;
-  if (tracked) return { player: tracked, strength: 7, ranked };
+  if (tracked) return { player: tracked, strength: 7, evidence: 'track', ranked };
   // The hand that reached the pile as the card landed; it also picks among several seats the card had left.
   // A hand busy putting another card down nearby was only passing: the next hand there, if any, put this one down.
   const anyReacher = reachingPlayer(state, play, config, possible);
@@ -1591,18 +1620,18 @@ function chooseOwner(state: TrackerState, play: PendingPlay, config: TrackerConf
   // The reacher also outweighs a seat that last showed the card long before it landed (staleSightingMs).
   const stale = reacher !== undefined && ranked.length > 0 && play.landMs - ranked[0].seenMs >= config.staleSightingMs;
   const seen = (ranked.length > 1 || stale) && ranked.some((c) => c.playerId === reacher) ? reacher : stale ? undefined : ranked[0]?.playerId;
-  if (seen) return { player: seen, strength: ranked.length > 1 ? 5 : 6, ranked };
-  if (reacher) return { player: reacher, strength: 4, ranked };
+  if (seen) return { player: seen, strength: ranked.length > 1 ? 5 : 6, evidence: seen === reacher ? 'left-seat+hand' : 'left-seat', ranked };
+  if (reacher) return { player: reacher, strength: 4, evidence: 'hand', ranked };
   // Nobody was seen holding it and no hand was seen putting it down: a seat whose Nerts pile
   // just lost its top, else a seat where a card lay that was read as this one's close runner-up.
   const departed = ranked.length > 0 ? undefined : nertsDepartureNear(state, play.code, play.landMs, now, config, possible);
-  if (departed) return { player: departed.seat.playerId, strength: 3, departed, ranked };
+  if (departed) return { player: departed.seat.playerId, strength: 3, evidence: 'nerts-pile', departed, ranked };
   const maybe = (play.maybe ?? []).filter(possible).sort((a, b) => b.seenMs - a.seenMs)[0]?.playerId;
-  if (maybe) return { player: maybe, strength: 2, ranked };
+  if (maybe) return { player: maybe, strength: 2, evidence: 'look-alike', ranked };
   // Seats the card had left but showed again: only if nothing else points anywhere.
   const returned = play.candidates.filter(fresh).sort((a, b) => b.seenMs - a.seenMs)[0]?.playerId;
-  if (returned) return { player: returned, strength: 1, ranked };
-  return { player: fallback?.playerId ?? state.seats[0].playerId, strength: 0, ranked };
+  if (returned) return { player: returned, strength: 1, evidence: 'guess', ranked };
+  return { player: fallback?.playerId ?? state.seats[0].playerId, strength: 0, evidence: 'guess', ranked };
 }
 
 /** Decides every pending play now (end of hand): returns the new state and the plays' events. Pure. */
@@ -1690,7 +1719,7 @@ function watchRace(
       // The race stays watched: a third copy may still come.
       losers.push(second.origin);
       state.disputes.push({ id: `d${state.nextDisputeNumber++}`, foundationId: pile.id, first: { player: winner, card: race.code }, second: { player: second.origin, card: race.code } });
-      emit({ type: 'card-played', player: second.origin, card: race.code, foundationId: pile.id, newPile: false }, Math.min(Math.max(second.landedMs, race.landMs + 1), race.landMs + config.disputeWindowMs));
+      emit({ type: 'card-played', player: second.origin, card: race.code, foundationId: pile.id, newPile: false, ownerBy: 'race' }, Math.min(Math.max(second.landedMs, race.landMs + 1), race.landMs + config.disputeWindowMs));
       return true;
     }
   }
@@ -1747,7 +1776,7 @@ function watchRace(
     if (stayedHome) continue;
     // The copy flew to the centre and came back: the second lander of a race.
     state.disputes.push({ id: `d${state.nextDisputeNumber++}`, foundationId: pile.id, first: { player: winner, card: race.code }, second: { player: seat.playerId, card: race.code } });
-    emit({ type: 'card-played', player: seat.playerId, card: race.code, foundationId: pile.id, newPile: false }, Math.min(Math.max(secondSeen, race.landMs + 1), race.landMs + config.disputeWindowMs));
+    emit({ type: 'card-played', player: seat.playerId, card: race.code, foundationId: pile.id, newPile: false, ownerBy: 'race' }, Math.min(Math.max(secondSeen, race.landMs + 1), race.landMs + config.disputeWindowMs));
     return false;
   }
   return true;

@@ -154,6 +154,32 @@ describe('rules bridge: log entries → referee reducer → view', () => {
     expect(impossible.log[0].violations).toEqual(['correction/bad-target']);
   });
 
+  it('counts the centre cards the camera guessed the owner of, and a lowered count takes those first', () => {
+    const { state, seq } = play([
+      [0, { type: 'hand-started', hand: 1 }],
+      [1000, { type: 'card-played', player: 'ann', card: 'AD', foundationId: 'f1', newPile: true, ownerBy: 'left-seat' }],
+      [2000, { type: 'card-played', player: 'ann', card: '2D', foundationId: 'f1', newPile: false, ownerBy: 'guess' }],
+      [3000, { type: 'card-played', player: 'ann', card: '3D', foundationId: 'f1', newPile: false, ownerBy: 'hand' }],
+      [3500, { type: 'card-played', player: 'bob', card: '4D', foundationId: 'f1', newPile: false }],
+      [4000, { type: 'hand-ended' }],
+    ]);
+    const before = toView(state, context);
+    expect(before.players.map((p) => [p.id, p.centreCards, p.centreUnsure])).toEqual([
+      ['ann', 3, 1],
+      ['bob', 1, 0],
+    ]);
+    // Ann's back count is 2: the guessed 2D loses its owner, not her latest card (the 3D).
+    const fixed = play([[5000, { type: 'correction', player: 'ann', centreCards: 2, reason: 'sorted' }]], state, seq);
+    const plays = fixed.state.referee.hand!.plays.map((p) => [p.card, p.owner]);
+    expect(plays).toEqual([
+      ['AD', 'ann'],
+      ['2D', null],
+      ['3D', 'ann'],
+      ['4D', 'bob'],
+    ]);
+    expect(toView(fixed.state, context).players.map((p) => p.centreUnsure)).toEqual([0, 0]);
+  });
+
   it('replaying the log reproduces the view exactly', () => {
     const events: Array<[number, TableEvent]> = [
       [0, { type: 'hand-started', hand: 1 }],

@@ -3,7 +3,7 @@ import { pilePrior, readWithPrior } from '../../server/tracker/readings';
 import { DEFAULT_TRACKER_TUNING, flushPending, initialTrackerState, step, type TimedEvent, type TrackerConfig } from '../../server/tracker/tracker';
 import type { CardCode } from '../../server/game/cards';
 import type { CardObservation, FrameObservations } from '../../server/vision/types';
-import { face, frames } from './observations';
+import { face, frames, played } from './observations';
 
 const tuning = { unexpectedCardPrior: 0.1, alternativeMinShare: 0.05, jumpPriors: [0.3, 0.1] as [number, number] };
 
@@ -78,7 +78,7 @@ describe('tracker: readings weighed by the pile', () => {
       ...frames(4000, 6, 100, () => [unsure([['7D', 0.55], ['7H', 0.35], ['7C', 0.1]], CENTRE.x, CENTRE.y, 'centre')]),
     ];
     const events = run(sequence);
-    expect(events).toContainEqual({ type: 'card-played', player: 'ann', card: '7H', foundationId: 'f1', newPile: false });
+    expect(events).toContainEqual(played('ann', '7H', 'f1', false));
     expect(events.some((e) => e.type === 'card-played' && e.card === '7D')).toBe(false);
   });
 
@@ -91,9 +91,9 @@ describe('tracker: readings weighed by the pile', () => {
       ...frames(2400, 6, 100, () => [face('2S', CENTRE.x, CENTRE.y, 'centre', 0.95)]),
     ];
     const events = run(sequence);
-    expect(events).toContainEqual({ type: 'card-played', player: 'ann', card: 'AC', foundationId: 'f1', newPile: true });
+    expect(events).toContainEqual(played('ann', 'AC', 'f1', true));
     expect(events).toContainEqual(expect.objectContaining({ type: 'pile-revised', foundationId: 'f1', suit: 'S' }));
-    expect(events).toContainEqual({ type: 'card-played', player: 'bob', card: '2S', foundationId: 'f1', newPile: false });
+    expect(events).toContainEqual(played('bob', '2S', 'f1', false));
   });
 
   it('gives a revised card to the other player when its owner already has that card in the centre', () => {
@@ -109,8 +109,8 @@ describe('tracker: readings weighed by the pile', () => {
       ...frames(4400, 6, 100, () => [face('AS', OTHER.x, OTHER.y, 'centre'), face('2S', CENTRE.x, CENTRE.y, 'centre', 0.95)]),
     ];
     const events = run(sequence);
-    expect(events).toContainEqual({ type: 'card-played', player: 'ann', card: 'AS', foundationId: 'f1', newPile: true });
-    expect(events).toContainEqual({ type: 'card-played', player: 'ann', card: 'AC', foundationId: 'f2', newPile: true });
+    expect(events).toContainEqual(played('ann', 'AS', 'f1', true));
+    expect(events).toContainEqual(played('ann', 'AC', 'f2', true));
     expect(events).toContainEqual(expect.objectContaining({ type: 'pile-revised', foundationId: 'f2', suit: 'S', owners: [{ card: 'AS', player: 'bob' }] }));
   });
 
@@ -174,7 +174,7 @@ describe('tracker: readings weighed by the pile', () => {
       ...frames(600, 6, 100, () => [face('AD', CENTRE.x, CENTRE.y, 'centre', 0.9)]),
     ];
     const plays = run(sequence).filter((e) => e.type === 'card-played');
-    expect(plays).toEqual([{ type: 'card-played', player: 'ann', card: 'AH', foundationId: 'f1', newPile: true }]);
+    expect(plays).toEqual([played('ann', 'AH', 'f1', true)]);
   });
 
   it('gives a card lying between two close piles to the one it follows, not to the one it would skip ahead on', () => {
@@ -262,7 +262,7 @@ describe('tracker: readings weighed by the pile', () => {
     ];
     const events = run(sequence);
     expect(events.some((e) => e.type === 'pile-revised')).toBe(false);
-    expect(events).toContainEqual({ type: 'card-played', player: 'bob', card: '2D', foundationId: 'f1', newPile: false });
+    expect(events).toContainEqual(played('bob', '2D', 'f1', false));
   });
 
   it('gives a play nobody was seen holding to the seat whose Nerts pile just lost its (unnamed) top', () => {
@@ -279,9 +279,9 @@ describe('tracker: readings weighed by the pile', () => {
       ...frames(3100, 6, 100, () => [face('2S', CENTRE.x, CENTRE.y, 'centre'), bobTop(1)]),
     ];
     const events = run(sequence);
-    expect(events).toContainEqual({ type: 'card-played', player: 'ann', card: 'AS', foundationId: 'f1', newPile: true });
+    expect(events).toContainEqual(played('ann', 'AS', 'f1', true));
     expect(events).toContainEqual({ type: 'nerts-count', player: 'bob', left: 12 });
-    expect(events).toContainEqual({ type: 'card-played', player: 'bob', card: '2S', foundationId: 'f1', newPile: false });
+    expect(events).toContainEqual(played('bob', '2S', 'f1', false, 'nerts-pile'));
   });
 
   it('gives a play nobody was seen holding to the player whose arm reached the pile as it landed', () => {
@@ -295,8 +295,9 @@ describe('tracker: readings weighed by the pile', () => {
       ...frames(1300, 4, 100, () => []).map((f) => withMotion(f, moving)), // the hand covers the pile as it puts the card down
       ...frames(1700, 6, 100, () => [face('2S', CENTRE.x, CENTRE.y, 'centre')]).map((f, i) => withMotion(f, moving && i < 2)),
     ];
-    expect(run(sequence(true))).toContainEqual({ type: 'card-played', player: 'bob', card: '2S', foundationId: 'f1', newPile: false });
-    expect(run(sequence(false))).toContainEqual({ type: 'card-played', player: 'ann', card: '2S', foundationId: 'f1', newPile: false });
+    expect(run(sequence(true))).toContainEqual(played('bob', '2S', 'f1', false, 'hand'));
+    // Without the arm nothing points anywhere: the play is reported as a guess.
+    expect(run(sequence(false))).toContainEqual(played('ann', '2S', 'f1', false, 'guess'));
   });
 
   it('never gives a play to a seat whose copy of the card still lies there after it landed, while a hand points elsewhere', () => {
@@ -312,9 +313,9 @@ describe('tracker: readings weighed by the pile', () => {
       ...frames(1400, 6, 100, () => [pile('2S')]),
       ...frames(2000, 20, 100, () => [pile('2S'), annTwo]),
     ];
-    expect(run(sequence(true))).toContainEqual({ type: 'card-played', player: 'bob', card: '2S', foundationId: 'f1', newPile: false });
-    // With no other sign, the seat it had left stays the owner.
-    expect(run(sequence(false))).toContainEqual({ type: 'card-played', player: 'ann', card: '2S', foundationId: 'f1', newPile: false });
+    expect(run(sequence(true))).toContainEqual(played('bob', '2S', 'f1', false, 'hand'));
+    // With no other sign, the seat it had left (and showed again) stays the owner, as a guess.
+    expect(run(sequence(false))).toContainEqual(played('ann', '2S', 'f1', false, 'guess'));
   });
 
   it('gives a play nobody surely held to the seat where it was read as a likely runner-up', () => {
@@ -324,7 +325,7 @@ describe('tracker: readings weighed by the pile', () => {
       ...frames(500, 4, 100, () => [face('AS', CENTRE.x, CENTRE.y, 'centre'), unsure([['2C', 0.5], ['2S', 0.4]], 1000, 120, 'seat-1/waste')]),
       ...frames(1000, 6, 100, () => [face('2S', CENTRE.x, CENTRE.y, 'centre')]),
     ];
-    expect(run(sequence)).toContainEqual({ type: 'card-played', player: 'bob', card: '2S', foundationId: 'f1', newPile: false });
+    expect(run(sequence)).toContainEqual(played('bob', '2S', 'f1', false, 'look-alike'));
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TRACKER_TUNING, cardsBetween, flushPending, initialTrackerState, step, type TimedEvent, type TrackerConfig, type TrackerState } from '../../server/tracker/tracker';
 import type { FrameObservations } from '../../server/vision/types';
-import { face, frame, frames } from './observations';
+import { face, frame, frames, played } from './observations';
 
 const config: TrackerConfig = {
   ...DEFAULT_TRACKER_TUNING,
@@ -35,7 +35,7 @@ describe('tracker: foundations', () => {
     const before = frames(0, 3, 100, () => [face('AS', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts'), face('7H', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts', 0.2)]);
     const after = frames(300, 4, 100, () => [face('AS', CENTRE.x, CENTRE.y, 'centre'), face('9D', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts')]);
     const { events } = run([...before, ...after]);
-    expect(events).toContainEqual({ type: 'card-played', player: 'ann', card: 'AS', foundationId: 'f1', newPile: true });
+    expect(events).toContainEqual(played('ann', 'AS', 'f1', true, 'left-seat'));
     expect(events).toContainEqual({ type: 'nerts-count', player: 'ann', left: 12 });
   });
 
@@ -50,8 +50,8 @@ describe('tracker: foundations', () => {
     const { events } = run(sequence);
     const plays = events.filter((e) => e.type === 'card-played');
     expect(plays).toEqual([
-      { type: 'card-played', player: 'ann', card: 'AS', foundationId: 'f1', newPile: true },
-      { type: 'card-played', player: 'bob', card: '2S', foundationId: 'f1', newPile: false },
+      played('ann', 'AS', 'f1', true),
+      played('bob', '2S', 'f1', false),
     ]);
   });
 
@@ -138,8 +138,8 @@ describe('tracker: disputes', () => {
     const { events } = run(sequence);
     const plays = events.filter((e) => e.type === 'card-played' && e.card === '2S');
     expect(plays).toEqual([
-      { type: 'card-played', player: 'ann', card: '2S', foundationId: 'f1', newPile: false },
-      { type: 'card-played', player: 'bob', card: '2S', foundationId: 'f1', newPile: false },
+      played('ann', '2S', 'f1', false),
+      played('bob', '2S', 'f1', false, 'race'),
     ]);
   });
 
@@ -167,8 +167,8 @@ describe('tracker: disputes', () => {
     it('is a race when that player\'s hand reached the pile as the card landed and their copy came back', () => {
       const { events, state } = run(race(true));
       expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([
-        { type: 'card-played', player: 'ann', card: '2S', foundationId: 'f1', newPile: false },
-        { type: 'card-played', player: 'bob', card: '2S', foundationId: 'f1', newPile: false },
+        played('ann', '2S', 'f1', false),
+        played('bob', '2S', 'f1', false, 'race'),
       ]);
       expect(state.disputes).toEqual([expect.objectContaining({ foundationId: 'f1', first: { player: 'ann', card: '2S' }, second: { player: 'bob', card: '2S' } })]);
     });
@@ -183,7 +183,7 @@ describe('tracker: disputes', () => {
       // Ann plays her 3S onto the 2S while bob is still carrying his copy back.
       const threeLands = frames(2400, 5, 100, () => [pile('3S')]).map((f) => ({ ...f, motion: [] }));
       const { events, state } = run(race(true, threeLands));
-      expect(events).toContainEqual({ type: 'card-played', player: 'bob', card: '2S', foundationId: 'f1', newPile: false });
+      expect(events).toContainEqual(played('bob', '2S', 'f1', false));
       expect(state.disputes).toEqual([expect.objectContaining({ first: { player: 'ann', card: '2S' }, second: { player: 'bob', card: '2S' } })]);
     });
   });
@@ -203,7 +203,7 @@ describe('tracker: disputes', () => {
       ...frames(1200, 10, 100, () => [face('2S', CENTRE.x, CENTRE.y, 'centre')]).map((f) => ({ ...f, motion: [] })),
     ];
     const { events } = run(sequence);
-    expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([{ type: 'card-played', player: 'ann', card: '2S', foundationId: 'f1', newPile: false }]);
+    expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([played('ann', '2S', 'f1', false, 'hand')]);
   });
 
   describe('a seat that showed the card against the hand that put it down', () => {
@@ -285,7 +285,7 @@ describe('tracker: disputes', () => {
       ...frames(1400, 20, 100, () => [face('2S', CENTRE.x, CENTRE.y, 'centre'), face('2S', BOB_WORK.x, BOB_WORK.y, 'seat-1/work')]),
     ];
     const { events } = run(sequence);
-    expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([{ type: 'card-played', player: 'ann', card: '2S', foundationId: 'f1', newPile: false }]);
+    expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([played('ann', '2S', 'f1', false)]);
   });
 });
 

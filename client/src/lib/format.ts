@@ -59,7 +59,7 @@ export function describeEntry(entry: LoggedEvent, names: Map<string, string>): F
         ...base,
         kind: 'play',
         card: event.card as CardCode,
-        text: `${name(event.player)} played ${cardShort(event.card as CardCode)}${event.newPile ? ' (new pile)' : ''}`,
+        text: `${name(event.player)} played ${cardShort(event.card as CardCode)}${event.newPile ? ' (new pile)' : ''}${event.ownerBy === 'guess' ? ' (player unsure)' : ''}`,
       });
       break;
     case 'foundation-completed':

@@ -57,3 +57,12 @@ export function cameraCorrection(playerId: string, count: CameraCount): { player
 export function cameraMismatches(view: TableView): number {
   return view.backCheck?.players.filter((player) => !player.agrees).length ?? 0;
 }
+
+/**
+ * How many of a scoring entity's centre cards (a player, or a team's players together) the
+ * camera credited without seeing who played them (TableView player `centreUnsure`): the cards
+ * to check first when sorting by back.
+ */
+export function unsureCentreOf(view: TableView, entityId: string): number {
+  return view.players.filter((player) => player.id === entityId || player.team === entityId).reduce((sum, player) => sum + (player.centreUnsure ?? 0), 0);
+}

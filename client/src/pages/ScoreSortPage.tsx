@@ -13,7 +13,7 @@ import { playerNames } from '../lib/format';
 import { tokenFor } from '../lib/tokens';
 import { useTable } from '../lib/useLiveTable';
 import { useRefereeAction } from '../lib/useRefereeAction';
-import { cameraCorrection, cameraCountOf, cameraMismatches, correctionsOf, penaltyOf, type CameraCount } from '../lib/scoreSort';
+import { cameraCorrection, cameraCountOf, cameraMismatches, correctionsOf, penaltyOf, unsureCentreOf, type CameraCount } from '../lib/scoreSort';
 
 /** The score sort page. */
 export function ScoreSortPage() {
@@ -65,13 +65,13 @@ export function ScoreSortPage() {
           <tbody>
             {view.scores
               ? [...view.scores].sort((a, b) => a.rank - b.rank).map((row) => (
-                  <ScoreRowView key={row.player} row={row} name={names.get(row.player) ?? row.player} seat={seatOf(row.player)} team={row.team ?? teamOf(row.player)} camera={cameraCell(row.player)} />
+                  <ScoreRowView key={row.player} row={row} name={names.get(row.player) ?? row.player} seat={seatOf(row.player)} team={row.team ?? teamOf(row.player)} unsure={unsureCentreOf(view, row.player)} camera={cameraCell(row.player)} />
                 ))
               : [...view.players].sort((a, b) => b.centreCards - a.centreCards).map((player) => (
                   <tr key={player.id} data-player={player.id}>
                     <td>–</td>
                     <td><PlayerChip name={player.name} seat={player.seat} team={player.team} /></td>
-                    <td className="num" data-testid="row-centre">{player.centreCards}</td>
+                    <CentreCell count={player.centreCards} unsure={player.centreUnsure ?? 0} />
                     {cameraCell(player.id)}
                     <td className="num" data-testid="row-nerts-left">{player.nertsLeft}</td>
                     <td className="num">–</td>
@@ -85,6 +85,7 @@ export function ScoreSortPage() {
         <p className="small muted">
           Sort the centre cards by back: each player’s pile should match “Centre cards”. If it does not, correct it below with the reason.
           {' '}The camera counts each deck’s backs it sees in the centre (spread the cards out: a stack counts as one) and flags a count that differs.
+          {view.players.some((player) => (player.centreUnsure ?? 0) > 0) && <> “Unsure” cards were credited without the camera seeing who played them: check those first.</>}
         </p>
         {cameraCounted && (
           <p className={mismatches ? 'notice notice--warn' : 'notice'} role="status" data-testid="camera-summary">
@@ -118,12 +119,22 @@ export function ScoreSortPage() {
   );
 }
 
-function ScoreRowView({ row, name, seat, team, camera }: { row: ScoreRow; name: string; seat: number; team?: string; camera: ReactNode }) {
+/** A centre-card count, with how many of those cards the camera credited without seeing who played them. */
+function CentreCell({ count, unsure }: { count: number; unsure: number }) {
+  return (
+    <td className="num" data-testid="row-centre">
+      {count}
+      {unsure > 0 && <span className="hint" data-testid="row-unsure" title="credited without the camera seeing who played them"> ({unsure} unsure)</span>}
+    </td>
+  );
+}
+
+function ScoreRowView({ row, name, seat, team, unsure, camera }: { row: ScoreRow; name: string; seat: number; team?: string; unsure: number; camera: ReactNode }) {
   return (
     <tr data-player={row.player} className={row.rank === 1 ? 'winner' : undefined}>
       <td>{row.rank === 1 ? <span aria-label="first">★ 1</span> : row.rank}</td>
       <td><PlayerChip name={name} seat={seat} team={team} /></td>
-      <td className="num" data-testid="row-centre">{row.centreCards}</td>
+      <CentreCell count={row.centreCards} unsure={unsure} />
       {camera}
       <td className="num" data-testid="row-nerts-left">{row.nertsLeft}</td>
       <td className="num">{penaltyOf(row) === 0 ? '0' : `−${penaltyOf(row)}`}</td>
