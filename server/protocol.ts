@@ -218,6 +218,14 @@ export const OwnerEvidenceSchema = Type.Union([
 ]);
 export type OwnerEvidence = Static<typeof OwnerEvidenceSchema>;
 
+/**
+ * Evidence that named the wrong player about as often as the right one on recorded games
+ * (docs/SERVER.md, "owner evidence"): such cards are marked unsure for the score sort.
+ */
+export function ownerEvidenceWeak(by: OwnerEvidence | undefined): boolean {
+  return by === 'guess' || by === 'nerts-pile' || by === 'look-alike';
+}
+
 /** What the tracker concluded from the frames; each goes into the rules engine. */
 export const TableEventSchema = Type.Union([
   Type.Object({ type: Type.Literal('hand-started'), hand: Type.Integer() }),
@@ -332,7 +340,7 @@ export const TableViewSchema = Type.Object({
       deckId: Type.String(),
       nertsLeft: Type.Integer(),
       centreCards: Type.Integer(),
-      /** Of those, cards the camera credited to them without evidence of who played them (`ownerBy: guess`): worth a look at the backs. */
+      /** Of those, cards the camera credited to them on weak evidence of who played them (see ownerEvidenceWeak): worth a look at the backs. */
       centreUnsure: Type.Optional(Type.Integer({ minimum: 0 })),
     }),
   ),

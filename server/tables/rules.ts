@@ -6,7 +6,7 @@
  */
 import { apply as applyReferee, initialRefereeState, type RefereeEvent, type RefereeState, type RefereePlayer, type RefereeViolation } from '../game/referee';
 import type { PresetName, VariantKnobs } from '../game/variants';
-import type { OwnerEvidence, ScoreRow, TableEvent, TableView, Violation } from '../protocol';
+import { ownerEvidenceWeak, type OwnerEvidence, type ScoreRow, type TableEvent, type TableView, type Violation } from '../protocol';
 import { entityOf } from '../game/scoring';
 
 /** Who sits where, as the rules need it. */
@@ -251,9 +251,6 @@ export function toView(state: RulesState, context: RulesContext): TableView {
   };
 }
 
-/** Owner evidence too weak to trust without a look at the card's back (see OwnerEvidenceSchema). */
-export const WEAK_OWNER_EVIDENCE: ReadonlySet<OwnerEvidence> = new Set(['guess']);
-
 /** A play's id in the reducer: one card-played entry per log seq. */
 function playIdOf(seq: number): string {
   return `p${seq}`;
@@ -262,7 +259,7 @@ function playIdOf(seq: number): string {
 /** Whether the camera credited this play to `owner` on weak evidence (a correction that moved it since makes it sure). */
 function ownerUnsure(state: RulesState, playId: string, owner: string | null): boolean {
   const credited = state.ownerBy[playId];
-  return credited !== undefined && credited.owner === owner && WEAK_OWNER_EVIDENCE.has(credited.by);
+  return credited !== undefined && credited.owner === owner && ownerEvidenceWeak(credited.by);
 }
 
 /** The variant input for the reducer: preset, knobs and the table's target. */

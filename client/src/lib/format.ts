@@ -2,7 +2,7 @@
  * Pure presentation helpers: clock formats, player colours and names, and one line of text per
  * log entry for the dashboard feed and the overlay ticker.
  */
-import type { LoggedEvent, TableInfo, TableView } from '../../../server/protocol';
+import { ownerEvidenceWeak, type LoggedEvent, type TableInfo, type TableView } from '../../../server/protocol';
 import type { CardCode } from '../../../server/game/cards';
 import { cardShort, SUIT_NAMES } from './cardNames';
 
@@ -59,7 +59,7 @@ export function describeEntry(entry: LoggedEvent, names: Map<string, string>): F
         ...base,
         kind: 'play',
         card: event.card as CardCode,
-        text: `${name(event.player)} played ${cardShort(event.card as CardCode)}${event.newPile ? ' (new pile)' : ''}${event.ownerBy === 'guess' ? ' (player unsure)' : ''}`,
+        text: `${name(event.player)} played ${cardShort(event.card as CardCode)}${event.newPile ? ' (new pile)' : ''}${ownerEvidenceWeak(event.ownerBy) ? ' (player unsure)' : ''}`,
       });
       break;
     case 'foundation-completed':

@@ -85,7 +85,7 @@ export function ScoreSortPage() {
         <p className="small muted">
           Sort the centre cards by back: each player’s pile should match “Centre cards”. If it does not, correct it below with the reason.
           {' '}The camera counts each deck’s backs it sees in the centre (spread the cards out: a stack counts as one) and flags a count that differs.
-          {view.players.some((player) => (player.centreUnsure ?? 0) > 0) && <> “Unsure” cards were credited without the camera seeing who played them: check those first.</>}
+          {view.players.some((player) => (player.centreUnsure ?? 0) > 0) && <> “Unsure” cards were credited on weak evidence of who played them: check those first.</>}
         </p>
         {cameraCounted && (
           <p className={mismatches ? 'notice notice--warn' : 'notice'} role="status" data-testid="camera-summary">
@@ -119,12 +119,12 @@ export function ScoreSortPage() {
   );
 }
 
-/** A centre-card count, with how many of those cards the camera credited without seeing who played them. */
+/** A centre-card count, with how many of those cards the camera credited on weak evidence of who played them. */
 function CentreCell({ count, unsure }: { count: number; unsure: number }) {
   return (
     <td className="num" data-testid="row-centre">
       {count}
-      {unsure > 0 && <span className="hint" data-testid="row-unsure" title="credited without the camera seeing who played them"> ({unsure} unsure)</span>}
+      {unsure > 0 && <span className="hint" data-testid="row-unsure" title="credited on weak evidence of who played them"> ({unsure} unsure)</span>}
     </td>
   );
 }

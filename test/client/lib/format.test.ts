@@ -38,8 +38,9 @@ describe('format', () => {
     ]);
   });
   it('says when the camera only guessed who played a card', () => {
-    const line = (ownerBy: 'guess' | 'hand') => describeEntry(logged(4, { type: 'card-played', player: 'ann', card: '7H', foundationId: 'f1', newPile: false, ownerBy }), names)[0].text;
+    const line = (ownerBy: 'guess' | 'nerts-pile' | 'hand') => describeEntry(logged(4, { type: 'card-played', player: 'ann', card: '7H', foundationId: 'f1', newPile: false, ownerBy }), names)[0].text;
     expect(line('guess')).toBe('Ann played 7♥ (player unsure)');
+    expect(line('nerts-pile')).toBe('Ann played 7♥ (player unsure)');
     expect(line('hand')).toBe('Ann played 7♥');
   });
   it('feeds newest first, filtered and limited', () => {
