@@ -122,7 +122,9 @@ export function DashboardPage() {
                     </div>
                     <div className="stat">
                       <span className="stat__value" data-testid="centre-cards">{player.centreCards}</span>
-                      <span className="stat__label">In centre</span>
+                      <span className="stat__label" title="cards credited on weak evidence of who played them: check their backs at the score sort">
+                        In centre{player.centreUnsure ? <span data-testid="centre-unsure"> · {player.centreUnsure} unsure</span> : null}
+                      </span>
                     </div>
                   </div>
                 </div>
