@@ -90,8 +90,6 @@ export interface TrackerConfig extends ReadingTuning, PileLookTuning {
    */
   reachFocusMs: number;
   reachOutsideWeight: number;
-  /** Of hands that reached a pile equally, the one there last before the landing put the card down. */
-  reachTieByLast: boolean;
   /**
    * A play nobody was seen holding goes to a seat whose Nerts pile showed a new top (its card
    * had left) at most this long before the play landed (or since), ms.
@@ -222,7 +220,6 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   reachAfterMs: 200,
   reachFocusMs: 300,
   reachOutsideWeight: 0.5,
-  reachTieByLast: false,
   setAsideMs: 3000,
   setAsideUnseenMax: 2,
   emptyNertsMs: 600,
@@ -805,13 +802,13 @@ function rememberMotion(state: TrackerState, frame: FrameObservations, now: numb
  * when (see reachFocusMs) and shared among the seats a blob touched. The hand that puts a card
  * down is there as it lands, its arm reaching back to its player's side of the table.
  */
-function reachesAt(state: TrackerState, point: Point, slackPx: number, landMs: number, config: TrackerConfig): Map<string, { weight: number; lastBeforeMs: number }> {
+function reachesAt(state: TrackerState, point: Point, slackPx: number, landMs: number, config: TrackerConfig): Map<string, number> {
   const weigh = (atMs: number, seats: number) => {
     const focused = atMs >= landMs - config.reachFocusMs && atMs <= landMs;
     return (focused ? 1 : config.reachOutsideWeight) / seats;
   };
-  const reaches = reachesBetween(state, point, slackPx, landMs - config.reachBeforeMs, landMs + config.reachAfterMs, weigh, landMs);
-  return new Map([...reaches].map(([playerId, reach]) => [playerId, { weight: reach.weight, lastBeforeMs: reach.lastBeforeMs }]));
+  const reaches = reachesBetween(state, point, slackPx, landMs - config.reachBeforeMs, landMs + config.reachAfterMs, weigh);
+  return new Map([...reaches].map(([playerId, reach]) => [playerId, reach.weight]));
 }
 
 /** One player's hand over a point in a span of frames (see reachesBetween). */
@@ -820,14 +817,12 @@ interface Reach {
   firstMs: number;
   /** The frames' total weight. */
   weight: number;
-  /** The last of the frames at or before `untilMs` (-Infinity when none). */
-  lastBeforeMs: number;
 }
 
 /**
  * Per player, the frames from `fromMs` to `toMs` in which their hand covered `point` (see
- * reachesAt), the first of them, the last of them up to `untilMs`, and those frames' total
- * weight by `weigh` (of the frame's time and how many seats the blob touched; 1 each by default).
+ * reachesAt), the first of them, and those frames' total weight by `weigh` (of the frame's time
+ * and how many seats the blob touched; 1 each by default).
  */
 function reachesBetween(
   state: TrackerState,
@@ -836,7 +831,6 @@ function reachesBetween(
   fromMs: number,
   toMs: number,
   weigh: (atMs: number, seats: number) => number = () => 1,
-  untilMs = toMs,
 ): Map<string, Reach> {
   const reaches = new Map<string, Reach>();
   for (const motion of state.motion ?? []) {
@@ -857,10 +851,9 @@ function reachesBetween(
     for (const seat of nearest.seats) {
       const playerId = state.seats.find((s) => s.seat === seat)?.playerId;
       if (!playerId) continue;
-      const reach = reaches.get(playerId) ?? { frames: 0, firstMs: motion.atMs, weight: 0, lastBeforeMs: -Infinity };
+      const reach = reaches.get(playerId) ?? { frames: 0, firstMs: motion.atMs, weight: 0 };
       reach.frames += 1;
       reach.weight += weight;
-      if (motion.atMs <= untilMs) reach.lastBeforeMs = motion.atMs;
       reaches.set(playerId, reach);
     }
   }
@@ -1472,21 +1465,18 @@ function nertsDepartureNear(state: TrackerState, code: CardCode, landMs: number,
 const WEIGHT_EPSILON = 1e-9;
 
 /**
- * The one player whose hand reached the play's pile most as it landed (see reachesAt); of hands
- * that reached it equally, the one there last before the landing (the others came and went, or
- * came for the next card); undefined when none or still a tie.
+ * The one player whose hand reached the play's pile most as it landed (see reachesAt); undefined
+ * when none or a tie (breaking ties by the hand there last before the landing named the wrong
+ * player more often on two recordings, session 18).
  */
 function reachingPlayer(state: TrackerState, play: PendingPlay, config: TrackerConfig, fresh: (c: { playerId: string }) => boolean): string | undefined {
   const pile = state.piles.find((p) => p.id === play.foundationId);
   if (!pile) return undefined;
   const reaches = [...reachesAt(state, pile.center, pile.cardSizePx * HAND_OVER_PILE_CARDS, play.landMs, config)]
     .filter(([playerId]) => fresh({ playerId }))
-    .sort(([, a], [, b]) => (Math.abs(a.weight - b.weight) > WEIGHT_EPSILON ? b.weight - a.weight : b.lastBeforeMs - a.lastBeforeMs));
+    .sort(([, a], [, b]) => b - a);
   if (reaches.length === 0) return undefined;
-  if (reaches.length === 1) return reaches[0][0];
-  const [[first, a], [, b]] = reaches;
-  const tied = Math.abs(a.weight - b.weight) <= WEIGHT_EPSILON;
-  return !tied || (config.reachTieByLast && a.lastBeforeMs > b.lastBeforeMs) ? first : undefined;
+  return reaches.length === 1 || reaches[0][1] - reaches[1][1] > WEIGHT_EPSILON ? reaches[0][0] : undefined;
 }
 
 /** Records a play seen landing; its owner is decided later by resolvePending. */
