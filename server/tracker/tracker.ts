@@ -377,6 +377,8 @@ export interface PendingPlay {
   legal: boolean;
   /** The owner read off the first copy's track that landed there (see CardTrack), when known. */
   trackOwner?: string;
+  /** Filled in under the card seen (its own landing was never seen), so the hands over the pile then say nothing of who played it. */
+  unseen?: boolean;
 }
 
 /** A candidate new pile (a card seen where no pile is), waiting for enough votes. */
@@ -1158,7 +1160,7 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
       added ??= cardsBetween(currentTop, decided.code, 13);
     }
     if (added) {
-      for (const code of added) queuePlay(state, pile, code, false, landedAt(state, decided.code, firstSeen(pile.votes, decided.code), config), now, config, true);
+      for (const code of added) queuePlay(state, pile, code, false, landedAt(state, decided.code, firstSeen(pile.votes, decided.code), config), now, config, true, code !== decided.code);
       pile.reportedIllegal = null;
       if (rankValue(decided.code) === 13) pile.completed = true;
     } else if (pile.reportedIllegal !== decided.code && rankValue(decided.code) > rankValue(pile.cards.at(-1)!.code)) {
@@ -1242,7 +1244,7 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
       };
       state.piles.push(pile);
       // An ace (and two) covered by hands while they landed are filled in under the card seen.
-      for (const code of startsPile) queuePlay(state, pile, code, code === startsPile[0], landedAt(state, decided.code, firstSeen(candidate.votes, start), config), now, config, true);
+      for (const code of startsPile) queuePlay(state, pile, code, code === startsPile[0], landedAt(state, decided.code, firstSeen(candidate.votes, start), config), now, config, true, code !== decided.code);
       continue;
     }
     if (decided?.code && candidate.reportedIllegal !== decided.code && hasSureVote(candidate.votes, decided.code, config) && decidedFor(candidate, decided.code, now) >= config.illegalSteadyMs) {
@@ -1480,7 +1482,7 @@ function reachingPlayer(state: TrackerState, play: PendingPlay, config: TrackerC
 }
 
 /** Records a play seen landing; its owner is decided later by resolvePending. */
-function queuePlay(state: TrackerState, pile: TrackedPile, code: CardCode, newPile: boolean, landMs: number, now: number, config: TrackerConfig, legal: boolean): void {
+function queuePlay(state: TrackerState, pile: TrackedPile, code: CardCode, newPile: boolean, landMs: number, now: number, config: TrackerConfig, legal: boolean, unseen = false): void {
   // The card left its seat before it was first seen over the centre: a copy still seen in a seat
   // after that moment is another deck's, not the one in flight.
   const flight = state.flights[code];
@@ -1507,7 +1509,7 @@ function queuePlay(state: TrackerState, pile: TrackedPile, code: CardCode, newPi
   const first = landed.find(({ landedMs }) => landedMs <= Math.min(landMs, now) + config.firstLanderSlackMs);
   const trackOwner = first?.track.origin ?? undefined;
   if (legal && pile.race) pile.race.landers = Object.fromEntries(landed.map(({ track, landedMs }) => [String(track.id), { origin: track.origin!, landedMs }]));
-  state.pending.push({ foundationId: pile.id, code, newPile, landMs: Math.min(landMs, now), decideAtMs: now + config.attributionDelayMs, candidates, maybe, legal, ...(trackOwner ? { trackOwner } : {}) });
+  state.pending.push({ foundationId: pile.id, code, newPile, landMs: Math.min(landMs, now), decideAtMs: now + config.attributionDelayMs, candidates, maybe, legal, ...(trackOwner ? { trackOwner } : {}), ...(unseen ? { unseen } : {}) });
   for (const seat of state.seats) if (seat.callPending && seat.callPending.lastCard === code) seat.callPending.landedMs ??= Math.min(landMs, now);
 }
 
@@ -1516,7 +1518,8 @@ function queuePlay(state: TrackerState, pile: TrackedPile, code: CardCode, newPi
  * evidence: the seat the card's track came from; the seats the code had left (dropping those
  * where it showed up again after landing: it was only covered), the one whose hand reached the
  * pile as the card landed if it is among them, else the one that saw it last; the seat whose
- * hand reached the pile (see reachesAt); a seat whose Nerts pile just lost its top; a seat
+ * hand reached the pile (see reachesAt; not for a card filled in under the one seen landing,
+ * `unseen`); a seat whose Nerts pile just lost its top; a seat
  * where a card read as a close runner-up of this code lay; the seat that saw the code most
  * recently; the first seat. A player whose copy is already in the centre is never chosen.
  * One hand at a time (oneHandGapMs): a hand seen reaching the pile is passed over for the next
@@ -1605,7 +1608,8 @@ function chooseOwner(state: TrackerState, play: PendingPlay, config: TrackerConf
   if (tracked) return { player: tracked, strength: 7, evidence: 'track', ranked };
   // The hand that reached the pile as the card landed; it also picks among several seats the card had left.
   // A hand busy putting another card down nearby was only passing: the next hand there, if any, put this one down.
-  const anyReacher = reachingPlayer(state, play, config, possible);
+  // A card filled in under the one seen landed unseen, earlier: the hands there then put the seen one down.
+  const anyReacher = play.unseen ? undefined : reachingPlayer(state, play, config, possible);
   const reacher = anyReacher !== undefined && busy.has(anyReacher) ? (reachingPlayer(state, play, config, (c) => possible(c) && !busy.has(c.playerId)) ?? anyReacher) : anyReacher;
   // The reacher also outweighs a seat that last showed the card long before it landed (staleSightingMs).
   const stale = reacher !== undefined && ranked.length > 0 && play.landMs - ranked[0].seenMs >= config.staleSightingMs;

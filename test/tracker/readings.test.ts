@@ -300,6 +300,23 @@ describe('tracker: readings weighed by the pile', () => {
     expect(run(sequence(false))).toContainEqual(played('ann', '2S', 'f1', false, 'guess'));
   });
 
+  it('does not credit a card filled in under the one seen to the hand that put the seen one down', () => {
+    // Bob's hand lays his 3S on the AS pile; the 2S under it was never seen landing (the camera
+    // missed it), so Bob's hand over the pile says nothing of who played the 2S.
+    const arm = { seats: [1], cells: [0, 1, 2, 3, 4, 5].map((k): [number, number] => [CENTRE.x, CENTRE.y - k * 64]), cellSize: 64 };
+    const sequence = [
+      ...frames(0, 3, 100, () => [face('AS', 200, 650, 'seat-0/work')]),
+      ...frames(300, 10, 100, () => [face('AS', CENTRE.x, CENTRE.y, 'centre'), face('3S', 1000, 120, 'seat-1/waste')]),
+      ...frames(1300, 4, 100, () => [] as CardObservation[]).map((f) => ({ ...f, motion: [arm] })),
+      ...frames(1700, 40, 100, () => [face('3S', CENTRE.x, CENTRE.y, 'centre')]),
+    ];
+    const events = run(sequence);
+    expect(events).toContainEqual(played('bob', '3S', 'f1', false));
+    const two = events.find((e) => e.type === 'card-played' && e.card === '2S');
+    expect(two).toMatchObject({ type: 'card-played', card: '2S', foundationId: 'f1' });
+    expect(two).not.toMatchObject({ ownerBy: 'hand' });
+  });
+
   it('never gives a play to a seat whose copy of the card still lies there after it landed, while a hand points elsewhere', () => {
     // Ann's 2S lies in her work pile; her own hand covers it for a moment just as a 2S lands (so
     // it could have been the one that flew), then it shows again. Bob's 2S is never read (his deck
