@@ -657,11 +657,13 @@ function revisePileSuit(state: TrackerState, pile: TrackedPile, suit: Suit): voi
 /**
  * After a pile took another suit (revisePileSuit): each of its cards whose owner now holds that
  * card twice in the centre (each deck has one copy) goes to the one player who does not hold it
- * yet, else to the seat among those that showed it last, else to nobody; the owners were chosen
- * for a card that was not there. Returns the changes (pile card, new owner or null).
+ * yet, else to the seat among those that showed it last; the owners were chosen for a card that
+ * was not there. With no such seat it keeps its owner: taking the card from them (to nobody)
+ * made the counts worse on five recordings (a wrong owner is often cancelled by another
+ * misplaced card, a card owned by nobody never is). Returns the changes (pile card, new owner).
  */
-function reownRevised(state: TrackerState, pile: TrackedPile): Array<{ card: CardCode; player: string | null }> {
-  const changes: Array<{ card: CardCode; player: string | null }> = [];
+function reownRevised(state: TrackerState, pile: TrackedPile): Array<{ card: CardCode; player: string }> {
+  const changes: Array<{ card: CardCode; player: string }> = [];
   for (const card of pile.cards) {
     if (card.player === '') continue;
     const holders = new Set(state.piles.filter((p) => p !== pile).flatMap((p) => p.cards.filter((c) => c.code === card.code && c.player !== '').map((c) => c.player)));
@@ -669,8 +671,9 @@ function reownRevised(state: TrackerState, pile: TrackedPile): Array<{ card: Car
     const free = state.seats.filter((seat) => !holders.has(seat.playerId));
     const shown = free.filter((seat) => seat.lastSeen[card.code] !== undefined).sort((a, b) => b.lastSeen[card.code]! - a.lastSeen[card.code]!);
     const owner = free.length === 1 ? free[0] : shown[0];
-    card.player = owner?.playerId ?? '';
-    changes.push({ card: card.code, player: owner?.playerId ?? null });
+    if (!owner) continue;
+    card.player = owner.playerId;
+    changes.push({ card: card.code, player: owner.playerId });
   }
   return changes;
 }

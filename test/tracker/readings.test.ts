@@ -112,6 +112,13 @@ describe('tracker: readings weighed by the pile', () => {
     expect(events).toContainEqual(played('ann', 'AS', 'f1', true));
     expect(events).toContainEqual(played('ann', 'AC', 'f2', true));
     expect(events).toContainEqual(expect.objectContaining({ type: 'pile-revised', foundationId: 'f2', suit: 'S', owners: [{ card: 'AS', player: 'bob' }] }));
+    // With a third player and no seat that showed an AS, nothing says whose it is: Ann keeps it
+    // (a card taken from her to nobody would be lost to every count).
+    const threePlayers = { ...config, players: [...config.players, { seat: 2, playerId: 'cy', nertsPileSize: 13 }] };
+    const { during, atEnd } = track(sequence, threePlayers);
+    const revised = [...during, ...atEnd].find((e) => e.type === 'pile-revised');
+    expect(revised).toMatchObject({ foundationId: 'f2', suit: 'S' });
+    expect(revised).not.toHaveProperty('owners');
   });
 
   it('counts a faint reading of the card a pile expects next, but no faint card the pile does not expect', () => {
