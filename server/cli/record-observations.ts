@@ -1,9 +1,12 @@
 /**
  * npm run record:observations -- --out FILE [--players N] [--hands K] [--seed S]
- *   [--every E | --pace live] [--camera top|oblique] [--art DIR]
+ *   [--every E | --pace live] [--workers W [--prerender]] [--camera top|oblique] [--art DIR]
  *
  * Plays simulated hands through the real recogniser (in this process, the server's settings:
- * classical localiser, live confidence floor, backs enrolled from the first frame, tracking on)
+ * classical localiser, live confidence floor, backs enrolled from the first frame, tracking on;
+ * with `--workers W`, the server's own worker pool of W threads with peer help instead, so a
+ * paced recording keeps as many frames as a live table would; add `--prerender` to render every
+ * frame first, so the renderer does not take the workers' cores, as a real camera would not)
  * and writes what it saw on every E-th frame (default 2: about what one worker keeps up with at
  * 30 fps) to a recording, each hand's truth after its last frame (server/tables/recording.ts).
  * With `--pace live` it keeps the frames a live server would instead: the 30 fps camera runs on
@@ -16,17 +19,19 @@
  */
 import { parseArgs } from 'node:util';
 import { positiveInt as positiveIntArg } from './args';
-import { createSimTable } from '../sim/live';
+import { createSimTable, type SimFrame } from '../sim/live';
 import { DEFAULT_TRACKER_TUNING } from '../tracker/tracker';
 import { liveModelsFromEnv } from '../plugins/config';
 import { createRecognizer } from '../vision/index';
+import type { FrameObservations, TableCalibration } from '../vision/types';
+import { RecognitionPool } from '../workers/pool';
 import { cropQuad } from '../tables/crop';
 import { LivePacer, RecordingWriter } from '../tables/recording';
 import { simCalibration } from '../tables/sim-calibration';
 import { backViews } from '../tables/sim-feed';
 
 function usage(message: string): never {
-  console.error(`record:observations: ${message}\nusage: npm run record:observations -- --out FILE [--players N] [--hands K] [--seed S] [--every E | --pace live] [--camera top|oblique] [--art DIR]`);
+  console.error(`record:observations: ${message}\nusage: npm run record:observations -- --out FILE [--players N] [--hands K] [--seed S] [--every E | --pace live] [--workers W [--prerender]] [--camera top|oblique] [--art DIR]`);
   process.exit(2);
 }
 
@@ -41,6 +46,8 @@ async function main(): Promise<void> {
       seed: { type: 'string' },
       every: { type: 'string' },
       pace: { type: 'string' },
+      workers: { type: 'string' },
+      prerender: { type: 'boolean' },
       camera: { type: 'string' },
       art: { type: 'string' },
     },
@@ -56,32 +63,36 @@ async function main(): Promise<void> {
   const paced = values.pace === 'live';
   const seed = Number(values.seed ?? 1);
   if (!Number.isFinite(seed)) usage('--seed must be a number');
+  const workers = values.workers === undefined ? 0 : positiveInt(values.workers, 'workers', 2);
   const camera = values.camera ?? 'top';
   if (camera !== 'top' && camera !== 'oblique') usage('--camera must be top or oblique');
 
   const sim = await createSimTable({ players, seed, fps: 30, camera, hands, ...(values.art ? { art: values.art } : {}) });
-  const recognizer = await createRecognizer({ locatorModelDir: null, minConfidence: DEFAULT_TRACKER_TUNING.minConfidence, ...liveModelsFromEnv(), log: () => {} });
+  const config = { locatorModelDir: null, minConfidence: DEFAULT_TRACKER_TUNING.minConfidence, ...liveModelsFromEnv() };
+  const recognizer = workers > 0 ? await poolRecognizer(workers, config) : await inProcessRecognizer(config);
   const calibration = sim.camera ? simCalibration(sim.layout, sim.camera) : null;
   recognizer.setCalibration(calibration);
   const writer = new RecordingWriter(values.out, { seed, players: sim.players, variant: sim.variant, calibration });
   const log = (message: string) => console.error(`[record:observations] ${message}`);
-  log(`${players} players, ${hands} hand(s), seed ${seed}, camera ${camera}, ${paced ? 'paced like a live server' : `every ${every} frame(s)`}, recogniser ${recognizer.backend} → ${values.out}`);
+  log(`${players} players, ${hands} hand(s), seed ${seed}, camera ${camera}, ${paced ? 'paced like a live server' : `every ${every} frame(s)`}, recogniser ${recognizer.backend}${workers > 0 ? ` on ${workers} worker(s) with peer help` : ' in this process'} → ${values.out}`);
   const started = performance.now();
   let count = 0;
   let kept = 0;
   const pacer = new LivePacer();
   let enrolled = false;
-  for await (const frame of sim) {
+  if (values.prerender) log('rendering every frame first…');
+  const frames = values.prerender ? await renderAll(sim) : sim;
+  for await (const frame of frames) {
     if (!enrolled) {
       // The players show their backs: each deck's stock is in view on the first frame.
-      for (const [deckId, corners] of backViews(frame.truth)) await recognizer.enrollBack(deckId, [{ kind: 'encoded', data: await cropQuad(frame.jpeg, corners) }]);
+      for (const [deckId, corners] of backViews(frame.truth)) await recognizer.enrollBack(deckId, await cropQuad(frame.jpeg, corners));
       enrolled = true;
     }
     const due = paced ? pacer.takes(frame.timeMs) : count % every === 0;
     count++;
     if (due || frame.lastOfHand) {
       const readStarted = performance.now();
-      writer.frame(frame.handIndex, frame.frameIndex, frame.timeMs, await recognizer.recognize({ kind: 'encoded', data: frame.jpeg }, frame.timeMs));
+      writer.frame(frame.handIndex, frame.frameIndex, frame.timeMs, await recognizer.recognize(frame.jpeg, frame.timeMs));
       pacer.read(frame.timeMs, performance.now() - readStarted);
       kept++;
     }
@@ -91,9 +102,76 @@ async function main(): Promise<void> {
     }
   }
   await writer.close();
-  recognizer.dispose();
-  console.log(JSON.stringify({ recorded: values.out, players, hands, seed, ...(paced ? { pace: 'live' } : { every }), frames: count, kept, wallS: Math.round((performance.now() - started) / 100) / 10 }));
+  await recognizer.close();
+  console.log(JSON.stringify({ recorded: values.out, players, hands, seed, ...(paced ? { pace: 'live' } : { every }), ...(workers > 0 ? { workers } : {}), frames: count, kept, wallS: Math.round((performance.now() - started) / 100) / 10 }));
 }
+
+/** The server's live recogniser settings (classical localiser, the tracker's confidence floor, live-size models per NERTS_LIVE_MODELS). */
+/** What the recorder uses of a simulated frame. */
+type RecordedFrame = Pick<SimFrame, 'handIndex' | 'frameIndex' | 'timeMs' | 'lastOfHand' | 'jpeg' | 'truth' | 'handTruth'>;
+
+/** Every frame of the simulated hands, rendered now (each frame's card truth dropped but the first's: the backs are enrolled from it). */
+async function renderAll(sim: AsyncIterable<SimFrame>): Promise<RecordedFrame[]> {
+  const frames: RecordedFrame[] = [];
+  for await (const frame of sim) {
+    const { handIndex, frameIndex, timeMs, lastOfHand, handTruth } = frame;
+    frames.push({ handIndex, frameIndex, timeMs, lastOfHand, handTruth, jpeg: Buffer.from(frame.jpeg), truth: frames.length === 0 ? frame.truth : [] });
+  }
+  return frames;
+}
+
+type RecognizerConfig = { locatorModelDir: null; minConfidence: number } & ReturnType<typeof liveModelsFromEnv>;
+
+/** What the recorder needs of a recogniser: one table's calibration, its backs, its frames in order. */
+interface Reader {
+  backend: string;
+  setCalibration(calibration: TableCalibration | null): void;
+  enrollBack(deckId: string, view: Uint8Array): Promise<void>;
+  recognize(jpeg: Uint8Array, timeMs: number): Promise<FrameObservations>;
+  close(): Promise<void>;
+}
+
+/** The recogniser in this process (one thread). */
+async function inProcessRecognizer(config: RecognizerConfig): Promise<Reader> {
+  const recognizer = await createRecognizer({ ...config, log: () => {} });
+  return {
+    backend: recognizer.backend,
+    setCalibration: (calibration) => recognizer.setCalibration(calibration),
+    enrollBack: (deckId, view) => recognizer.enrollBack(deckId, [{ kind: 'encoded', data: view }]).then(() => undefined),
+    recognize: (jpeg, timeMs) => recognizer.recognize({ kind: 'encoded', data: jpeg }, timeMs),
+    close: async () => recognizer.dispose(),
+  };
+}
+
+/** The server's worker pool (peer help on), one table's frames offered one at a time as a live table's are read. */
+async function poolRecognizer(workers: number, config: RecognizerConfig): Promise<Reader> {
+  const keepAlive = setInterval(() => {}, 1000); // the pool's threads do not hold the process open
+  const pool = new RecognitionPool({ kind: 'real', workers, peerHelp: true, realConfig: config });
+  const backend = await pool.backend;
+  let waiting: { resolve: (observations: FrameObservations) => void; reject: (error: Error) => void } | null = null;
+  pool.attach(TABLE, {
+    onObservations: (_frame, observations) => waiting?.resolve(observations),
+    onDropped: () => waiting?.reject(new Error('the pool dropped a frame (only one is offered at a time)')),
+    onFailed: (_frame, error) => waiting?.reject(new Error(error)),
+  });
+  let seq = 0;
+  return {
+    backend,
+    setCalibration: (calibration) => pool.setCalibration(TABLE, calibration),
+    enrollBack: (deckId, view) => pool.enrollBack(TABLE, deckId, [view]),
+    recognize: (jpeg, timeMs) =>
+      new Promise<FrameObservations>((resolve, reject) => {
+        waiting = { resolve, reject };
+        pool.offer(TABLE, { seq: seq++, image: jpeg, captureTimeMs: timeMs, receivedAtMs: performance.now() });
+      }),
+    close: async () => {
+      clearInterval(keepAlive);
+      await pool.close();
+    },
+  };
+}
+
+const TABLE = 'recording';
 
 main().catch((error: Error) => {
   console.error(`record:observations failed: ${error.stack ?? error.message}`);
