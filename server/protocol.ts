@@ -340,8 +340,8 @@ export const TableViewSchema = Type.Object({
       deckId: Type.String(),
       nertsLeft: Type.Integer(),
       centreCards: Type.Integer(),
-      /** Of those, cards the camera credited to them on weak evidence of who played them (see ownerEvidenceWeak): worth a look at the backs. */
-      centreUnsure: Type.Optional(Type.Integer({ minimum: 0 })),
+      /** Of those, the cards the camera credited to them on weak evidence of who played them (see ownerEvidenceWeak): worth a look at the backs. */
+      unsureCards: Type.Optional(Type.Array(CardCodeSchema)),
     }),
   ),
   disputes: Type.Array(

@@ -228,7 +228,7 @@ export function toView(state: RulesState, context: RulesContext): TableView {
       deckId: player.deckId,
       nertsLeft: hand?.playerStates[player.id]?.nertsLeft ?? player.nertsPileSize,
       centreCards: hand?.playerStates[player.id]?.centre ?? 0,
-      centreUnsure: (hand?.plays ?? []).filter((play) => play.status === 'on-foundation' && play.owner === player.id && ownerUnsure(state, play.playId, play.owner)).length,
+      unsureCards: (hand?.plays ?? []).filter((play) => play.status === 'on-foundation' && play.owner === player.id && ownerUnsure(state, play.playId, play.owner)).map((play) => play.card),
     })),
     disputes: (hand?.disputes ?? []).map((dispute) => ({
       id: dispute.id,

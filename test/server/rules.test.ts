@@ -164,9 +164,9 @@ describe('rules bridge: log entries → referee reducer → view', () => {
       [4000, { type: 'hand-ended' }],
     ]);
     const before = toView(state, context);
-    expect(before.players.map((p) => [p.id, p.centreCards, p.centreUnsure])).toEqual([
-      ['ann', 3, 1],
-      ['bob', 1, 0],
+    expect(before.players.map((p) => [p.id, p.centreCards, p.unsureCards])).toEqual([
+      ['ann', 3, ['2D']],
+      ['bob', 1, []],
     ]);
     // Ann's back count is 2: the guessed 2D loses its owner, not her latest card (the 3D).
     const fixed = play([[5000, { type: 'correction', player: 'ann', centreCards: 2, reason: 'sorted' }]], state, seq);
@@ -177,7 +177,7 @@ describe('rules bridge: log entries → referee reducer → view', () => {
       ['3D', 'ann'],
       ['4D', 'bob'],
     ]);
-    expect(toView(fixed.state, context).players.map((p) => p.centreUnsure)).toEqual([0, 0]);
+    expect(toView(fixed.state, context).players.map((p) => p.unsureCards)).toEqual([[], []]);
   });
 
   it('replaying the log reproduces the view exactly', () => {

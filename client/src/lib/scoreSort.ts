@@ -1,5 +1,6 @@
 /** Pure helpers for the score sort: penalties from score rows, the correction history from the log, and the camera's back count. */
 import type { LoggedEvent, ScoreRow, TableView } from '../../../server/protocol';
+import type { CardCode } from '../../../server/game/cards';
 
 /**
  * The Nerts penalty a row paid, in points (positive): what is left after centre cards and bonus.
@@ -59,10 +60,10 @@ export function cameraMismatches(view: TableView): number {
 }
 
 /**
- * How many of a scoring entity's centre cards (a player, or a team's players together) the
- * camera credited without seeing who played them (TableView player `centreUnsure`): the cards
- * to check first when sorting by back.
+ * The centre cards of a scoring entity (a player, or a team's players together) that the camera
+ * credited on weak evidence of who played them (TableView player `unsureCards`): the cards to
+ * check first when sorting by back.
  */
-export function unsureCentreOf(view: TableView, entityId: string): number {
-  return view.players.filter((player) => player.id === entityId || player.team === entityId).reduce((sum, player) => sum + (player.centreUnsure ?? 0), 0);
+export function unsureCentreOf(view: TableView, entityId: string): CardCode[] {
+  return view.players.filter((player) => player.id === entityId || player.team === entityId).flatMap((player) => player.unsureCards ?? []);
 }

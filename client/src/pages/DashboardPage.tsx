@@ -19,6 +19,7 @@ import { tokenFor } from '../lib/tokens';
 import { useTable } from '../lib/useLiveTable';
 import { useNow } from '../lib/useNow';
 import { useRefereeAction } from '../lib/useRefereeAction';
+import { cardShort } from '../lib/cardNames';
 
 /** The live dashboard page. */
 export function DashboardPage() {
@@ -123,7 +124,7 @@ export function DashboardPage() {
                     <div className="stat">
                       <span className="stat__value" data-testid="centre-cards">{player.centreCards}</span>
                       <span className="stat__label" title="cards credited on weak evidence of who played them: check their backs at the score sort">
-                        In centre{player.centreUnsure ? <span data-testid="centre-unsure"> · {player.centreUnsure} unsure</span> : null}
+                        In centre{player.unsureCards?.length ? <span data-testid="centre-unsure" title={player.unsureCards.map(cardShort).join(' ')}> · {player.unsureCards.length} unsure</span> : null}
                       </span>
                     </div>
                   </div>

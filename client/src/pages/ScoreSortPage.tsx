@@ -6,6 +6,8 @@
  */
 import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import type { LoggedEvent, ScoreRow, TableView } from '../../../server/protocol';
+import type { CardCode } from '../../../server/game/cards';
+import { cardName, cardShort } from '../lib/cardNames';
 import { PlayerChip } from '../components/PlayerChip';
 import { RefereeTokenForm } from '../components/RefereeTokenForm';
 import { api } from '../lib/api';
@@ -71,7 +73,7 @@ export function ScoreSortPage() {
                   <tr key={player.id} data-player={player.id}>
                     <td>–</td>
                     <td><PlayerChip name={player.name} seat={player.seat} team={player.team} /></td>
-                    <CentreCell count={player.centreCards} unsure={player.centreUnsure ?? 0} />
+                    <CentreCell count={player.centreCards} unsure={unsureCentreOf(view, player.id)} />
                     {cameraCell(player.id)}
                     <td className="num" data-testid="row-nerts-left">{player.nertsLeft}</td>
                     <td className="num">–</td>
@@ -85,7 +87,7 @@ export function ScoreSortPage() {
         <p className="small muted">
           Sort the centre cards by back: each player’s pile should match “Centre cards”. If it does not, correct it below with the reason.
           {' '}The camera counts each deck’s backs it sees in the centre (spread the cards out: a stack counts as one) and flags a count that differs.
-          {view.players.some((player) => (player.centreUnsure ?? 0) > 0) && <> “Unsure” cards were credited on weak evidence of who played them: check those first.</>}
+          {view.players.some((player) => (player.unsureCards ?? []).length > 0) && <> “Unsure” cards were credited on weak evidence of who played them: check those first.</>}
         </p>
         {cameraCounted && (
           <p className={mismatches ? 'notice notice--warn' : 'notice'} role="status" data-testid="camera-summary">
@@ -119,17 +121,21 @@ export function ScoreSortPage() {
   );
 }
 
-/** A centre-card count, with how many of those cards the camera credited on weak evidence of who played them. */
-function CentreCell({ count, unsure }: { count: number; unsure: number }) {
+/** A centre-card count, with the cards of it the camera credited on weak evidence of who played them (named, to find them in the sorted pile). */
+function CentreCell({ count, unsure }: { count: number; unsure: CardCode[] }) {
   return (
     <td className="num" data-testid="row-centre">
       {count}
-      {unsure > 0 && <span className="hint" data-testid="row-unsure" title="credited on weak evidence of who played them"> ({unsure} unsure)</span>}
+      {unsure.length > 0 && (
+        <span className="hint" data-testid="row-unsure" title={`credited on weak evidence of who played them: ${unsure.map(cardName).join(', ')}`}>
+          {' '}({unsure.length} unsure: {unsure.map(cardShort).join(' ')})
+        </span>
+      )}
     </td>
   );
 }
 
-function ScoreRowView({ row, name, seat, team, unsure, camera }: { row: ScoreRow; name: string; seat: number; team?: string; unsure: number; camera: ReactNode }) {
+function ScoreRowView({ row, name, seat, team, unsure, camera }: { row: ScoreRow; name: string; seat: number; team?: string; unsure: CardCode[]; camera: ReactNode }) {
   return (
     <tr data-player={row.player} className={row.rank === 1 ? 'winner' : undefined}>
       <td>{row.rank === 1 ? <span aria-label="first">★ 1</span> : row.rank}</td>

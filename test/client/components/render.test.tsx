@@ -26,7 +26,7 @@ const view: TableView = {
     { id: 'f2', suit: 'S', top: 'KS', count: 13, completed: true },
   ],
   players: [
-    { id: 'ann', name: 'Ann', seat: 0, deckId: 'deck-ann', nertsLeft: 4, centreCards: 9, centreUnsure: 2 },
+    { id: 'ann', name: 'Ann', seat: 0, deckId: 'deck-ann', nertsLeft: 4, centreCards: 9, unsureCards: ['7H', 'QS'] },
     { id: 'bob', name: 'Bob', seat: 1, deckId: 'deck-bob', nertsLeft: 0, centreCards: 6 },
   ],
   disputes: [
@@ -85,7 +85,7 @@ describe('Dashboard', () => {
   it('shows each player’s Nerts and centre counts', () => {
     expect(html).toMatch(/data-player="ann"[\s\S]*?data-testid="nerts-left">4<[\s\S]*?data-testid="centre-cards">9</);
     // Ann's count holds two cards the camera credited on weak evidence; Bob's none.
-    expect(html).toMatch(/data-player="ann"[\s\S]*?data-testid="centre-unsure"> · 2 unsure</);
+    expect(html).toMatch(/data-player="ann"[\s\S]*?data-testid="centre-unsure" title="7♥ Q♠"> · 2 unsure</);
     expect(html).not.toMatch(/data-player="bob"[\s\S]*?centre-unsure/);
     expect(html).toContain('data-testid="centre-total">15<');
   });

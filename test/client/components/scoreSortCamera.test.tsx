@@ -74,9 +74,9 @@ describe('Score sort with the camera’s back count', () => {
     expect(html).not.toContain('camera counted');
   });
   it('marks the centre cards whose player the camera only guessed, and says to check them first', () => {
-    const guessed: TableView = { ...view, players: [{ ...view.players[0], centreUnsure: 2 }, view.players[1]] };
+    const guessed: TableView = { ...view, players: [{ ...view.players[0], unsureCards: ['7H', 'QS'] }, view.players[1]] };
     const html = render(guessed, { view: 'v' });
-    expect(html).toMatch(/data-player="ann"[\s\S]*?data-testid="row-centre">9<span[^>]*data-testid="row-unsure"[^>]*> \(2 unsure\)/);
+    expect(html).toMatch(/data-player="ann"[\s\S]*?data-testid="row-centre">9<span[^>]*data-testid="row-unsure"[^>]*> \(2 unsure: 7♥ Q♠\)/);
     expect(html).not.toMatch(/data-player="bob"[\s\S]*?row-unsure/);
     expect(html).toContain('check those first');
     expect(render(view, { view: 'v' })).not.toContain('row-unsure');

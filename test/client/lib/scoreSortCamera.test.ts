@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TableView } from '../../../server/protocol';
+import type { CardCode } from '../../../server/game/cards';
 import { CAMERA_COUNT_REASON, cameraCorrection, cameraCountOf, cameraMismatches, unsureCentreOf } from '../../../client/src/lib/scoreSort';
 
 const backCheck: NonNullable<TableView['backCheck']> = {
@@ -26,12 +27,12 @@ describe('score sort: the camera’s back count', () => {
     expect(cameraCorrection('bob', { backsSeen: 5, agrees: false })).toEqual({ player: 'bob', centreCards: 5, reason: CAMERA_COUNT_REASON });
     expect(CAMERA_COUNT_REASON).toBe('camera back count');
   });
-  it('sums the cards whose player the camera guessed, per player or per team', () => {
-    const player = (id: string, centreUnsure?: number, team?: string) => ({ id, name: id, seat: 0, deckId: id, nertsLeft: 0, centreCards: 5, ...(team ? { team } : {}), ...(centreUnsure !== undefined ? { centreUnsure } : {}) });
-    const teams = { players: [player('ann', 2, 'red'), player('bob', 1, 'red'), player('cyrus'), player('dee', 3)] } as TableView;
-    expect(unsureCentreOf(teams, 'red')).toBe(3);
-    expect(unsureCentreOf(teams, 'ann')).toBe(2);
-    expect(unsureCentreOf(teams, 'cyrus')).toBe(0);
-    expect(unsureCentreOf(teams, 'dee')).toBe(3);
+  it('lists the cards whose player the camera guessed, per player or per team', () => {
+    const player = (id: string, unsureCards?: CardCode[], team?: string) => ({ id, name: id, seat: 0, deckId: id, nertsLeft: 0, centreCards: 5, ...(team ? { team } : {}), ...(unsureCards ? { unsureCards } : {}) });
+    const teams = { players: [player('ann', ['2D', '7H'], 'red'), player('bob', ['QS'], 'red'), player('cyrus'), player('dee', ['AC'])] } as TableView;
+    expect(unsureCentreOf(teams, 'red')).toEqual(['2D', '7H', 'QS']);
+    expect(unsureCentreOf(teams, 'ann')).toEqual(['2D', '7H']);
+    expect(unsureCentreOf(teams, 'cyrus')).toEqual([]);
+    expect(unsureCentreOf(teams, 'dee')).toEqual(['AC']);
   });
 });
