@@ -200,8 +200,8 @@ const PlayerRef = Type.String({ description: 'player id' });
 
 /**
  * What told the camera who played a centre card, strongest first: `track` the card was followed
- * from the seat to the pile; `left-seat` it vanished from that seat (`+hand`: several seats
- * showed it, and that player's hand reached the pile as it landed); `hand` nobody was seen
+ * from the seat to the pile; `left-seat` it vanished from that seat (`+hand`: and that player's
+ * hand reached the pile as it landed, which also picks among several such seats); `hand` nobody was seen
  * holding it, that player's hand reached the pile; `nerts-pile` their Nerts pile lost its top;
  * `look-alike` a card read as a near miss of it lay at that seat; `race` the second card of a
  * race, from the seat it came back to; `guess` nothing pointed anywhere (check it).
@@ -245,7 +245,7 @@ export const TableEventSchema = Type.Union([
     foundationId: Type.String(),
     suit: Type.Union([Type.Literal('S'), Type.Literal('H'), Type.Literal('D'), Type.Literal('C')]),
     reason: Type.String(),
-    /** Cards of the pile given a new owner (null: nobody), because their owner already had that card in the centre. */
+    /** Cards of the pile given a new owner, because their owner already had that card in the centre (null, nobody: in logs written before session 18's fix). */
     owners: Type.Optional(Type.Array(Type.Object({ card: CardCodeSchema, player: Type.Union([PlayerRef, Type.Null()]) }))),
   }),
   /** A card the camera took for played on a pile was not there after all (the pile showed the card under it on top again, surely and steadily): it leaves the centre. */

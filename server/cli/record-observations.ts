@@ -106,7 +106,6 @@ async function main(): Promise<void> {
   console.log(JSON.stringify({ recorded: values.out, players, hands, seed, ...(paced ? { pace: 'live' } : { every }), ...(workers > 0 ? { workers } : {}), frames: count, kept, wallS: Math.round((performance.now() - started) / 100) / 10 }));
 }
 
-/** The server's live recogniser settings (classical localiser, the tracker's confidence floor, live-size models per NERTS_LIVE_MODELS). */
 /** What the recorder uses of a simulated frame. */
 type RecordedFrame = Pick<SimFrame, 'handIndex' | 'frameIndex' | 'timeMs' | 'lastOfHand' | 'jpeg' | 'truth' | 'handTruth'>;
 
@@ -120,6 +119,7 @@ async function renderAll(sim: AsyncIterable<SimFrame>): Promise<RecordedFrame[]>
   return frames;
 }
 
+/** The server's live recogniser settings (classical localiser, the tracker's confidence floor, live-size models per NERTS_LIVE_MODELS). */
 type RecognizerConfig = { locatorModelDir: null; minConfidence: number } & ReturnType<typeof liveModelsFromEnv>;
 
 /** What the recorder needs of a recogniser: one table's calibration, its backs, its frames in order. */
