@@ -6,7 +6,7 @@
  */
 import { apply as applyReferee, initialRefereeState, type RefereeEvent, type RefereeState, type RefereePlayer, type RefereeViolation } from '../game/referee';
 import type { PresetName, VariantKnobs } from '../game/variants';
-import { ownerEvidenceWeak, type OwnerEvidence, type ScoreRow, type TableEvent, type TableView, type Violation } from '../protocol';
+import { ownerEvidenceWeak, type ScoreRow, type TableEvent, type TableView, type Violation } from '../protocol';
 import { entityOf } from '../game/scoring';
 
 /** Who sits where, as the rules need it. */
@@ -37,13 +37,13 @@ export interface RulesState {
   evidence: Record<string, string[]>;
   /** Table time since nothing was played (from `stall`), ms; null while play flows. */
   stalledSinceMs: number | null;
-  /** Per play id: who the camera credited it to and on what evidence (card-played `ownerBy`). */
-  ownerBy: Record<string, { owner: string; by: OwnerEvidence }>;
+  /** This hand's plays the camera credited on weak evidence (see ownerEvidenceWeak): play id → the player it named. */
+  unsureOwners: Record<string, string>;
 }
 
 /** State before the first hand. */
 export function initialRulesState(): RulesState {
-  return { referee: initialRefereeState(), seqOfEventIndex: [], timeOfEventIndex: [], evidence: {}, stalledSinceMs: null, ownerBy: {} };
+  return { referee: initialRefereeState(), seqOfEventIndex: [], timeOfEventIndex: [], evidence: {}, stalledSinceMs: null, unsureOwners: {} };
 }
 
 /** What applying one log entry gives. `followUps` are informational entries the log should add (disputes the reducer opened). */
@@ -174,8 +174,9 @@ export function applyRules(previous: RulesState, event: TableEvent, timeMs: numb
       });
     }
   }
-  const ownerBy = event.type === 'card-played' && event.ownerBy ? { ...previous.ownerBy, [playIdOf(seq)]: { owner: event.player, by: event.ownerBy } } : previous.ownerBy;
-  return { state: { referee, seqOfEventIndex, timeOfEventIndex, evidence, stalledSinceMs, ownerBy }, violations, followUps };
+  const unsureOwners =
+    event.type === 'hand-started' ? {} : event.type === 'card-played' && ownerEvidenceWeak(event.ownerBy) ? { ...previous.unsureOwners, [playIdOf(seq)]: event.player } : previous.unsureOwners;
+  return { state: { referee, seqOfEventIndex, timeOfEventIndex, evidence, stalledSinceMs, unsureOwners }, violations, followUps };
 }
 
 /** Score-sort rows of a scored hand (per player; partners share their team's hand score and total). */
@@ -258,8 +259,7 @@ function playIdOf(seq: number): string {
 
 /** Whether the camera credited this play to `owner` on weak evidence (a correction that moved it since makes it sure). */
 function ownerUnsure(state: RulesState, playId: string, owner: string | null): boolean {
-  const credited = state.ownerBy[playId];
-  return credited !== undefined && credited.owner === owner && ownerEvidenceWeak(credited.by);
+  return owner !== null && state.unsureOwners[playId] === owner;
 }
 
 /** The variant input for the reducer: preset, knobs and the table's target. */

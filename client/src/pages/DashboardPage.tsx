@@ -123,8 +123,13 @@ export function DashboardPage() {
                     </div>
                     <div className="stat">
                       <span className="stat__value" data-testid="centre-cards">{player.centreCards}</span>
-                      <span className="stat__label" title="cards credited on weak evidence of who played them: check their backs at the score sort">
-                        In centre{player.unsureCards?.length ? <span data-testid="centre-unsure" title={player.unsureCards.map(cardShort).join(' ')}> · {player.unsureCards.length} unsure</span> : null}
+                      <span className="stat__label">
+                        In centre
+                        {player.unsureCards?.length ? (
+                          <span data-testid="centre-unsure" title={`credited on weak evidence of who played them (check their backs at the score sort): ${player.unsureCards.map(cardShort).join(' ')}`}>
+                            {` · ${player.unsureCards.length} unsure`}
+                          </span>
+                        ) : null}
                       </span>
                     </div>
                   </div>
