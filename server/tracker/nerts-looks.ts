@@ -22,8 +22,8 @@
 
 /** Plain-JSON state for one Nerts pile. */
 export interface NertsLooks {
-  /** The latest sightings of the pile's top, newest last (at most `steadyFrames`): look and centre (image px). */
-  recent: Array<{ look: number[]; at: [number, number]; name?: string }>;
+  /** The latest sightings of the pile's top, newest last (at most `steadyFrames`): look, centre (image px), sure name, frame time. */
+  recent: Array<{ look: number[]; at: [number, number]; name?: string; timeMs?: number }>;
   /** Distinct steady tops, in the order they showed (each a unit look). */
   tops: number[][];
   /** Each top's sure name, when it had one (parallel to `tops`; absent in states saved before names). */
@@ -37,6 +37,12 @@ export interface LookTuning {
   sameCard: number;
   /** A look must hold this many frames in a row to be a top (a passing hand is not). */
   steadyFrames: number;
+  /**
+   * ... or, for sightings that carry their time, two in a row at least this far apart (ms): at
+   * 4 frames a second, three frames are most of a second, and a Nerts top the player takes soon
+   * after turning it was never counted. Unset: frames only.
+   */
+  steadyMs?: number;
   /** ... and its card stay within this fraction of the card's length of where it was (a card carried over the pile is not). */
   maxShift: number;
   /**
@@ -80,22 +86,26 @@ function unitMean(looks: readonly number[][]): number[] {
  */
 export function addLook(
   state: NertsLooks,
-  sighting: { look: readonly number[]; at: [number, number]; cardLength: number; name?: string },
+  sighting: { look: readonly number[]; at: [number, number]; cardLength: number; name?: string; timeMs?: number },
   tuning: LookTuning = DEFAULT_LOOK_TUNING,
   open = true,
   mayReturn = false,
 ): { state: NertsLooks; newCard: boolean; returned?: boolean } {
-  const recent = [...state.recent, { look: [...sighting.look], at: sighting.at, ...(sighting.name ? { name: sighting.name } : {}) }].slice(-tuning.steadyFrames);
+  const latestSighting = { look: [...sighting.look], at: sighting.at, ...(sighting.name ? { name: sighting.name } : {}), ...(sighting.timeMs !== undefined ? { timeMs: sighting.timeMs } : {}) };
+  const recent = [...state.recent, latestSighting].slice(-tuning.steadyFrames);
   const topNames = state.topNames ?? state.tops.map(() => null);
   const topCards = state.topCards ?? state.tops.map((_, k) => k);
   const next: NertsLooks = { recent, tops: state.tops, topNames, topCards };
-  if (recent.length < tuning.steadyFrames) return { state: next, newCard: false };
-  const newest = recent[recent.length - 1];
-  const steady = recent.every(
-    (other) => cosine(other.look, newest.look) >= tuning.sameCard && Math.hypot(other.at[0] - newest.at[0], other.at[1] - newest.at[1]) <= tuning.maxShift * sighting.cardLength,
-  );
+  // The sightings, newest last, that agree with the newest: the same look, lying still.
+  const agrees = (other: (typeof recent)[number]) =>
+    cosine(other.look, latestSighting.look) >= tuning.sameCard && Math.hypot(other.at[0] - latestSighting.at[0], other.at[1] - latestSighting.at[1]) <= tuning.maxShift * sighting.cardLength;
+  let start = recent.length - 1;
+  while (start > 0 && agrees(recent[start - 1])) start--;
+  const held = recent.slice(start);
+  const heldMs = latestSighting.timeMs !== undefined && held[0].timeMs !== undefined ? latestSighting.timeMs - held[0].timeMs : 0;
+  const steady = held.length >= tuning.steadyFrames || (tuning.steadyMs !== undefined && held.length >= 2 && heldMs >= tuning.steadyMs);
   if (!steady) return { state: next, newCard: false };
-  const top = unitMean(recent.map((r) => r.look));
+  const top = unitMean(held.map((r) => r.look));
   // Only the latest card and the one before can show again (a card that lost a race comes back
   // at once): a look like an older card's is a look-alike (3C after 3D at webcam size), a new card.
   const latest = topCards.length ? Math.max(...topCards) : 0;
@@ -110,7 +120,7 @@ export function addLook(
     }
     return { state: next, newCard: false };
   }
-  const name = steadyName(recent);
+  const name = steadyName(held);
   const named = name === null ? -1 : topNames.indexOf(name);
   const cards = topCards.length ? latest + 1 : 0;
   // The same card: surely named as an earlier top, or no break since the latest card showed.

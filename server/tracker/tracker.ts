@@ -12,7 +12,7 @@ import { cardFrom, parseCard, rankValue, SUIT_NAMES, suitOf, type CardCode, type
 import type { CardObservation, FrameObservations, Point } from '../vision/types';
 import { quadCentre, quadLongSide } from '../geometry';
 import type { OwnerEvidence, TableEvent } from '../protocol';
-import { addLook, cardsGoneByLook, initialLooks, type NertsLooks } from './nerts-looks';
+import { addLook, cardsGoneByLook, DEFAULT_LOOK_TUNING, initialLooks, type NertsLooks } from './nerts-looks';
 import { initialPileWatch, watchPileLook, type PileLookTuning, type TopReading, type PileLookWatch } from './pile-looks';
 import { cardsBetween, pilePrior, readWithPrior, type ReadingTuning } from './readings';
 
@@ -166,6 +166,12 @@ export interface TrackerConfig extends ReadingTuning, PileLookTuning {
   bareAtEndMaxLeft: number;
   /** For this long after a Nerts pile's new top by look, the top before it showing steadily again takes it back (see addLook), ms. */
   nertsLookReturnMs: number;
+  /**
+   * A Nerts top's look is steady when held 3 frames, or 2 frames at least this far apart, ms (see
+   * LookTuning.steadyMs): at 4–5 frames a second, tops taken soon after they were turned had gone
+   * uncounted (recorded 5- and 6-player games: Nerts error 5.3 → 3.5 cards in sum over 7).
+   */
+  nertsLookSteadyMs: number;
   /** After a Nerts pile is seen empty, the call is placed when its last card lands, or after this long, ms. */
   callWaitMs: number;
   /**
@@ -226,6 +232,7 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   emptyNertsFrames: 4,
   callWaitMs: 2500,
   nertsLookReturnMs: 5000,
+  nertsLookSteadyMs: 100,
   bareAtEndMaxLeft: 5,
   suitRevisionMaxCards: 3,
   pileBreakMs: 200,
@@ -967,7 +974,7 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
       const before = seat.nertsLooks?.tops.length ?? 0;
       // The card before may show again for a while after a new top by look (see addLook).
       const mayReturn = pause.lookTopMs !== undefined && now - pause.lookTopMs <= config.nertsLookReturnMs;
-      const added = addLook(seat.nertsLooks ?? initialLooks(), { look: looked.look, at: quadCentre(looked.corners), cardLength: cardHeightPx(looked.corners), name: sureName }, undefined, pause.look && settled, mayReturn);
+      const added = addLook(seat.nertsLooks ?? initialLooks(), { look: looked.look, at: quadCentre(looked.corners), cardLength: cardHeightPx(looked.corners), name: sureName, timeMs: now }, { ...DEFAULT_LOOK_TUNING, steadyMs: config.nertsLookSteadyMs }, pause.look && settled, mayReturn);
       seat.nertsLooks = added.state;
       if (added.returned) {
         // The departure that new top noted explains no play.
@@ -1648,11 +1655,17 @@ export function flushPending(previous: TrackerState, config: TrackerConfig): { s
   // emptied, though its count had stalled above the last cards (tops that were never named nor
   // told apart by look). At the end hands are off the table, so bare means empty.
   if (callers.length === 0 && !state.called) {
-    for (const seat of state.seats) {
-      const bare = seat.emptySinceMs !== null && now - seat.emptySinceMs >= config.emptyNertsMs && seat.emptyFrames >= config.emptyNertsFrames;
+    const bare = state.seats.filter((seat) => {
+      const longEnough = seat.emptySinceMs !== null && now - seat.emptySinceMs >= config.emptyNertsMs && seat.emptyFrames >= config.emptyNertsFrames;
       const everSeen = seat.nertsSeen.length > 0 || (seat.nertsLooks?.tops.length ?? 0) > 0;
-      if (bare && everSeen && seat.nertsLeft > 0 && seat.nertsLeft <= config.bareAtEndMaxLeft) callers.push({ seat, sinceMs: seat.emptySinceMs! });
-    }
+      return longEnough && everSeen && seat.nertsLeft > 0;
+    });
+    const nearlyDone = bare.filter((seat) => seat.nertsLeft <= config.bareAtEndMaxLeft);
+    // A count stalled above that: the only pile bare at the end that was seen shrinking (the hand
+    // ended, so someone went out; a pile no card was seen to leave is more likely under a hand).
+    const shrunk = bare.filter((seat) => seat.nertsLeft < seat.nertsSize);
+    const chosen = nearlyDone.length > 0 ? nearlyDone : bare.length === 1 && shrunk.length === 1 ? shrunk : [];
+    for (const seat of chosen) callers.push({ seat, sinceMs: seat.emptySinceMs! });
   }
   for (const { seat, sinceMs } of callers) {
     seat.nertsLeft = 0;

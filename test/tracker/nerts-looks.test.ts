@@ -127,6 +127,29 @@ describe('Nerts cards counted by look', () => {
     expect(state.tops).toHaveLength(1);
     expect(newCards).toBe(0);
   });
+  it('with sighting times and steadyMs, two sightings far enough apart make a top (sparse frames)', () => {
+    const timed = { ...DEFAULT_LOOK_TUNING, steadyMs: 100 };
+    const add = (state: NertsLooks, l: number[], timeMs: number) => addLook(state, { look: l, at: [300, 600], cardLength: 80, timeMs }, timed);
+    // 4 frames a second: the first card, then the next one seen twice 250 ms apart.
+    let state = initialLooks();
+    for (const t of [0, 250]) state = add(state, look(0), t).state;
+    expect(state.tops).toHaveLength(1);
+    state = add(state, look(1), 500).state;
+    const second = add(state, look(1), 750);
+    expect(second.newCard).toBe(true);
+    expect(cardsGoneByLook(second.state)).toBe(1);
+    // 30 frames a second: two sightings 33 ms apart are not enough, a third one is (as without times).
+    let fast = initialLooks();
+    for (const t of [0, 33, 67]) fast = add(fast, look(0), t).state;
+    fast = add(fast, look(1), 100).state;
+    const early = add(fast, look(1), 133);
+    expect(early.newCard).toBe(false);
+    expect(add(early.state, look(1), 167).newCard).toBe(true);
+    // Without steadyMs the times change nothing: three sightings, as before.
+    const untimed = addLook(addLook(initialLooks(), { look: look(0), at: [300, 600], cardLength: 80, timeMs: 0 }).state, { look: look(0), at: [300, 600], cardLength: 80, timeMs: 500 });
+    expect(untimed.state.tops).toHaveLength(0);
+  });
+
   it('a card carried over the pile (moving) is no top, however steady its look', () => {
     const frames = [look(0), look(0), look(0), look(6), look(6), look(6), look(6)];
     const { state } = feed(frames, initialLooks(), (i) => (i < 3 ? [300, 600] : [300 + 60 * i, 600]));

@@ -372,6 +372,26 @@ describe('tracker: a Nerts pile bare at the hand end', () => {
     expect(atEnd).toContainEqual({ type: 'call', player: 'ann', manual: false });
   });
 
+  it('is emptied whatever its count when it is the only pile bare at the end (the hand ended, so someone went out)', () => {
+    // Ann's count stalled at 12 (her later tops were never told apart); her pile lies bare to the end.
+    const sequence = [
+      ...frames(0, 4, 100, () => [face('QC', NERTS.x, NERTS.y, 'seat-0/nerts'), face('9C', 900, 100, 'seat-1/nerts')]),
+      ...frames(400, 2, 100, () => [face('9C', 900, 100, 'seat-1/nerts')]),
+      ...frames(600, 4, 100, () => [face('JD', NERTS.x, NERTS.y, 'seat-0/nerts'), face('9C', 900, 100, 'seat-1/nerts')]),
+      ...frames(1000, 30, 100, () => [face('9C', 900, 100, 'seat-1/nerts')]),
+    ];
+    const { during, atEnd } = track(sequence, annAndBob(13));
+    expect(during).toContainEqual({ type: 'nerts-count', player: 'ann', left: 12 });
+    expect(atEnd).toContainEqual({ type: 'nerts-count', player: 'ann', left: 0 });
+    expect(atEnd).toContainEqual({ type: 'call', player: 'ann', manual: false });
+    // Two piles bare with counts far from empty: nothing tells which went out, so neither is guessed.
+    const both = [
+      ...frames(0, 4, 100, () => [face('QC', NERTS.x, NERTS.y, 'seat-0/nerts'), face('9C', 900, 100, 'seat-1/nerts')]),
+      ...frames(400, 30, 100, () => []),
+    ];
+    expect(track(both, annAndBob(13)).atEnd).toEqual([]);
+  });
+
   it('is left alone when a face shows on it again before the end (a hand had covered it)', () => {
     const sequence = [
       ...frames(0, 4, 100, () => [face('QC', NERTS.x, NERTS.y, 'seat-0/nerts')]),
