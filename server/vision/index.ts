@@ -36,7 +36,7 @@ import {
   type IdentityReading,
 } from './identify';
 import { runCnn, runLocate, type Helper, type LocatePart, type RunCnn, type RunLocate } from './inference';
-import { detectionScale, dropFragmentBacks, dropFrameOutlines, dropRepeatedOutlines, keepSurestRivals, locateCards, shareInside, suppressNested, visiblePart, type LocatedCard } from './locate';
+import { detectionScale, dropFragmentBacks, dropFrameOutlines, dropRepeatedOutlines, keepSurestRivals, locateCards, oneOutlinePerNertsPile, shareInside, suppressNested, visiblePart, type LocatedCard } from './locate';
 import { locatorScaleForCard, locatorScales, refineLocated, runLocator, unionOfLocated } from './locator';
 import { loadLayersModelFromDir, readModelMetadata } from './model-io';
 import { loadOpenCv, type OpenCv } from './opencv';
@@ -431,7 +431,12 @@ class TfjsRecognizer implements CardRecognizer {
       this.probed = [];
     }
     lap('rectify');
-    const located = this.probeRememberedCentre(image, this.probeNertsPiles(image, await this.locateWithTracking(image, timestampMs)));
+    const nertsPileOf = (card: LocatedCard) => {
+      const zone = this.zoneOf(card.corners);
+      return isNertsZone(zone) ? zone : undefined;
+    };
+    const found = await this.locateWithTracking(image, timestampMs);
+    const located = this.probeRememberedCentre(image, this.probeNertsPiles(image, oneOutlinePerNertsPile(found, nertsPileOf)));
     lap('locate');
 
     // Tracking: reuse identities of cards that lie where a card lay lately, looking the same. On

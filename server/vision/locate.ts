@@ -398,6 +398,35 @@ export function dropFragmentBacks<T extends LocatedCard>(cards: T[], isBack: (ca
   return cards.filter((card) => !isBack(card) || polygonArea(card.corners) >= minAreaShare * typical);
 }
 
+/**
+ * One outline per Nerts pile: a card found whole there (`single`) is the pile's top, and split
+ * hypotheses (a merged blob cut at card size) lying over it are dropped. A Nerts pile is a
+ * squared stack whose edge, or a neighbouring card, merges with the top into one blob; the blob's
+ * split outlines sit a few pixels off the top, read as other cards (a 9D at 0.93 whole, 7H, 6D,
+ * 5H at 0.3-0.6 split), and their looks differ from the top's, so the tracker counted cards that
+ * never left. `nertsPileOf` names the Nerts pile a card lies on (undefined: none); a split whose
+ * centre lies within `maxOffset` of a short side of a whole card's centre on the same pile goes.
+ */
+export function oneOutlinePerNertsPile<T extends LocatedCard>(cards: T[], nertsPileOf: (card: T) => string | undefined, maxOffset = 0.5): T[] {
+  const whole = cards.filter((card) => card.source === 'single' && nertsPileOf(card) !== undefined);
+  if (whole.length === 0) return cards;
+  return cards.filter((card) => {
+    if (card.source !== 'split') return true;
+    const pile = nertsPileOf(card);
+    if (pile === undefined) return true;
+    const [x, y] = quadCentreOf(card.corners);
+    return !whole.some((top) => {
+      if (nertsPileOf(top) !== pile) return false;
+      const [tx, ty] = quadCentreOf(top.corners);
+      return Math.hypot(x - tx, y - ty) <= maxOffset * quadShortSide(top.corners);
+    });
+  });
+}
+
+function quadCentreOf(q: Quad): Point {
+  return [(q[0][0] + q[1][0] + q[2][0] + q[3][0]) / 4, (q[0][1] + q[1][1] + q[2][1] + q[3][1]) / 4];
+}
+
 function quadShortSide(q: Quad): number {
   const side = (a: Point, b: Point) => Math.hypot(a[0] - b[0], a[1] - b[1]);
   return Math.min(side(q[0], q[1]), side(q[1], q[2]), side(q[2], q[3]), side(q[3], q[0]));

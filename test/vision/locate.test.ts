@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_REGION } from '../../server/vision/classes';
-import { agreeOnSize, cornerHypotheses, dropFragmentBacks, dropFrameOutlines, dropRepeatedOutlines, edgeSizedHypotheses, locateCards, mayHoldSeveral, orderCardQuad, shareInside, splitWidths, suppressNested, visiblePart, type LocatedCard } from '../../server/vision/locate';
+import { agreeOnSize, cornerHypotheses, dropFragmentBacks, dropFrameOutlines, dropRepeatedOutlines, edgeSizedHypotheses, locateCards, mayHoldSeveral, oneOutlinePerNertsPile, orderCardQuad, shareInside, splitWidths, suppressNested, visiblePart, type LocatedCard } from '../../server/vision/locate';
 import { loadOpenCv, type OpenCv } from '../../server/vision/opencv';
 import type { Point, Quad } from '../../server/vision/types';
 import { paintCards, type PaintedCard } from './painted-cards';
@@ -118,6 +118,22 @@ describe('quad helpers', () => {
     expect(splitWidths(88, 63).map(Math.round)).toEqual([63, 88]);
     expect(splitWidths(88, 30).map(Math.round)).toEqual([30, 88, 63]);
     expect(splitWidths(88, undefined).map(Math.round)).toEqual([88, 63]);
+  });
+  it('keeps a Nerts pile\'s whole top and drops split outlines over it, nothing elsewhere', () => {
+    const card = (x: number, y: number, source: LocatedCard['source'], id: string) => ({ corners: [[x, y], [x + 28, y], [x + 28, y + 39], [x, y + 39]] as Quad, source, support: 1, id });
+    const pileOf = (c: { corners: Quad }) => (centre(c.corners)[0] < 100 ? 'seat-0/nerts' : c.corners[0][0] < 200 ? 'seat-1/nerts' : undefined);
+    const cards = [
+      card(10, 10, 'single', 'top'), // the top, found whole
+      card(14, 13, 'split', 'stack edge'), // a split outline a few pixels off it: goes
+      card(60, 10, 'split', 'neighbour'), // a split on the same pile's zone, a card's width away: stays
+      card(110, 10, 'split', 'other pile'), // another pile with no whole card: its splits stay
+      card(113, 12, 'split', 'other pile 2'),
+      card(300, 10, 'split', 'work pile'), // no Nerts pile: untouched
+      card(302, 12, 'single', 'work pile top'),
+    ];
+    expect(oneOutlinePerNertsPile(cards, pileOf).map((c) => c.id)).toEqual(['top', 'neighbour', 'other pile', 'other pile 2', 'work pile', 'work pile top']);
+    // No whole card on any pile: everything stays.
+    expect(oneOutlinePerNertsPile(cards.filter((c) => c.source === 'split'), pileOf)).toHaveLength(5);
   });
   it('keeps the surest of outlines that repeat one card, and copies of a face lying apart', () => {
     const card = (x: number, source: LocatedCard['source'], code: string, confidence: number) => ({
