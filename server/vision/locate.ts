@@ -9,7 +9,7 @@ import { boundingRect, rectsOverlap } from './change';
 import type { RgbImage } from './crop';
 import type { CvMat, OpenCv } from './opencv';
 import type { Point, Quad } from './types';
-import { polygonArea } from '../geometry';
+import { polygonArea, quadCentre } from '../geometry';
 
 /** Tunables of the localiser, in detection-image pixels unless noted. */
 export const LOCATE_DEFAULTS = {
@@ -408,23 +408,14 @@ export function dropFragmentBacks<T extends LocatedCard>(cards: T[], isBack: (ca
  * centre lies within `maxOffset` of a short side of a whole card's centre on the same pile goes.
  */
 export function oneOutlinePerNertsPile<T extends LocatedCard>(cards: T[], nertsPileOf: (card: T) => string | undefined, maxOffset = 0.5): T[] {
-  const whole = cards.filter((card) => card.source === 'single' && nertsPileOf(card) !== undefined);
+  const piles = cards.map(nertsPileOf);
+  const whole = cards.flatMap((card, i) => (card.source === 'single' && piles[i] !== undefined ? [{ pile: piles[i], at: quadCentre(card.corners), short: quadShortSide(card.corners) }] : []));
   if (whole.length === 0) return cards;
-  return cards.filter((card) => {
-    if (card.source !== 'split') return true;
-    const pile = nertsPileOf(card);
-    if (pile === undefined) return true;
-    const [x, y] = quadCentreOf(card.corners);
-    return !whole.some((top) => {
-      if (nertsPileOf(top) !== pile) return false;
-      const [tx, ty] = quadCentreOf(top.corners);
-      return Math.hypot(x - tx, y - ty) <= maxOffset * quadShortSide(top.corners);
-    });
+  return cards.filter((card, i) => {
+    if (card.source !== 'split' || piles[i] === undefined) return true;
+    const [x, y] = quadCentre(card.corners);
+    return !whole.some((top) => top.pile === piles[i] && Math.hypot(x - top.at[0], y - top.at[1]) <= maxOffset * top.short);
   });
-}
-
-function quadCentreOf(q: Quad): Point {
-  return [(q[0][0] + q[1][0] + q[2][0] + q[3][0]) / 4, (q[0][1] + q[1][1] + q[2][1] + q[3][1]) / 4];
 }
 
 function quadShortSide(q: Quad): number {
