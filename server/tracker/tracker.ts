@@ -15,6 +15,7 @@ import type { OwnerEvidence, TableEvent } from '../protocol';
 import { addLook, cardsGoneByLook, DEFAULT_LOOK_TUNING, initialLooks, type NertsLooks } from './nerts-looks';
 import { initialPileWatch, watchPileLook, type PileLookTuning, type TopReading, type PileLookWatch } from './pile-looks';
 import { cardsBetween, pilePrior, readWithPrior, type ReadingTuning } from './readings';
+import { addSuitLean, TWIN_SUIT, twinLean, type SuitLean } from './pile-suit';
 
 export { cardsBetween } from './readings';
 
@@ -160,6 +161,15 @@ export interface TrackerConfig extends ReadingTuning, PileLookTuning {
    */
   suitRevisionMaxCards: number;
   /**
+   * A pile whose readings together favour its look-alike suit (spades for clubs, hearts for
+   * diamonds) by at least these natural log odds, over at least twinSuitMinCards of its cards,
+   * takes that suit, whatever its size (see pile-suit.ts).
+   */
+  twinSuitLean: number;
+  twinSuitMinCards: number;
+  /** A pile of any size takes its look-alike suit from one sure reading (see misreadSuit) when its readings lean at least this much that way. */
+  twinSuitLeanWhenSure: number;
+  /**
    * At the hand's end, a Nerts pile that lay bare to the end with at most this many cards counted
    * left is taken as emptied (its count stalled on tops it could not tell apart).
    */
@@ -235,6 +245,9 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   nertsLookSteadyMs: 100,
   bareAtEndMaxLeft: 5,
   suitRevisionMaxCards: 3,
+  twinSuitLean: 2.5,
+  twinSuitMinCards: 3,
+  twinSuitLeanWhenSure: 0,
   pileBreakMs: 200,
   lookSettleMs: 2500,
   lookLandingMs: 1200,
@@ -304,6 +317,8 @@ export interface TrackedPile {
   withdrawn?: CardCode[];
   /** Per suit, the surest reading the recogniser itself (before the pile's prior) gave a card lying on this pile. */
   suitSeen?: Partial<Record<Suit, number>>;
+  /** Per rank, how the recogniser's own readings of cards on this pile lean between its suit and the look-alike (see pile-suit.ts). */
+  suitLean?: SuitLean;
   /** The pile's top by look, for cards that land and are never named (see pile-looks.ts); absent in older saved states. */
   lookWatch?: PileLookWatch;
   /** On a queen pile: the first tracked king seen landing on it (it may be set aside before it is voted in). */
@@ -627,7 +642,12 @@ function misreadSuit(state: TrackerState, pile: TrackedPile, reading: CardCode, 
   // Each deck has one card of each suit's ace: no suit has more piles than there are decks. A
   // pile never takes a suit that is full; in a suit with too many piles, one of any size may leave.
   if (!top || pilesOfSuit(state, suit) >= config.players.length) return null;
-  if (pile.cards.length > config.suitRevisionMaxCards && pilesOfSuit(state, suitOf(top)) <= config.players.length) return null;
+  // An older pile only when its suit is overfull, or the reading is in the look-alike suit and
+  // the pile's readings together do not say otherwise (see pile-suit.ts).
+  const young = pile.cards.length <= config.suitRevisionMaxCards;
+  const overfull = pilesOfSuit(state, suitOf(top)) > config.players.length;
+  const leansTwin = suit === TWIN_SUIT[suitOf(top)] && pile.suitLean !== undefined && twinLean(pile.suitLean, suitOf(top)).lean >= config.twinSuitLeanWhenSure;
+  if (!young && !overfull && !leansTwin) return null;
   // The top itself, or a card up to three ahead, read in another suit.
   if (suit === suitOf(top) || (reading !== inSuit(top, suit) && !cardsBetween(inSuit(top, suit), reading))) return null;
   if (!hasSureVote(pile.votes, reading, config)) return null;
@@ -640,8 +660,27 @@ function pilesOfSuit(state: TrackerState, suit: Suit): number {
   return state.piles.filter((pile) => pile.cards.length > 0 && suitOf(pile.cards[0].code) === suit).length;
 }
 
-/** Suits that look alike at webcam size: spades and clubs, hearts and diamonds. */
-const TWIN_SUIT: Readonly<Record<Suit, Suit>> = { S: 'C', C: 'S', H: 'D', D: 'H' };
+/**
+ * The look-alike suit a pile's readings together say it has (see pile-suit.ts), when they say so
+ * strongly enough over enough cards and that suit has room for another pile; else null.
+ */
+function twinSuitByLean(state: TrackerState, pile: TrackedPile, config: TrackerConfig): Suit | null {
+  if (pile.completed || pile.cards.length === 0 || !pile.suitLean) return null;
+  const suit = suitOf(pile.cards[0].code);
+  const twin = TWIN_SUIT[suit];
+  const { lean, cards } = twinLean(pile.suitLean, suit);
+  if (cards < config.twinSuitMinCards || lean < config.twinSuitLean) return null;
+  if (pilesOfSuit(state, twin) >= config.players.length && pilesOfSuit(state, suit) <= config.players.length) return null;
+  return twin;
+}
+
+/** Gives `pile` the suit `suit` and tells the rules (see revisePileSuit, reownRevised). */
+function reviseSuit(state: TrackerState, pile: TrackedPile, suit: Suit, reason: string, emit: Emit): void {
+  revisePileSuit(state, pile, suit);
+  const owners = reownRevised(state, pile);
+  // Plays still waiting for their owner go out in the new suit; the rules hear of the rest.
+  if (pile.cards.some((card) => card.player !== '')) emit({ type: 'pile-revised', foundationId: pile.id, suit, reason, ...(owners.length ? { owners } : {}) });
+}
 
 /**
  * A new pile's first card in a suit that has room: as read, or else in its look-alike suit (an
@@ -1134,7 +1173,16 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
       const raw = rawReading.get(top) ?? top;
       const rawSuit = suitOf(raw.code!);
       pile.suitSeen = { ...pile.suitSeen, [rawSuit]: Math.max(pile.suitSeen?.[rawSuit] ?? 0, raw.confidence) };
+      const pileTop = pile.cards.at(-1)?.code;
+      if (pileTop) pile.suitLean = addSuitLean(pile.suitLean ?? {}, raw, suitOf(pileTop), rankValue(pileTop));
       pile.lastSeenMs = now;
+      const twin = twinSuitByLean(state, pile, config);
+      if (twin) {
+        const was = suitOf(pile.cards[0].code);
+        reviseSuit(state, pile, twin, `its cards read as ${SUIT_NAMES[twin]} rather than ${SUIT_NAMES[was]} (${Object.keys(pile.suitLean ?? {}).length} cards weighed)`, emit);
+        // Readings the old suit's prior turned into its cards were of the new suit.
+        for (const vote of pile.votes) if (vote.code && suitOf(vote.code) === was) vote.code = inSuit(vote.code, twin);
+      }
     }
     pile.votes = pruneVotes(pile.votes, now, config);
     const decided = tally(pile.votes, config);
@@ -1148,15 +1196,7 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
     }
     if (decided.code === pile.cards.at(-1)?.code) continue;
     const suit = misreadSuit(state, pile, decided.code, config);
-    if (suit) {
-      const was = suitOf(pile.cards[0].code);
-      revisePileSuit(state, pile, suit);
-      const owners = reownRevised(state, pile);
-      // Plays still waiting for their owner go out in the new suit; the rules hear of the rest.
-      if (pile.cards.some((card) => card.player !== '')) {
-        emit({ type: 'pile-revised', foundationId: pile.id, suit, reason: `${decided.code} was read surely on it: its cards were taken for ${SUIT_NAMES[was]}`, ...(owners.length ? { owners } : {}) });
-      }
-    }
+    if (suit) reviseSuit(state, pile, suit, `${decided.code} was read surely on it: its cards were taken for ${SUIT_NAMES[suitOf(pile.cards[0].code)]}`, emit);
     const currentTop = pile.cards.at(-1)?.code;
     let added = cardsBetween(currentTop, decided.code);
     // The reading a withdrawal took back (see withdrawAbove), read again: likely the same

@@ -260,6 +260,43 @@ describe('tracker: readings weighed by the pile', () => {
     expect(played(10)).toEqual([...codes]);
   });
 
+  /** A pile of `ranks` cards, each read in frames 600 ms apart with `read(rank)`'s shares. */
+  const pileOf = (ranks: string[], read: (rank: string) => Array<[CardCode, number]>) =>
+    ranks.flatMap((rank, i) => frames(i * 600, 5, 100, () => [unsure(read(rank), CENTRE.x, CENTRE.y, 'centre', read(rank)[0][1])]));
+  const FIVE = ['A', '2', '3', '4', '5'];
+
+  it('revises an older pile to its look-alike suit when its cards lean that way and a card ahead reads surely in it', () => {
+    // The ace reads as clubs, the rest as spades first: the pile's prior made them clubs. The 6S
+    // then reads surely: five cards on, the young-pile rule no longer applies, but the pile's
+    // readings together say spades, so it is no illegal play.
+    const leaning = pileOf(FIVE, (rank) => (rank === 'A' ? [['AC', 0.6], ['AS', 0.38]] : [[`${rank}S` as CardCode, 0.55], [`${rank}C` as CardCode, 0.42]]));
+    const events = run([...leaning, ...frames(3000, 20, 100, () => [face('6S', CENTRE.x, CENTRE.y, 'centre', 0.95)])]);
+    // Plays already out keep their code (the pile-revised event corrects them); those still
+    // waiting for their owner go out in the new suit.
+    const cards = events.filter((e) => e.type === 'card-played').map((e) => (e as { card: string }).card);
+    expect(cards.map((card) => card.slice(0, -1))).toEqual(['A', '2', '3', '4', '5', '6']);
+    expect(cards.at(-1)).toBe('6S');
+    expect(events).toContainEqual(expect.objectContaining({ type: 'pile-revised', foundationId: 'f1', suit: 'S' }));
+  });
+
+  it('keeps an older pile whose cards read as its own suit: a sure card of the look-alike suit is an illegal play', () => {
+    const clubs = pileOf(FIVE, (rank) => [[`${rank}C` as CardCode, 0.6], [`${rank}S` as CardCode, 0.38]]);
+    const events = run([...clubs, ...frames(3000, 25, 100, () => [face('6S', CENTRE.x, CENTRE.y, 'centre', 0.95)])]);
+    expect(events.some((e) => e.type === 'pile-revised')).toBe(false);
+    // Reported once, as a play onto the 5C pile (the rules engine calls it illegal).
+    expect(events.filter((e) => e.type === 'card-played' && e.card === '6S')).toHaveLength(1);
+  });
+
+  it('revises a pile whose readings lean strongly to the look-alike suit over several cards, with no sure reading at all', () => {
+    // Every card reads spades two to one, yet never surely enough to beat the clubs prior alone.
+    const spades = pileOf([...FIVE, '6'], (rank) => (rank === 'A' ? [['AC', 0.5], ['AS', 0.45]] : [[`${rank}S` as CardCode, 0.62], [`${rank}C` as CardCode, 0.2]]));
+    const events = run(spades);
+    expect(events).toContainEqual(expect.objectContaining({ type: 'pile-revised', foundationId: 'f1', suit: 'S' }));
+    const cards = events.filter((e) => e.type === 'card-played').map((e) => (e as { card: string }).card);
+    expect(cards).toHaveLength(6);
+    expect(cards.at(-1)).toBe('6S');
+  });
+
   it('keeps a pile whose suit was read surely: a card of another suit on it is an illegal play', () => {
     const sequence = [
       ...frames(0, 3, 100, () => [face('AH', 300, 620, 'seat-0/nerts', 0.95)]),
