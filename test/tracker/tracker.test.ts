@@ -118,6 +118,18 @@ describe('tracker: foundations', () => {
     const { events } = run(frames(0, 5, 100, () => [face('AS', 500, 360, 'centre'), face('AH', 700, 360, 'centre')]));
     expect(events.filter((e) => e.type === 'card-played').map((e) => e.type === 'card-played' && e.foundationId)).toEqual(['f1', 'f2']);
   });
+
+  it('spreads plays nothing points to (no seat showed the card, no hand was seen) over the players', () => {
+    // Four hearts land one after another; no seat ever showed them and no motion was reported.
+    const codes = ['AH', '2H', '3H', '4H'] as const;
+    const { events } = run(codes.flatMap((code, i) => frames(i * 600, 5, 100, () => [face(code, CENTRE.x, CENTRE.y, 'centre')])));
+    const owners = events.filter((e) => e.type === 'card-played').map((e) => e.type === 'card-played' && e.player);
+    expect(owners).toHaveLength(4);
+    expect(owners.filter((owner) => owner === 'ann')).toHaveLength(2);
+    // A seat that showed the card is still preferred to a blind guess.
+    const shown = run([...frames(0, 3, 100, () => [face('AH', 980, 100, 'seat-1/work')]), ...frames(300, 5, 100, () => [face('AH', CENTRE.x, CENTRE.y, 'centre')])]);
+    expect(shown.events).toContainEqual(played('bob', 'AH', 'f1', true));
+  });
 });
 
 describe('tracker: disputes', () => {
