@@ -927,6 +927,12 @@ interface Sighting {
   rawReading: Map<CardObservation, CardObservation>;
   /** Faces in the centre with a look, at any confidence (see pile-looks.ts). */
   lookedCentre: CardObservation[];
+  /**
+   * Per pile id, the surest face the recogniser itself read lying on it, before the pile's prior
+   * and any confidence floor: a 7S read at 0.86 on a pile taken for clubs becomes a 7C at 0.1 and
+   * is dropped, yet says the most about the pile's suit (see pile-suit.ts).
+   */
+  rawOnPile: Map<string, CardObservation>;
 }
 
 /**
@@ -937,12 +943,14 @@ interface Sighting {
 function readFrame(state: TrackerState, frame: FrameObservations, now: number, config: TrackerConfig): Sighting {
   // What the recogniser itself said of a centre card read otherwise in the light of its pile.
   const rawReading = new Map<CardObservation, CardObservation>();
+  const rawOnPile = new Map<string, CardObservation>();
   const expected = new Set<CardObservation>();
   const usable = frame.cards
     .map((card) => {
       if (parseZone(card.zone)?.area !== 'centre') return card;
       const pile = pileUnder(state, card, config);
       const top = pile?.cards.at(-1)?.code;
+      if (pile && card.kind === 'face' && card.code && card.confidence > (rawOnPile.get(pile.id)?.confidence ?? -1)) rawOnPile.set(pile.id, card);
       const read = readWithPrior(card, (code) => pilePrior(top, code, config), config);
       if (read !== card) rawReading.set(read, card);
       if (pile && read.kind === 'face' && read.code && pilePrior(top, read.code, config) === 1) expected.add(read);
@@ -982,7 +990,7 @@ function readFrame(state: TrackerState, frame: FrameObservations, now: number, c
   }
 
   const lookedCentre = frame.cards.filter((card) => card.kind === 'face' && card.look && parseZone(card.zone)?.area === 'centre');
-  return { usable, centreCards, nertsObserved, seenInSeat, rawReading, lookedCentre };
+  return { usable, centreCards, nertsObserved, seenInSeat, rawReading, lookedCentre, rawOnPile };
 }
 
 /** Nerts piles: the top card's changes count cards leaving; a pile seen empty is the call. */
@@ -1122,7 +1130,7 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
 }
 
 /** Centre piles: which cards lie still, which pile each lies on, the votes on tops, new piles and set-aside ones. */
-function followCentre(state: TrackerState, frame: FrameObservations, { centreCards, rawReading, lookedCentre }: Sighting, now: number, config: TrackerConfig, emit: Emit): void {
+function followCentre(state: TrackerState, frame: FrameObservations, { centreCards, rawReading, lookedCentre, rawOnPile }: Sighting, now: number, config: TrackerConfig, emit: Emit): void {
   // Which centre cards lie still (a copy seen at the same place a moment ago); two copies of one
   // code are told apart by place, each matched to its nearest previous sighting.
   const still = new Set<CardObservation>();
@@ -1176,16 +1184,18 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
       const raw = rawReading.get(top) ?? top;
       const rawSuit = suitOf(raw.code!);
       pile.suitSeen = { ...pile.suitSeen, [rawSuit]: Math.max(pile.suitSeen?.[rawSuit] ?? 0, raw.confidence) };
-      const pileTop = pile.cards.at(-1)?.code;
-      if (pileTop) pile.suitLean = addSuitLean(pile.suitLean ?? {}, raw, suitOf(pileTop), rankValue(pileTop));
       pile.lastSeenMs = now;
-      const twin = twinSuitByLean(state, pile, config);
-      if (twin) {
-        const was = suitOf(pile.cards[0].code);
-        reviseSuit(state, pile, twin, `its cards read as ${SUIT_NAMES[twin]} rather than ${SUIT_NAMES[was]} (${Object.keys(pile.suitLean ?? {}).length} cards weighed)`, emit);
-        // Readings the old suit's prior turned into its cards were of the new suit.
-        for (const vote of pile.votes) if (vote.code && suitOf(vote.code) === was) vote.code = inSuit(vote.code, twin);
-      }
+    }
+    // The pile's suit from all its readings, the recogniser's own (see pile-suit.ts).
+    const rawHere = rawOnPile.get(pile.id);
+    const pileTop = pile.cards.at(-1)?.code;
+    if (rawHere && pileTop) pile.suitLean = addSuitLean(pile.suitLean ?? {}, rawHere, suitOf(pileTop), rankValue(pileTop));
+    const twin = twinSuitByLean(state, pile, config);
+    if (twin) {
+      const was = suitOf(pile.cards[0].code);
+      reviseSuit(state, pile, twin, `its cards read as ${SUIT_NAMES[twin]} rather than ${SUIT_NAMES[was]} (${Object.keys(pile.suitLean ?? {}).length} cards weighed)`, emit);
+      // Readings the old suit's prior turned into its cards were of the new suit.
+      for (const vote of pile.votes) if (vote.code && suitOf(vote.code) === was) vote.code = inSuit(vote.code, twin);
     }
     pile.votes = pruneVotes(pile.votes, now, config);
     const decided = tally(pile.votes, config);

@@ -279,6 +279,17 @@ describe('tracker: readings weighed by the pile', () => {
     expect(events).toContainEqual(expect.objectContaining({ type: 'pile-revised', foundationId: 'f1', suit: 'S' }));
   });
 
+  it('weighs readings the pile prior would drop: a sure spade on an older pile taken for clubs turns it to spades', () => {
+    // The ace reads as clubs, 2-4 as spades first (the prior made them clubs). On that "clubs"
+    // pile a 5S read at 0.86 (5C 0.10) becomes, by the prior, a 5C at 0.1: under every floor, so
+    // it never votes and the pile would stall; the recogniser's own reading still counts.
+    const leaning = pileOf(['A', '2', '3', '4'], (rank) => (rank === 'A' ? [['AC', 0.6], ['AS', 0.38]] : [[`${rank}S` as CardCode, 0.6], [`${rank}C` as CardCode, 0.38]]));
+    const fiveS = frames(2400, 10, 100, () => [unsure([['5S', 0.86], ['5C', 0.1]], CENTRE.x, CENTRE.y, 'centre', 0.86)]);
+    const events = run([...leaning, ...fiveS]);
+    expect(events).toContainEqual(expect.objectContaining({ type: 'pile-revised', foundationId: 'f1', suit: 'S' }));
+    expect(events.filter((e) => e.type === 'card-played').map((e) => (e as { card: string }).card).at(-1)).toBe('5S');
+  });
+
   it('keeps an older pile whose cards read as its own suit: a sure card of the look-alike suit is an illegal play', () => {
     const clubs = pileOf(FIVE, (rank) => [[`${rank}C` as CardCode, 0.6], [`${rank}S` as CardCode, 0.38]]);
     const events = run([...clubs, ...frames(3000, 25, 100, () => [face('6S', CENTRE.x, CENTRE.y, 'centre', 0.95)])]);
