@@ -492,6 +492,8 @@ export interface TrackerState {
   nextPileNumber: number;
   nextDisputeNumber: number;
   called: boolean;
+  /** When the call was heard (the camera's own call; absent for a manual one and in older saved states), ms. */
+  calledAtMs?: number;
   lastPlayMs: number | null;
   /** Latest landing time of a play accepted onto a pile, ms. */
   lastLandingMs?: number | null;
@@ -781,6 +783,21 @@ function tally(allVotes: Vote[], config: TrackerConfig): { code: CardCode | null
 function landedAt(state: TrackerState, code: CardCode, firstStillMs: number, config: TrackerConfig): number {
   const moving = state.flights[code]?.movingMs;
   return moving !== undefined && moving <= firstStillMs && firstStillMs - moving <= config.flightGapMs ? moving : firstStillMs;
+}
+
+/**
+ * A card first seen on a pile after the call, when the pile's top before it was not seen since
+ * the call either: it landed under a hand, unseen, and play stops at the call, so it is taken to
+ * have landed just before it (at the end of a hand hands cover the centre; cards they uncover
+ * after the call were otherwise all refused as played after it). A top seen after the call and
+ * then covered keeps the landing time seen.
+ */
+function landedBeforeCall(state: TrackerState, pile: TrackedPile, landMs: number): number {
+  const callMs = state.calledAtMs;
+  if (callMs === undefined || landMs < callMs) return landMs;
+  const top = pile.cards.at(-1)?.code;
+  const topSeenSinceCall = pile.votes.some((vote) => vote.code === top && vote.timeMs >= callMs);
+  return topSeenSinceCall ? landMs : callMs - 1;
 }
 
 /** When a reading was first seen among the current votes, ms. */
@@ -1121,6 +1138,7 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
         state.called = true;
         seat.callPending = null;
         const heard = pending.landedMs !== null ? Math.max(pending.landedMs + config.callReactionMs, (state.lastLandingMs ?? -Infinity) + 1) : now;
+        state.calledAtMs = heard;
         emit({ type: 'nerts-count', player: seat.playerId, left: 0 }, pending.sinceMs);
         emit({ type: 'call', player: seat.playerId, manual: false }, heard);
       }
@@ -1223,7 +1241,8 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
       added ??= cardsBetween(currentTop, decided.code, 13);
     }
     if (added) {
-      for (const code of added) queuePlay(state, pile, code, false, landedAt(state, decided.code, firstSeen(pile.votes, decided.code), config), now, config, true, code !== decided.code);
+      const landMs = landedBeforeCall(state, pile, landedAt(state, decided.code, firstSeen(pile.votes, decided.code), config));
+      for (const code of added) queuePlay(state, pile, code, false, landMs, now, config, true, code !== decided.code);
       pile.reportedIllegal = null;
       if (rankValue(decided.code) === 13) pile.completed = true;
     } else if (pile.reportedIllegal !== decided.code && rankValue(decided.code) > rankValue(pile.cards.at(-1)!.code)) {

@@ -416,6 +416,29 @@ describe('tracker: Nerts piles and the call', () => {
     expect(call.timeMs).toBe(play.timeMs + small.callReactionMs);
   });
 
+  it('takes a card uncovered after the call, on a pile unseen since before it, as played before the call', () => {
+    // Bob's hand covers the AS pile from 1 s; Ann's last Nerts card lands and she calls; when
+    // Bob's hand lifts, the pile shows the 2S he put down under it. Play stops at the call: the
+    // 2S landed before it (else the rules refuse it as played after the call).
+    const OTHER = { x: 900, y: 360 };
+    /** The centre: the hearts pile's top, and the other pile's top when it is not covered. */
+    const centre = (hearts: 'AH' | '2H', other?: 'AS' | '2S') => [face(hearts, CENTRE.x, CENTRE.y, 'centre'), ...(other ? [face(other, OTHER.x, OTHER.y, 'centre')] : [])];
+    const sequence = [
+      ...frames(0, 4, 100, () => [...centre('AH', 'AS'), face('QC', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts')]),
+      frame(400, centre('AH', 'AS')),
+      ...frames(500, 3, 100, () => [...centre('AH', 'AS'), face('2H', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts')]),
+      ...frames(800, 2, 100, () => centre('AH', 'AS')),
+      ...frames(1000, 6, 100, () => centre('AH')), // Bob's hand over the AS pile
+      ...frames(1600, 40, 100, () => centre('2H')),
+      ...frames(5600, 20, 100, () => centre('2H', '2S')),
+    ];
+    const { timed } = run(sequence, initialTrackerState(small), small);
+    const call = timed.find((e) => e.event.type === 'call')!;
+    const twoS = timed.find((e) => e.event.type === 'card-played' && e.event.card === '2S')!;
+    expect(call.timeMs).toBeLessThan(5600);
+    expect(twoS.timeMs).toBeLessThan(call.timeMs);
+  });
+
   it('reads the Nerts top where the pile lies, not a stray outline in its zone', () => {
     // QC lies on the pile (read surely); part of the next work pile shows in the zone too, with
     // its own look, sometimes read more surely than the top. No card leaves the pile.
