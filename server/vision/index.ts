@@ -36,7 +36,7 @@ import {
   type IdentityReading,
 } from './identify';
 import { runCnn, runLocate, type Helper, type LocatePart, type RunCnn, type RunLocate } from './inference';
-import { detectionScale, dropFragmentBacks, dropFrameOutlines, dropRepeatedOutlines, keepSurestRivals, locateCards, oneOutlinePerNertsPile, shareInside, suppressNested, visiblePart, type LocatedCard } from './locate';
+import { detectionScale, dropFragmentBacks, dropFrameOutlines, dropRepeatedOutlines, keepSurestRivals, LOCATE_DEFAULTS, locateCards, oneOutlinePerNertsPile, paleTableShare, shareInside, suppressNested, visiblePart, type LocatedCard } from './locate';
 import { locatorScaleForCard, locatorScales, refineLocated, runLocator, unionOfLocated } from './locator';
 import { loadLayersModelFromDir, readModelMetadata } from './model-io';
 import { loadOpenCv, type OpenCv } from './opencv';
@@ -60,6 +60,9 @@ export const DEFAULT_LIVE_INDEX_MODEL_DIR = path.resolve(path.dirname(fileURLToP
  * views (photos, crops).
  */
 export const LIVE_MODEL_BELOW_PX = 72;
+
+/** How often a calibrated table's cloth is measured for paleness (see checkPaleCloth), ms. */
+const PALE_CLOTH_CHECK_MS = 10_000;
 
 /**
  * Which small cards the live-size models read: none ('off', the default); those in a player's own
@@ -435,6 +438,7 @@ class TfjsRecognizer implements CardRecognizer {
       const zone = this.zoneOf(card.corners);
       return isNertsZone(zone) ? zone : undefined;
     };
+    this.checkPaleCloth(image, timestampMs);
     const found = await this.locateWithTracking(image, timestampMs);
     const located = this.probeRememberedCentre(image, this.probeNertsPiles(image, oneOutlinePerNertsPile(found, nertsPileOf)));
     lap('locate');
@@ -506,6 +510,9 @@ class TfjsRecognizer implements CardRecognizer {
   private probed: Array<Quad | null | undefined> = [];
   /** The regions this frame re-localised; null when the whole frame was. */
   private changed: PixelRect[] | null = null;
+  /** Whether the calibrated table is a pale patterned cloth (see paleTableShare), and when that was last measured, ms. */
+  private paleCloth = false;
+  private paleCheckedMs = -Infinity;
 
   /**
    * `located` plus, for each calibrated Nerts pile where it holds no card, the card a probe
@@ -602,6 +609,23 @@ class TfjsRecognizer implements CardRecognizer {
     return located;
   }
 
+  /**
+   * On a calibrated table, measures every PALE_CLOTH_CHECK_MS whether the cloth is pale and
+   * patterned (the localiser then also looks for cards by their size; see locateCards).
+   */
+  private checkPaleCloth(image: RgbImage, timestampMs: number): void {
+    if (!this.plane) {
+      this.paleCloth = false;
+      return;
+    }
+    if (timestampMs >= this.paleCheckedMs && timestampMs - this.paleCheckedMs < PALE_CLOTH_CHECK_MS) return;
+    this.paleCheckedMs = timestampMs;
+    const sx = image.width / this.plane.calibration.imageWidth;
+    const sy = image.height / this.plane.calibration.imageHeight;
+    const table = this.plane.calibration.imageCorners.map(([x, y]) => [x * sx, y * sy]) as Quad;
+    this.paleCloth = paleTableShare(image, table) >= LOCATE_DEFAULTS.paleShare;
+  }
+
   private refreshCount = 0;
   private lastRefreshMs = -Infinity;
 
@@ -615,7 +639,7 @@ class TfjsRecognizer implements CardRecognizer {
       found = [];
       for (const region of regions) found.push(await this.locate(cropRegion(image, region), image));
     } else {
-      const options = { cardWidthPx: this.plane?.cardWidthPx, scale: detectionScale(image.width, image.height) };
+      const options = { cardWidthPx: this.plane?.cardWidthPx, scale: detectionScale(image.width, image.height), paleCloth: this.paleCloth };
       const parts: LocatePart[] = regions.map((region) => ({ image: cropRegion(image, region), options }));
       found = await runLocate(this.localLocate, this.helper, parts);
     }
@@ -632,7 +656,7 @@ class TfjsRecognizer implements CardRecognizer {
    */
   private async locate(part: RgbImage, frame: RgbImage): Promise<LocatedCard[]> {
     const cardWidthPx = this.plane?.cardWidthPx;
-    const [classical] = await this.localLocate([{ image: part, options: { cardWidthPx, scale: detectionScale(frame.width, frame.height) } }]);
+    const [classical] = await this.localLocate([{ image: part, options: { cardWidthPx, scale: detectionScale(frame.width, frame.height), paleCloth: this.paleCloth } }]);
     if (!this.locatorModel) return classical;
     const factors = cardWidthPx ? [locatorScaleForCard(cardWidthPx)] : locatorScales(frame.width, frame.height);
     // Outline fitting costs a few ms a card: only for the net's cards the classical localiser has

@@ -10,6 +10,7 @@ import type { RgbImage } from './crop';
 import type { CvMat, OpenCv } from './opencv';
 import type { Point, Quad } from './types';
 import { polygonArea, quadCentre } from '../geometry';
+import { PROBE_DEFAULTS, probePile } from './probe';
 
 /** Tunables of the localiser, in detection-image pixels unless noted. */
 export const LOCATE_DEFAULTS = {
@@ -40,6 +41,17 @@ export const LOCATE_DEFAULTS = {
   minSupport: 0.82,
   /** Hypotheses overlapping each other this much, each way, are one card. */
   sameOverlap: 0.8,
+  /**
+   * Pale patterned cloth (see paleTableShare): at least this share of the table at least
+   * paleLevel white (value − saturation). A pale gingham measured 0.46; wood, felt, dots,
+   * stripes and a dark gingham 0.02–0.18 (session 21).
+   */
+  paleLevel: 170,
+  paleShare: 0.35,
+  /** On pale patterned cloth: the opening that leaves only cards, as a share of a card's width... */
+  paleOpen: 0.6,
+  /** ...and the edge floor of the outline fitted at each blob (the cloth's squares are nearly as bright as a card). */
+  paleMinEdge: 20,
 };
 
 /** Options for one localisation call. */
@@ -51,6 +63,32 @@ export interface LocateOptions {
    * full frame's scale when it re-examines a sub-region, so sizes and thresholds stay the same.
    */
   scale?: number;
+  /** The table is a pale patterned cloth (see paleTableShare): also look for cards by size (needs cardWidthPx). */
+  paleCloth?: boolean;
+}
+
+/**
+ * The share of the table (`tableQuad`, image pixels) at least `level` white (value − saturation,
+ * as the localiser's mask), sampled every `step` pixels. On a pale gingham the cloth's white
+ * squares are as white as the cards and every card merges with the cloth in the mask.
+ */
+export function paleTableShare(image: RgbImage, tableQuad: Quad, level = LOCATE_DEFAULTS.paleLevel, step = 4): number {
+  const xs = tableQuad.map((p) => p[0]);
+  const ys = tableQuad.map((p) => p[1]);
+  let on = 0;
+  let all = 0;
+  for (let y = Math.max(0, Math.floor(Math.min(...ys))); y < Math.min(image.height, Math.max(...ys)); y += step) {
+    for (let x = Math.max(0, Math.floor(Math.min(...xs))); x < Math.min(image.width, Math.max(...xs)); x += step) {
+      if (!pointInQuad(tableQuad, x, y)) continue;
+      const o = (y * image.width + x) * 3;
+      const max = Math.max(image.data[o], image.data[o + 1], image.data[o + 2]);
+      const min = Math.min(image.data[o], image.data[o + 1], image.data[o + 2]);
+      const saturation = max === 0 ? 0 : ((max - min) / max) * 255;
+      all += 1;
+      if (max - saturation >= level) on += 1;
+    }
+  }
+  return all === 0 ? 0 : on / all;
 }
 
 /** A located card: its quad (TL TR BR BL, TL→TR the short side) and how it was found. */
@@ -58,7 +96,8 @@ export interface LocatedCard {
   corners: Quad;
   /**
    * 'single': an isolated card-shaped blob; 'split': a hypothesis inside a merged blob; 'net': the
-   * learned locator; 'probe': an outline fitted on a calibrated Nerts pile (probe.ts).
+   * learned locator; 'probe': an outline fitted on a calibrated Nerts pile (probe.ts), or where a
+   * card's blob shows on a pale patterned cloth.
    */
   source: 'single' | 'split' | 'net' | 'probe';
   /** Fraction of the quad supported by the card mask, 0..1. */
@@ -589,6 +628,36 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
         const corners = orderCardQuad(rectCorners(blob.rect.center, blob.rect.size, blob.rect.angle));
         if (found.some((f) => sameCard(f.corners, corners, w * 0.18))) continue;
         addSingle(blob);
+      }
+    }
+    // Pale patterned cloth: every card merges with the cloth's white squares at every level.
+    // Cards are far bigger than the squares, so after a closing (a card's pips) an opening with a
+    // square most of a card's width leaves blobs only where a card lies; at each, a card outline
+    // of the known size is fitted to the image, as on a Nerts pile (probe.ts).
+    if (knownWidth && options.cardWidthPx && options.paleCloth) {
+      const opened = track(new cv.Mat());
+      cv.threshold(whiteness, opened, Math.min(235, threshold + 80), 255, cv.THRESH_BINARY);
+      const closer = track(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(5, 5)));
+      cv.morphologyEx(opened, opened, cv.MORPH_CLOSE, closer);
+      const side = 2 * Math.round((knownWidth * params.paleOpen) / 2) + 1;
+      const square = track(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(side, side)));
+      cv.morphologyEx(opened, opened, cv.MORPH_OPEN, square);
+      const contours = track(new cv.MatVector());
+      const hierarchy = track(new cv.Mat());
+      cv.findContours(opened, contours, hierarchy, cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
+      const widthPx = options.cardWidthPx;
+      for (let i = 0; i < contours.size(); i++) {
+        const contour = track(contours.get(i));
+        const rect = cv.minAreaRect(contour);
+        // Half a card's width squared at least (a cloth square is gone), at most about a card.
+        if (cv.contourArea(contour) < (knownWidth * 0.5) ** 2 || Math.max(rect.size.width, rect.size.height) > knownWidth * params.aspect * 1.3) continue;
+        const [x, y] = [rect.center.x / scale, rect.center.y / scale];
+        const r = widthPx * 0.3;
+        const quad = probePile(image, [[x - r, y - r], [x + r, y - r], [x + r, y + r], [x - r, y + r]], widthPx, { ...PROBE_DEFAULTS, minEdge: params.paleMinEdge });
+        if (!quad) continue;
+        const corners = quad.map(([qx, qy]) => [qx * scale, qy * scale] as Point) as Quad;
+        if (found.some((f) => sameCard(f.corners, corners, knownWidth * 0.25))) continue;
+        found.push({ corners, source: 'probe', support: 1 });
       }
     }
     // The unexplained plain blobs themselves: a card glued to pale streaks keeps its own corners.

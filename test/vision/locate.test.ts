@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_REGION } from '../../server/vision/classes';
-import { agreeOnSize, cornerHypotheses, dropFragmentBacks, dropFrameOutlines, dropRepeatedOutlines, edgeSizedHypotheses, locateCards, mayHoldSeveral, oneOutlinePerNertsPile, orderCardQuad, shareInside, splitWidths, suppressNested, visiblePart, type LocatedCard } from '../../server/vision/locate';
+import { agreeOnSize, cornerHypotheses, dropFragmentBacks, dropFrameOutlines, dropRepeatedOutlines, edgeSizedHypotheses, LOCATE_DEFAULTS, locateCards, mayHoldSeveral, oneOutlinePerNertsPile, orderCardQuad, paleTableShare, shareInside, splitWidths, suppressNested, visiblePart, type LocatedCard } from '../../server/vision/locate';
 import { loadOpenCv, type OpenCv } from '../../server/vision/opencv';
 import type { Point, Quad } from '../../server/vision/types';
 import { paintCards, type PaintedCard } from './painted-cards';
@@ -78,6 +78,41 @@ describe('locateCards', () => {
     for (const c of [cards[0], cards[2]]) {
       expect(found.some((f) => Math.hypot(centre(f.corners)[0] - c.cx, centre(f.corners)[1] - c.cy) < 6 && Math.abs(quadShort(f.corners) - 63) < 8)).toBe(true);
     }
+  });
+
+  it('finds cards on a pale gingham by their size, where the whiteness mask merges them with the cloth', () => {
+    // A pale gingham (white squares as white as a card, 9-pixel checks) under small cards, as a
+    // whole-table webcam sees them (20x28 pixels), with a few dark pips.
+    const cards = [
+      { cx: 100, cy: 90, w: 20, h: 28, angle: 0.3 },
+      { cx: 200, cy: 150, w: 20, h: 28, angle: -0.6 },
+      { cx: 320, cy: 110, w: 20, h: 28, angle: 1.1 },
+      { cx: 400, cy: 200, w: 20, h: 28, angle: 0 },
+    ];
+    const width = 480;
+    const height = 270;
+    const data = paintCards(width, height, cards, (u, v) => (Math.abs(u) < 2.5 && Math.abs(v) < 4 ? [30, 30, 30] : [244, 244, 240]));
+    const painted = new Set<number>();
+    for (const c of cards) for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) {
+      const u = (x - c.cx) * Math.cos(c.angle) + (y - c.cy) * Math.sin(c.angle);
+      const w = -(x - c.cx) * Math.sin(c.angle) + (y - c.cy) * Math.cos(c.angle);
+      if (Math.abs(u) <= c.w / 2 && Math.abs(w) <= c.h / 2) painted.add(y * width + x);
+    }
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) {
+      if (painted.has(y * width + x)) continue;
+      const bands = (Math.floor(x / 9) % 2) + (Math.floor(y / 9) % 2);
+      data.set(bands === 0 ? [242, 242, 238] : bands === 1 ? [196, 222, 198] : [160, 205, 168], (y * width + x) * 3);
+    }
+    const image = { data, width, height };
+    const table: Quad = [[0, 0], [width, 0], [width, height], [0, height]];
+    expect(paleTableShare(image, table)).toBeGreaterThanOrEqual(LOCATE_DEFAULTS.paleShare);
+    const near = (found: LocatedCard[]) => cards.filter((c) => found.some((f) => Math.hypot(centre(f.corners)[0] - c.cx, centre(f.corners)[1] - c.cy) < 5 && Math.abs(quadShort(f.corners) - c.w) < 4)).length;
+    const plain = near(locateCards(cv, image, { cardWidthPx: 20 }));
+    const pale = near(locateCards(cv, image, { cardWidthPx: 20, paleCloth: true }));
+    expect(pale).toBeGreaterThan(plain);
+    expect(pale).toBeGreaterThanOrEqual(3);
+    // A dark cloth is not pale.
+    expect(paleTableShare({ data: paint(width, height, cards), width, height }, table)).toBeLessThan(0.1);
   });
 
   it('finds nothing on an empty cloth', () => {
