@@ -411,6 +411,9 @@ class TfjsRecognizer implements CardRecognizer {
     this.tracks.clear();
     this.previousThumb = null;
     this.previousLocated = [];
+    // Another table, maybe another cloth: measured again on the next frame.
+    this.paleCloth = false;
+    this.paleCheckedMs = -Infinity;
   }
 
   async recognize(frame: FrameInput, timestampMs: number, options: RecognizeOptions = {}): Promise<FrameObservations> {
