@@ -623,10 +623,7 @@ class TfjsRecognizer implements CardRecognizer {
     }
     if (timestampMs >= this.paleCheckedMs && timestampMs - this.paleCheckedMs < PALE_CLOTH_CHECK_MS) return;
     this.paleCheckedMs = timestampMs;
-    const sx = image.width / this.plane.calibration.imageWidth;
-    const sy = image.height / this.plane.calibration.imageHeight;
-    const table = this.plane.calibration.imageCorners.map(([x, y]) => [x * sx, y * sy]) as Quad;
-    this.paleCloth = paleTableShare(image, table) >= LOCATE_DEFAULTS.paleShare;
+    this.paleCloth = paleTableShare(image, this.plane.imageCorners) >= LOCATE_DEFAULTS.paleShare;
   }
 
   private refreshCount = 0;

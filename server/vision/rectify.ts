@@ -11,6 +11,8 @@ export interface TablePlane {
   /** image pixel → table mm (origin at the table rectangle's top-left corner). */
   imageToTable: Homography;
   tableToImage: Homography;
+  /** The table's corners in this frame's pixels (the calibration's, scaled to the frame). */
+  imageCorners: Quad;
   /** Median card short side in image pixels over the table, pixels. */
   cardWidthPx: number;
   calibration: TableCalibration;
@@ -44,7 +46,7 @@ export function tablePlane(calibration: TableCalibration, width: number, height:
     }
   widths.sort((a, b) => a - b);
   const zonesBySpecificity = [...calibration.zones].sort((a, b) => ZONE_PRIORITY[a.kind] - ZONE_PRIORITY[b.kind]);
-  return { imageToTable, tableToImage, cardWidthPx: widths[4], calibration, zonesBySpecificity };
+  return { imageToTable, tableToImage, imageCorners: image, cardWidthPx: widths[4], calibration, zonesBySpecificity };
 }
 
 /** Smaller wins: a pile zone inside a seat beats the seat; the centre beats the seat wedges it overlaps. */
