@@ -11,6 +11,8 @@ import type { CvMat, OpenCv } from './opencv';
 import type { Point, Quad } from './types';
 import { polygonArea, quadCentre } from '../geometry';
 import { PROBE_DEFAULTS, probePile } from './probe';
+import { geometryQuad, type CardGeometry } from './locator';
+import { REFINE_DEFAULTS, refineGeometry } from './refine';
 
 /** Tunables of the localiser, in detection-image pixels unless noted. */
 export const LOCATE_DEFAULTS = {
@@ -48,9 +50,26 @@ export const LOCATE_DEFAULTS = {
    */
   paleLevel: 170,
   paleShare: 0.35,
-  /** On pale patterned cloth: the opening that leaves only cards, as a share of a card's width... */
+  /**
+   * On pale patterned cloth, for the whiter-than-the-cloth mask, in card widths: the cells whose
+   * brightest pixel samples the cloth's white, the span the median of those takes, the closing
+   * that fills a card's pips and the opening that leaves only cards; and how much whiter than
+   * the cloth's white a card is (0..255).
+   */
+  paleCell: 0.22,
+  paleSpan: 2.5,
+  paleClose: 0.25,
+  paleWhiterOpen: 0.42,
+  paleAbove: 4,
+  /**
+   * Whiter-than-cloth levels above which an outline fitted there sees no difference, and the
+   * edge (0..255 after stretching) the outline needs.
+   */
+  paleCap: 30,
+  paleFitEdge: 60,
+  /** The opening of the brightest-pixels mask (cloth as white as the cards), in card widths... */
   paleOpen: 0.6,
-  /** ...and the edge floor of the outline fitted at each blob (the cloth's squares are nearly as bright as a card). */
+  /** ...and the edge floor of the outline fitted on the frame at its blobs (the cloth's squares are nearly as bright as a card). */
   paleMinEdge: 20,
 };
 
@@ -65,6 +84,18 @@ export interface LocateOptions {
   scale?: number;
   /** The table is a pale patterned cloth (see paleTableShare): also look for cards by size (needs cardWidthPx). */
   paleCloth?: boolean;
+}
+
+/**
+ * Sets every value under `level` (in place) to the median of those at or above it: cells of a
+ * pale cloth's white-level map that hold no cloth (a hand, the floor) stand in as the cloth's
+ * white overall. Leaves `values` as they are when none reaches `level`.
+ */
+export function fillDarkCells(values: Uint8Array, level: number): void {
+  const pale = values.filter((v) => v >= level).sort();
+  if (pale.length === 0) return;
+  const median = pale[Math.floor(pale.length / 2)];
+  for (let i = 0; i < values.length; i++) if (values[i] < level) values[i] = median;
 }
 
 /**
@@ -512,6 +543,93 @@ export function agreeOnSize(sortedWidths: number[]): boolean {
   return (sortedWidths[Math.floor((3 * n) / 4)] - sortedWidths[Math.floor(n / 4)]) / median < 0.15;
 }
 
+const odd = (x: number): number => 2 * Math.round(x / 2) + 1;
+type Track = <T extends { delete(): void }>(m: T) => T;
+
+/** A close-then-open of `mask` in place: the closing fills a card's pips and index, the opening leaves only things a card wide. */
+function keepCardSized(cv: OpenCv, mask: CvMat, closeSide: number, openSide: number, track: Track): CvMat {
+  cv.morphologyEx(mask, mask, cv.MORPH_CLOSE, track(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(closeSide, closeSide))));
+  cv.morphologyEx(mask, mask, cv.MORPH_OPEN, track(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(openSide, openSide))));
+  return mask;
+}
+
+/**
+ * Pale cloth, first seed mask: the brightest pixels of all (80 levels above the Otsu threshold),
+ * kept where card-sized (closed by 5 pixels, opened by 0.6 of a card's width: checks as wide as
+ * half a card go).
+ */
+function brightestMask(cv: OpenCv, whiteness: CvMat, threshold: number, knownWidth: number, params: typeof LOCATE_DEFAULTS, track: Track): CvMat {
+  const mask = track(new cv.Mat());
+  cv.threshold(whiteness, mask, Math.min(235, threshold + 80), 255, cv.THRESH_BINARY);
+  return keepCardSized(cv, mask, 5, odd(knownWidth * params.paleOpen), track);
+}
+
+/**
+ * Pale cloth: how much whiter each pixel is than the cloth's own white squares around it (0 where
+ * it is not; `whiteness` is value − saturation, detection pixels). The cloth's white is the
+ * median, over about 2.5 card widths, of the brightest pixel near each cell a fifth of a card
+ * wide: a card covers fewer than half of those cells, and cells with nothing pale in them (a
+ * hand, the floor) stand in as the cloth's white overall.
+ */
+export function whiterThanCloth(cv: OpenCv, whiteness: CvMat, knownWidth: number, params: typeof LOCATE_DEFAULTS, track: Track): CvMat {
+  const [dw, dh] = [whiteness.cols, whiteness.rows];
+  const cell = Math.max(2, Math.round(knownWidth * params.paleCell));
+  const cellMax = track(new cv.Mat());
+  cv.dilate(whiteness, cellMax, track(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(2 * cell + 1, 2 * cell + 1))));
+  const cells = track(new cv.Mat());
+  cv.resize(cellMax, cells, new cv.Size(Math.max(1, Math.round(dw / cell)), Math.max(1, Math.round(dh / cell))), 0, 0, cv.INTER_NEAREST);
+  fillDarkCells(cells.data, params.paleLevel);
+  cv.medianBlur(cells, cells, Math.max(3, odd(params.paleSpan / params.paleCell)));
+  const clothWhite = track(new cv.Mat());
+  cv.resize(cells, clothWhite, new cv.Size(dw, dh), 0, 0, cv.INTER_LINEAR);
+  const above = track(new cv.Mat());
+  cv.subtract(whiteness, clothWhite, above); // saturates at 0
+  return above;
+}
+
+/** Pale cloth, second seed mask: pixels whiter than the cloth around them (`above`, from whiterThanCloth), kept where card-sized. */
+export function whiterThanClothMask(cv: OpenCv, above: CvMat, knownWidth: number, params: typeof LOCATE_DEFAULTS, track: Track): CvMat {
+  const mask = track(new cv.Mat());
+  cv.threshold(above, mask, params.paleAbove, 255, cv.THRESH_BINARY);
+  return keepCardSized(cv, mask, odd(knownWidth * params.paleClose), odd(knownWidth * params.paleWhiterOpen), track);
+}
+
+/**
+ * The card outline of about `knownWidth` that best fits the whiter-than-cloth image `above`
+ * around `seed` (detection pixels), by the edge search the learned locator's cards get
+ * (refine.ts); null without a clear edge. Fitted on the raw image, an outline snaps to the
+ * cloth's own straight edges (a gingham's checks are as sharp as a card's border); on `above`,
+ * capped at `paleCap` and stretched to 0..255, the cloth is nearly flat and only cards show.
+ */
+export function fitOnWhiter(above: CvMat, seed: Point, knownWidth: number, params: typeof LOCATE_DEFAULTS): Quad | null {
+  const [w, h] = [above.cols, above.rows];
+  const r = Math.ceil(knownWidth * 1.4);
+  const x0 = Math.max(0, Math.floor(seed[0] - r));
+  const y0 = Math.max(0, Math.floor(seed[1] - r));
+  const x1 = Math.min(w, Math.ceil(seed[0] + r));
+  const y1 = Math.min(h, Math.ceil(seed[1] + r));
+  if (x1 - x0 < 4 || y1 - y0 < 4) return null;
+  const data = new Float32Array((x1 - x0) * (y1 - y0));
+  const gain = 255 / params.paleCap;
+  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) data[(y - y0) * (x1 - x0) + x - x0] = Math.min(params.paleCap, above.data[y * w + x]) * gain;
+  const g = { width: x1 - x0, height: y1 - y0, data };
+  // The seed is the centre of what is left of a blob, a few pixels off the card's: start from
+  // the best of a few positions round it, at the sizes the whiter part of a card shows.
+  const fit = { ...REFINE_DEFAULTS, scales: [0.85, 0.95], aspects: [params.aspect] };
+  const base: CardGeometry = { cx: seed[0] - x0, cy: seed[1] - y0, short: knownWidth, long: knownWidth * params.aspect, angle: 0 };
+  let start = { ...base, edge: -1 };
+  const offsets = [-0.15, 0, 0.15].map((f) => f * knownWidth);
+  for (const dx of offsets) for (const dy of offsets) {
+    const at = refineGeometry(g, { ...base, cx: base.cx + dx, cy: base.cy + dy }, { ...fit, probes: [fit.probes[0]], maxRounds: 0 });
+    if (at.edge > start.edge) start = at;
+  }
+  const fitted = refineGeometry(g, start, { ...fit, scales: [1], aspects: [params.aspect], resize: false });
+  if (fitted.edge < params.paleFitEdge) return null;
+  // The whiter part stops short of the card's grey border and soft edge: the outline takes the
+  // calibrated card size about the fitted centre and angle.
+  return geometryQuad({ cx: fitted.cx + x0, cy: fitted.cy + y0, angle: fitted.angle, short: knownWidth, long: knownWidth * params.aspect });
+}
+
 /** Finds card quads in `image` (RGB). Pure apart from OpenCV calls; frees every Mat. */
 export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions = {}, params = LOCATE_DEFAULTS): LocatedCard[] {
   const scale = options.scale ?? detectionScale(image.width, image.height, params);
@@ -631,33 +749,46 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
       }
     }
     // Pale patterned cloth: every card merges with the cloth's white squares at every level.
-    // Cards are far bigger than the squares, so after a closing (a card's pips) an opening with a
-    // square most of a card's width leaves blobs only where a card lies; at each, a card outline
-    // of the known size is fitted to the image, as on a Nerts pile (probe.ts).
+    // Cards are far bigger than the squares, so after a closing (a card's pips and index) an
+    // opening with a square under a card's width leaves blobs only where a card lies, in either
+    // of two masks: the brightest pixels of all, and pixels whiter than the cloth's own white
+    // squares around them (the cloth's white varies over the table: light falls off towards
+    // the edges). At each blob a card outline of the known size is fitted: on the whiter-than-
+    // cloth image where the blob is whiter than the cloth (fitOnWhiter), else on the frame as on
+    // a Nerts pile (probe.ts).
     if (knownWidth && options.cardWidthPx && options.paleCloth) {
-      const opened = track(new cv.Mat());
-      cv.threshold(whiteness, opened, Math.min(235, threshold + 80), 255, cv.THRESH_BINARY);
-      const closer = track(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(5, 5)));
-      cv.morphologyEx(opened, opened, cv.MORPH_CLOSE, closer);
-      const side = 2 * Math.round((knownWidth * params.paleOpen) / 2) + 1;
-      const square = track(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(side, side)));
-      cv.morphologyEx(opened, opened, cv.MORPH_OPEN, square);
-      const contours = track(new cv.MatVector());
-      const hierarchy = track(new cv.Mat());
-      cv.findContours(opened, contours, hierarchy, cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
       const widthPx = options.cardWidthPx;
-      for (let i = 0; i < contours.size(); i++) {
-        const contour = track(contours.get(i));
-        const rect = cv.minAreaRect(contour);
-        // Half a card's width squared at least (a cloth square is gone), at most about a card.
-        if (cv.contourArea(contour) < (knownWidth * 0.5) ** 2 || Math.max(rect.size.width, rect.size.height) > knownWidth * params.aspect * 1.3) continue;
-        const [x, y] = [rect.center.x / scale, rect.center.y / scale];
-        const r = widthPx * 0.3;
-        const quad = probePile(image, [[x - r, y - r], [x + r, y - r], [x + r, y + r], [x - r, y + r]], widthPx, { ...PROBE_DEFAULTS, minEdge: params.paleMinEdge });
-        if (!quad) continue;
-        const corners = quad.map(([qx, qy]) => [qx * scale, qy * scale] as Point) as Quad;
-        if (found.some((f) => sameCard(f.corners, corners, knownWidth * 0.25))) continue;
-        found.push({ corners, source: 'probe', support: 1 });
+      const above = whiterThanCloth(cv, whiteness, knownWidth, params, track);
+      // Seeds in detection pixels: those whiter than the cloth are fitted on that image, those
+      // only among the brightest (cloth as white as the cards) on the frame itself.
+      const seeds: Array<{ at: Point; whiter: boolean }> = [];
+      const masks = [
+        { mask: whiterThanClothMask(cv, above, knownWidth, params, track), whiter: true },
+        { mask: brightestMask(cv, whiteness, threshold, knownWidth, params, track), whiter: false },
+      ];
+      for (const { mask, whiter } of masks) {
+        const contours = track(new cv.MatVector());
+        const hierarchy = track(new cv.Mat());
+        cv.findContours(mask, contours, hierarchy, cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
+        for (let i = 0; i < contours.size(); i++) {
+          const contour = track(contours.get(i));
+          const rect = cv.minAreaRect(contour);
+          // Half a card's width squared at least (a cloth square is gone), at most about a card.
+          if (cv.contourArea(contour) < (knownWidth * 0.5) ** 2 || Math.max(rect.size.width, rect.size.height) > knownWidth * params.aspect * 1.3) continue;
+          const at: Point = [rect.center.x, rect.center.y];
+          if (!seeds.some((s) => Math.hypot(s.at[0] - at[0], s.at[1] - at[1]) < knownWidth * 0.2)) seeds.push({ at, whiter });
+        }
+      }
+      const r = widthPx * 0.3;
+      for (const { at, whiter } of seeds) {
+        let corners = whiter ? fitOnWhiter(above, at, knownWidth, params) : null;
+        if (!corners) {
+          const [x, y] = [at[0] / scale, at[1] / scale];
+          const quad = probePile(image, [[x - r, y - r], [x + r, y - r], [x + r, y + r], [x - r, y + r]], widthPx, { ...PROBE_DEFAULTS, minEdge: params.paleMinEdge });
+          corners = quad && (quad.map(([qx, qy]) => [qx * scale, qy * scale] as Point) as Quad);
+        }
+        if (!corners || found.some((f) => sameCard(f.corners, corners, knownWidth * 0.25))) continue;
+        found.push({ corners: orderCardQuad(corners), source: 'probe', support: 1 });
       }
     }
     // The unexplained plain blobs themselves: a card glued to pale streaks keeps its own corners.

@@ -45,6 +45,7 @@ export interface OpenCv {
   RETR_EXTERNAL: number;
   CHAIN_APPROX_SIMPLE: number;
   INTER_AREA: number;
+  INTER_NEAREST: number;
   resize(src: CvMat, dst: CvMat, size: unknown, fx: number, fy: number, interpolation: number): void;
   cvtColor(src: CvMat, dst: CvMat, code: number): void;
   split(src: CvMat, channels: CvMatVector): void;
@@ -67,6 +68,7 @@ export interface OpenCv {
   bitwise_not(src: CvMat, dst: CvMat): void;
   adaptiveThreshold(src: CvMat, dst: CvMat, maxValue: number, method: number, type: number, blockSize: number, c: number): void;
   GaussianBlur(src: CvMat, dst: CvMat, size: unknown, sigma: number): void;
+  medianBlur(src: CvMat, dst: CvMat, ksize: number): void;
   drawContours(image: CvMat, contours: CvMatVector, index: number, color: unknown, thickness: number): void;
   ADAPTIVE_THRESH_MEAN_C: number;
   RETR_LIST: number;

@@ -36,6 +36,10 @@ export const REFINE_DEFAULTS = {
    * detections and 1 % of its true ones.
    */
   minEdge: 40,
+  /** Rounds of the pattern search at most (0: the coarse search alone)... */
+  maxRounds: 40,
+  /** ...and whether it may change the size and aspect (false: angle and position only). */
+  resize: true,
 };
 
 /** Luma of an RGB image. */
@@ -123,14 +127,16 @@ export function refineGeometry(g: GreyImage, detected: CardGeometry, params = RE
       best = { ...best, edge: outlineScore(g, best, params.samples, probe) };
     }
     let steps = { angle: (2 * Math.PI) / 180, scale: 0.06, aspect: 0.06, shift: 0.06 * best.short };
-    for (let round = 0; round < 40 && steps.shift > 0.3; round++) {
+    for (let round = 0; round < params.maxRounds && steps.shift > 0.3; round++) {
       const from = { ...best };
       const aspect = from.long / from.short;
       for (const sign of [1, -1]) {
         consider({ ...from, angle: from.angle + sign * steps.angle });
-        const short = from.short * (1 + sign * steps.scale);
-        consider({ ...from, short, long: short * aspect });
-        consider({ ...from, long: from.short * aspect * (1 + sign * steps.aspect) });
+        if (params.resize) {
+          const short = from.short * (1 + sign * steps.scale);
+          consider({ ...from, short, long: short * aspect });
+          consider({ ...from, long: from.short * aspect * (1 + sign * steps.aspect) });
+        }
         consider({ ...from, cx: from.cx + sign * steps.shift });
         consider({ ...from, cy: from.cy + sign * steps.shift });
       }

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_REGION } from '../../server/vision/classes';
-import { agreeOnSize, cornerHypotheses, dropFragmentBacks, dropFrameOutlines, dropRepeatedOutlines, edgeSizedHypotheses, LOCATE_DEFAULTS, locateCards, mayHoldSeveral, oneOutlinePerNertsPile, orderCardQuad, paleTableShare, shareInside, splitWidths, suppressNested, visiblePart, type LocatedCard } from '../../server/vision/locate';
+import { agreeOnSize, cornerHypotheses, dropFragmentBacks, dropFrameOutlines, dropRepeatedOutlines, edgeSizedHypotheses, fillDarkCells, LOCATE_DEFAULTS, locateCards, mayHoldSeveral, oneOutlinePerNertsPile, orderCardQuad, paleTableShare, shareInside, splitWidths, suppressNested, visiblePart, fitOnWhiter, whiterThanCloth, whiterThanClothMask, type LocatedCard } from '../../server/vision/locate';
 import { loadOpenCv, type OpenCv } from '../../server/vision/opencv';
 import type { Point, Quad } from '../../server/vision/types';
 import { paintCards, type PaintedCard } from './painted-cards';
@@ -232,6 +232,123 @@ describe('quad helpers', () => {
     // Three corners at the frame's, one not: a card filling most of a close-up, kept.
     const closeUp: LocatedCard = { corners: [[0, 0], [378, 0], [378, 504], [60, 440]], source: 'single', support: 1 };
     expect(dropFrameOutlines([frameOutline, card, cornerCard, closeUp], 378, 504)).toEqual([card, cornerCard, closeUp]);
+  });
+});
+
+describe('whiterThanClothMask', () => {
+  let cv: OpenCv;
+  beforeAll(async () => {
+    ({ cv } = await loadOpenCv());
+  });
+
+  it('marks cards on a pale gingham lit unevenly, where no one level of whiteness separates them from the cloth', () => {
+    // Whiteness (value − saturation) of a gingham whose white squares fall from 228 on the left
+    // to 178 on the right as the light falls off, blurred a little as a webcam does. Each card
+    // is 20 levels whiter than the cloth around it, with a dark pip; a hand lies beside one.
+    const width = 480;
+    const height = 240;
+    const cards = [
+      { cx: 70, cy: 80, w: 24, h: 33, angle: 0.3 },
+      { cx: 230, cy: 150, w: 24, h: 33, angle: -0.6 },
+      { cx: 400, cy: 70, w: 24, h: 33, angle: 1.1 },
+      { cx: 420, cy: 180, w: 24, h: 33, angle: 0 },
+    ];
+    const light = (x: number) => 228 - (50 * x) / width;
+    const raw = new Float32Array(width * height);
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) {
+      const white = light(x);
+      const card = cards.find((c) => {
+        const u = (x - c.cx) * Math.cos(c.angle) + (y - c.cy) * Math.sin(c.angle);
+        const v = -(x - c.cx) * Math.sin(c.angle) + (y - c.cy) * Math.cos(c.angle);
+        return Math.abs(u) <= c.w / 2 && Math.abs(v) <= c.h / 2;
+      });
+      const bands = (Math.floor(x / 9) % 2) + (Math.floor(y / 9) % 2);
+      let value = card ? (Math.hypot(x - card.cx, y - card.cy) < 3 ? 40 : white + 20) : [white, white - 25, white - 45][bands];
+      if (Math.hypot(x - 260, y - 150) < 22) value = 30; // a hand beside the second card
+      raw[y * width + x] = value;
+    }
+    const data = new Uint8Array(width * height);
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) {
+      let sum = 0;
+      let n = 0;
+      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
+        const [xx, yy] = [Math.min(width - 1, Math.max(0, x + dx)), Math.min(height - 1, Math.max(0, y + dy))];
+        sum += raw[yy * width + xx];
+        n++;
+      }
+      data[y * width + x] = Math.round(sum / n);
+    }
+    // The cards on the right are darker than the cloth's white squares on the left.
+    expect(light(420) + 20).toBeLessThan(light(0));
+    const mats: Array<{ delete(): void }> = [];
+    const track = <T extends { delete(): void }>(m: T): T => {
+      mats.push(m);
+      return m;
+    };
+    const whiteness = track(cv.matFromArray(height, width, cv.CV_8UC1, data));
+    const mask = whiterThanClothMask(cv, whiterThanCloth(cv, whiteness, 24, LOCATE_DEFAULTS, track), 24, LOCATE_DEFAULTS, track);
+    const on = (x: number, y: number) => mask.data[Math.round(y) * width + Math.round(x)] > 0;
+    for (const c of cards) expect(on(c.cx + 6 * Math.sin(c.angle), c.cy - 6 * Math.cos(c.angle))).toBe(true);
+    // Nothing else: every marked pixel lies on a card.
+    let stray = 0;
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) if (on(x, y) && !cards.some((c) => Math.hypot(x - c.cx, y - c.cy) < Math.hypot(c.w, c.h) / 2 + 2)) stray++;
+    expect(stray).toBe(0);
+    for (const m of mats) m.delete();
+  });
+});
+
+describe('fitOnWhiter', () => {
+  let cv: OpenCv;
+  beforeAll(async () => {
+    ({ cv } = await loadOpenCv());
+  });
+
+  it('fits a turned card of the known size to the whiter-than-cloth image, not to the axis of the checks', () => {
+    // A card 30 pixels wide, turned 25 degrees, 18 levels whiter than the cloth, its border 2 px
+    // softer; the cloth is at its own white (0) with checks 4 levels above it here and there.
+    const [width, height] = [120, 120];
+    const card = { cx: 58, cy: 63, w: 30, h: 42, angle: (25 * Math.PI) / 180 };
+    const data = new Uint8Array(width * height);
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) {
+      const u = (x - card.cx) * Math.cos(card.angle) + (y - card.cy) * Math.sin(card.angle);
+      const v = -(x - card.cx) * Math.sin(card.angle) + (y - card.cy) * Math.cos(card.angle);
+      const inside = Math.min(card.w / 2 - Math.abs(u), card.h / 2 - Math.abs(v));
+      data[y * width + x] = inside >= 2 ? 18 : inside >= 0 ? 6 : (Math.floor(x / 9) + Math.floor(y / 9)) % 2 === 0 ? 4 : 0;
+    }
+    const above = cv.matFromArray(height, width, cv.CV_8UC1, data);
+    const quad = fitOnWhiter(above, [62, 60], 30, LOCATE_DEFAULTS);
+    above.delete();
+    expect(quad).not.toBeNull();
+    const [cx, cy] = centre(quad!);
+    expect(Math.hypot(cx - card.cx, cy - card.cy)).toBeLessThan(1.5);
+    expect(quadShort(quad!)).toBeCloseTo(30, 0);
+    // The long side's direction is the card's (its long axis is turned 25 degrees from vertical).
+    const [p, q] = [quad![1], quad![2]];
+    const along = Math.atan2(q[1] - p[1], q[0] - p[0]);
+    const turn = Math.abs(Math.abs(((along - card.angle - Math.PI / 2) % Math.PI) + Math.PI) % Math.PI);
+    expect(Math.min(turn, Math.PI - turn)).toBeLessThan((4 * Math.PI) / 180);
+  });
+
+  it('finds no card where the cloth is only its own white', () => {
+    const data = new Uint8Array(100 * 100).map((_, i) => ((Math.floor((i % 100) / 9) + Math.floor(i / 900)) % 2 === 0 ? 3 : 0));
+    const above = cv.matFromArray(100, 100, cv.CV_8UC1, data);
+    expect(fitOnWhiter(above, [50, 50], 30, LOCATE_DEFAULTS)).toBeNull();
+    above.delete();
+  });
+});
+
+describe('fillDarkCells', () => {
+  it('gives cells with no cloth in them the cloth white of the rest', () => {
+    const cells = Uint8Array.from([210, 40, 214, 0, 212, 250, 90]);
+    fillDarkCells(cells, 170);
+    // Pale cells sorted: 210 212 214 250; their median (the upper middle) 214.
+    expect([...cells]).toEqual([210, 214, 214, 214, 212, 250, 214]);
+  });
+
+  it('leaves a map with no pale cell alone', () => {
+    const cells = Uint8Array.from([10, 20, 30]);
+    fillDarkCells(cells, 170);
+    expect([...cells]).toEqual([10, 20, 30]);
   });
 });
 
