@@ -40,7 +40,7 @@ import { detectionScale, dropFragmentBacks, dropFrameOutlines, dropRepeatedOutli
 import { locatorScaleForCard, locatorScales, refineLocated, runLocator, unionOfLocated } from './locator';
 import { loadLayersModelFromDir, readModelMetadata } from './model-io';
 import { loadOpenCv, type OpenCv } from './opencv';
-import { placesToProbe, probePile, probeSpanPolygon, rememberCentreCards, zoneImagePolygon, type RememberedCard } from './probe';
+import { placesToProbe, PROBE_DEFAULTS, probePile, probeSpanPolygon, rememberCentreCards, zoneImagePolygon, type RememberedCard } from './probe';
 import { tablePlane, zoneAt, type TablePlane } from './rectify';
 import { cardThumbnail, isCountedZone, isNertsZone, isSeatZone, readsThisFrame, READS_PER_FRAME, TrackMemory } from './tracking';
 import type { CardObservation, FrameInput, FrameObservations, MotionBlob, Point, Quad, RecognizeOptions, Recognizer, TableCalibration } from './types';
@@ -531,11 +531,19 @@ class TfjsRecognizer implements CardRecognizer {
         return;
       }
       const unchanged = this.changed !== null && !this.changed.some((region) => rectsOverlap(region, box));
-      if (!unchanged || this.probed[k] === undefined) this.probed[k] = probePile(image, polygon, this.plane!.cardWidthPx);
+      if (!unchanged || this.probed[k] === undefined) this.probed[k] = probePile(image, polygon, this.plane!.cardWidthPx, this.probeParams());
       const corners = this.probed[k];
       if (corners) probed.push({ corners, source: 'probe', support: 1 });
     });
     return probed.length ? [...located, ...probed] : located;
+  }
+
+  /**
+   * The probes' settings: on a pale patterned cloth the cloth's white squares make the outside
+   * of a card's outline nearly as bright as its inside, so the edge floor is lower there.
+   */
+  private probeParams(): typeof PROBE_DEFAULTS {
+    return this.paleCloth ? { ...PROBE_DEFAULTS, minEdge: LOCATE_DEFAULTS.paleMinEdge } : PROBE_DEFAULTS;
   }
 
   /** Centre places where faces were read (see probe.ts RememberedCard). */
@@ -552,7 +560,7 @@ class TfjsRecognizer implements CardRecognizer {
     for (const place of placesToProbe(this.centreMemory, located, this.typicalCardLength(image))) {
       const box = boundingRect(place.corners);
       const unchanged = this.changed !== null && !this.changed.some((region) => rectsOverlap(region, box));
-      if (!unchanged || place.probe === undefined) place.probe = probePile(image, probeSpanPolygon(place), this.plane.cardWidthPx);
+      if (!unchanged || place.probe === undefined) place.probe = probePile(image, probeSpanPolygon(place), this.plane.cardWidthPx, this.probeParams());
       if (place.probe) probed.push({ corners: place.probe, source: 'probe', support: 1 });
     }
     return probed.length ? [...located, ...probed] : located;
