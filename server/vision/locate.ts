@@ -37,8 +37,10 @@ export const LOCATE_DEFAULTS = {
   /** Accepted long/short ratio of a card outline in the image: an oblique camera foreshortens one side. */
   minAspect: 1.08,
   maxAspect: 1.8,
-  /** A blob is one card when it fills this much of its min-area rectangle. */
+  /** A blob is one card when it fills this much of its min-area rectangle... */
   singleFill: 0.86,
+  /** ...and, with the card size known, is no wider than this many card widths. */
+  maxSingleWidth: 1.6,
   /** A hypothesised card is kept when this fraction of it lies on the mask. */
   minSupport: 0.82,
   /** Hypotheses overlapping each other this much, each way, are one card. */
@@ -717,7 +719,9 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
       const long = Math.max(width, height);
       const fill = blob.area / Math.max(1, width * height);
       const aspect = long / Math.max(1, short);
-      return fill >= params.singleFill && aspect > params.minAspect && aspect < params.maxAspect && short >= params.minCardSide;
+      // With the card size known, a blob far wider than a card is several (or the table itself, on a pale plain one).
+      const notTooBig = !knownWidth || short <= knownWidth * params.maxSingleWidth;
+      return fill >= params.singleFill && aspect > params.minAspect && aspect < params.maxAspect && short >= params.minCardSide && notTooBig;
     };
     const addSingle = (blob: Blob) => {
       const corners = orderCardQuad(rectCorners(blob.rect.center, blob.rect.size, blob.rect.angle));
@@ -824,6 +828,7 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
         const aspect = long / Math.max(1, short);
         // Tolerant of an index or pip touching the outline: most of the rectangle is filled.
         if (area / Math.max(1, short * long) < 0.8 || aspect < params.minAspect || aspect > params.maxAspect || short < params.minCardSide) continue;
+        if (knownWidth && short > knownWidth * params.maxSingleWidth) continue;
         const corners = orderCardQuad(rectCorners(rect.center, rect.size, rect.angle));
         const w = short;
         if (found.some((f) => sameCard(f.corners, corners, w * 0.18))) continue;

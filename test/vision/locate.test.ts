@@ -115,6 +115,18 @@ describe('locateCards', () => {
     expect(paleTableShare({ data: paint(width, height, cards), width, height }, table)).toBeLessThan(0.1);
   });
 
+  it('takes no table for a card: with the card size known, a white blob far wider than a card is not one', () => {
+    // A white table (300x220, the shape of a card) on a dark floor, seen whole, cards 20 pixels wide.
+    const [width, height] = [400, 300];
+    const data = new Uint8Array(width * height * 3);
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) {
+      const onTable = x >= 50 && x < 350 && y >= 40 && y < 260;
+      data.set(onTable ? [236, 236, 232] : [40, 34, 30], (y * width + x) * 3);
+    }
+    const found = locateCards(cv, { data, width, height }, { cardWidthPx: 20 });
+    expect(found.filter((f) => quadShort(f.corners) > 20 * LOCATE_DEFAULTS.maxSingleWidth)).toEqual([]);
+  });
+
   it('finds nothing on an empty cloth', () => {
     expect(locateCards(cv, { data: paint(320, 200, []), width: 320, height: 200 })).toEqual([]);
   });
