@@ -698,7 +698,7 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
     cv.bitwise_and(mask, edges, cutMask);
 
     const minArea = params.minCardSide * params.minCardSide * params.aspect;
-    const blobsOf = (m: CvMat) => {
+    const blobsOf = (m: CvMat, smallest = minArea) => {
       const contours = track(new cv.MatVector());
       const hierarchy = track(new cv.Mat());
       cv.findContours(m, contours, hierarchy, cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
@@ -706,7 +706,7 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
       for (let i = 0; i < contours.size(); i++) {
         const contour = track(contours.get(i));
         const area = cv.contourArea(contour);
-        if (area < minArea) continue;
+        if (area < smallest) continue;
         blobs.push({ contour, area, rect: cv.minAreaRect(contour), shave: 0 });
       }
       return blobs;
@@ -771,14 +771,9 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
         { mask: brightestMask(cv, whiteness, threshold, knownWidth, params, track), whiter: false },
       ];
       for (const { mask, whiter } of masks) {
-        const contours = track(new cv.MatVector());
-        const hierarchy = track(new cv.Mat());
-        cv.findContours(mask, contours, hierarchy, cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
-        for (let i = 0; i < contours.size(); i++) {
-          const contour = track(contours.get(i));
-          const rect = cv.minAreaRect(contour);
-          // Half a card's width squared at least (a cloth square is gone), at most about a card.
-          if (cv.contourArea(contour) < (knownWidth * 0.5) ** 2 || Math.max(rect.size.width, rect.size.height) > knownWidth * params.aspect * 1.3) continue;
+        // Half a card's width squared at least (a cloth square is gone), at most about a card.
+        for (const { rect } of blobsOf(mask, (knownWidth * 0.5) ** 2)) {
+          if (Math.max(rect.size.width, rect.size.height) > knownWidth * params.aspect * 1.3) continue;
           const at: Point = [rect.center.x, rect.center.y];
           if (!seeds.some((s) => Math.hypot(s.at[0] - at[0], s.at[1] - at[1]) < knownWidth * 0.2)) seeds.push({ at, whiter });
         }
