@@ -36,7 +36,7 @@ import {
   type IdentityReading,
 } from './identify';
 import { runCnn, runLocate, type Helper, type LocatePart, type RunCnn, type RunLocate } from './inference';
-import { detectionScale, dropFragmentBacks, dropFrameOutlines, dropRepeatedOutlines, keepSurestRivals, LOCATE_DEFAULTS, locateCards, oneOutlinePerNertsPile, paleTableShare, shareInside, suppressNested, visiblePart, type LocatedCard } from './locate';
+import { detectionScale, dropFragmentBacks, dropFrameOutlines, dropRepeatedOutlines, keepSurestRivals, LOCATE_DEFAULTS, locateCards, oneOutlinePerNertsPile, paleTableShare, regionRivalGroup, shareInside, suppressNested, visiblePart, type LocatedCard } from './locate';
 import { locatorScaleForCard, locatorScales, refineLocated, runLocator, unionOfLocated } from './locator';
 import { loadLayersModelFromDir, readModelMetadata } from './model-io';
 import { loadOpenCv, type OpenCv } from './opencv';
@@ -413,6 +413,7 @@ class TfjsRecognizer implements CardRecognizer {
     this.previousLocated = [];
     // Another table, maybe another cloth: measured again on the next frame.
     this.paleCloth = false;
+    this.plainTable = false;
     this.paleCheckedMs = -Infinity;
   }
 
@@ -513,8 +514,12 @@ class TfjsRecognizer implements CardRecognizer {
   private probed: Array<Quad | null | undefined> = [];
   /** The regions this frame re-localised; null when the whole frame was. */
   private changed: PixelRect[] | null = null;
-  /** Whether the calibrated table is a pale patterned cloth (see paleTableShare), and when that was last measured, ms. */
+  /**
+   * Whether the calibrated table is pale (see paleTableShare), whether it is also plain (a white
+   * or cream laminate: cards show by their ink), and when that was last measured, ms.
+   */
   private paleCloth = false;
+  private plainTable = false;
   private paleCheckedMs = -Infinity;
 
   /**
@@ -621,21 +626,27 @@ class TfjsRecognizer implements CardRecognizer {
   }
 
   /**
-   * On a calibrated table, measures every PALE_CLOTH_CHECK_MS whether the cloth is pale and
-   * patterned (the localiser then also looks for cards by their size; see locateCards).
+   * On a calibrated table, measures every PALE_CLOTH_CHECK_MS whether the cloth is pale (the
+   * localiser then also looks for cards by their size) and whether it is plain too (and by their
+   * ink; see locateCards).
    */
   private checkPaleCloth(image: RgbImage, timestampMs: number): void {
     if (!this.plane) {
-      this.paleCloth = false;
+      this.paleCloth = this.plainTable = false;
       return;
     }
     if (timestampMs >= this.paleCheckedMs && timestampMs - this.paleCheckedMs < PALE_CLOTH_CHECK_MS) return;
     this.paleCheckedMs = timestampMs;
-    this.paleCloth = paleTableShare(image, this.plane.imageCorners) >= LOCATE_DEFAULTS.paleShare;
+    const share = paleTableShare(image, this.plane.imageCorners);
+    this.paleCloth = share >= LOCATE_DEFAULTS.paleShare;
+    this.plainTable = share >= LOCATE_DEFAULTS.plainShare;
   }
 
   private refreshCount = 0;
   private lastRefreshMs = -Infinity;
+
+  /** The rival-group offset of the last region localised on its own (see regionRivalGroup). */
+  private regionGroupOffset = 0;
 
   /**
    * Cards whose centre lies in one of `regions` of the frame, each region searched alone (frame
@@ -647,13 +658,16 @@ class TfjsRecognizer implements CardRecognizer {
       found = [];
       for (const region of regions) found.push(await this.locate(cropRegion(image, region), image));
     } else {
-      const options = { cardWidthPx: this.plane?.cardWidthPx, scale: detectionScale(image.width, image.height), paleCloth: this.paleCloth };
+      const options = { cardWidthPx: this.plane?.cardWidthPx, scale: detectionScale(image.width, image.height), paleCloth: this.paleCloth, plainTable: this.plainTable };
       const parts: LocatePart[] = regions.map((region) => ({ image: cropRegion(image, region), options }));
       found = await runLocate(this.localLocate, this.helper, parts);
     }
-    return regions.flatMap((region, k) =>
-      found[k].map((card) => ({ ...card, corners: card.corners.map(([x, y]) => [x + region.x, y + region.y]) as Quad })).filter((card) => contains(region, quadCentre(card.corners))),
-    );
+    return regions.flatMap((region, k) => {
+      const offset = (this.regionGroupOffset -= 1000);
+      return found[k]
+        .map((card) => ({ ...card, corners: card.corners.map(([x, y]) => [x + region.x, y + region.y]) as Quad, rivalGroup: regionRivalGroup(offset, card.rivalGroup) }))
+        .filter((card) => contains(region, quadCentre(card.corners)));
+    });
   }
 
   /**
@@ -664,7 +678,7 @@ class TfjsRecognizer implements CardRecognizer {
    */
   private async locate(part: RgbImage, frame: RgbImage): Promise<LocatedCard[]> {
     const cardWidthPx = this.plane?.cardWidthPx;
-    const [classical] = await this.localLocate([{ image: part, options: { cardWidthPx, scale: detectionScale(frame.width, frame.height), paleCloth: this.paleCloth } }]);
+    const [classical] = await this.localLocate([{ image: part, options: { cardWidthPx, scale: detectionScale(frame.width, frame.height), paleCloth: this.paleCloth, plainTable: this.plainTable } }]);
     if (!this.locatorModel) return classical;
     const factors = cardWidthPx ? [locatorScaleForCard(cardWidthPx)] : locatorScales(frame.width, frame.height);
     // Outline fitting costs a few ms a card: only for the net's cards the classical localiser has

@@ -11,7 +11,7 @@ import type { CvMat, OpenCv } from './opencv';
 import type { Point, Quad } from './types';
 import { polygonArea, quadCentre } from '../geometry';
 import { PROBE_DEFAULTS, probePile } from './probe';
-import { geometryQuad, type CardGeometry } from './locator';
+import { cardGeometry, geometryQuad, type CardGeometry } from './locator';
 import { REFINE_DEFAULTS, refineGeometry } from './refine';
 
 /** Tunables of the localiser, in detection-image pixels unless noted. */
@@ -73,6 +73,24 @@ export const LOCATE_DEFAULTS = {
   paleOpen: 0.6,
   /** ...and the edge floor of the outline fitted on the frame at its blobs (the cloth's squares are nearly as bright as a card). */
   paleMinEdge: 20,
+  /**
+   * A plain pale table (white or cream laminate): at least this share of it paleLevel white. A
+   * white laminate measured 0.89, a cream one 0.88, the pale gingham 0.46-0.53 (session 23).
+   */
+  plainShare: 0.75,
+  /**
+   * On a plain pale table (see inkMask): how much darker than the table's white a card's ink is
+   * (0..255); in card widths, the closing that joins a card's ink into one blob, the smallest
+   * such blob (side of a square of its area), and for lone marks (see loneMarkCards) the wider
+   * closing and its smallest blob; and how far off the calibrated width an outline is of the
+   * wrong size (see resizedOutlines).
+   */
+  inkBelow: 15,
+  inkClose: 0.35,
+  inkMinBlob: 0.5,
+  inkLoneClose: 0.7,
+  inkLoneBlob: 0.3,
+  offSize: 0.15,
 };
 
 /** Options for one localisation call. */
@@ -86,6 +104,11 @@ export interface LocateOptions {
   scale?: number;
   /** The table is a pale patterned cloth (see paleTableShare): also look for cards by size (needs cardWidthPx). */
   paleCloth?: boolean;
+  /**
+   * The pale table is plain, nearly all of it as white as a card (a white or cream laminate;
+   * with paleCloth): cards are also looked for by their ink (see inkMask).
+   */
+  plainTable?: boolean;
 }
 
 /**
@@ -130,9 +153,10 @@ export interface LocatedCard {
   /**
    * 'single': an isolated card-shaped blob; 'split': a hypothesis inside a merged blob; 'net': the
    * learned locator; 'probe': an outline fitted on a calibrated Nerts pile (probe.ts), or where a
-   * card's blob shows on a pale patterned cloth.
+   * card's blob shows on a pale patterned cloth; 'ink': found by its ink on a plain pale table
+   * (inkBlobCards, resizedOutlines, loneMarkCards).
    */
-  source: 'single' | 'split' | 'net' | 'probe';
+  source: 'single' | 'split' | 'net' | 'probe' | 'ink';
   /** Fraction of the quad supported by the card mask, 0..1. */
   support: number;
   /**
@@ -355,6 +379,17 @@ export function keepSurestRivals<T extends LocatedCard>(cards: T[], confidence: 
 }
 
 /**
+ * A rival group's number once its region has been localised on its own: the classical localiser
+ * numbers its groups -1, -2, ... (fewer than 1,000) in each call (loneMarkCards), and the cards
+ * of regions localised in earlier frames stay in play, so each region of each frame is given its
+ * own `offset` (-1,000 or lower, a multiple of 1,000); the learned locator's groups (0 and up,
+ * counted over the whole run) stay as they are.
+ */
+export function regionRivalGroup(offset: number, group: number | undefined): number | undefined {
+  return group === undefined || group >= 0 ? group : offset + group;
+}
+
+/**
  * Drops quads nested in a clearly bigger one (a court card's picture frame, a pip cluster):
  * cards of one deck are one size, so overlapping cards of equal size all survive.
  */
@@ -477,10 +512,15 @@ export function dropFragmentBacks<T extends LocatedCard>(cards: T[], isBack: (ca
  * split outlines sit a few pixels off the top, read as other cards (a 9D at 0.93 whole, 7H, 6D,
  * 5H at 0.3-0.6 split), and their looks differ from the top's, so the tracker counted cards that
  * never left. `nertsPileOf` names the Nerts pile a card lies on (undefined: none); a split whose
- * centre lies within `maxOffset` of a short side of a whole card's centre on the same pile goes.
+ * centre lies within `maxOffset` of a short side of a whole card's centre on the same pile goes,
+ * and so does any outline found by its ink on a Nerts pile.
  */
 export function oneOutlinePerNertsPile<T extends LocatedCard>(cards: T[], nertsPileOf: (card: T) => string | undefined, maxOffset = 0.5): T[] {
   const piles = cards.map(nertsPileOf);
+  // Outlines found by their ink (a plain pale table) on a Nerts pile go too: the pile's probe fits
+  // its top where the calibration says it lies (white table: 98 % of the tops found), and a rough
+  // ink fit a few pixels off reads as another card, as a split does.
+  if (piles.some((pile, i) => pile !== undefined && cards[i].source === 'ink')) return oneOutlinePerNertsPile(cards.filter((card, i) => card.source !== 'ink' || piles[i] === undefined), nertsPileOf, maxOffset);
   const whole = cards.flatMap((card, i) => (card.source === 'single' && piles[i] !== undefined ? [{ pile: piles[i], at: quadCentre(card.corners), short: quadShortSide(card.corners) }] : []));
   if (whole.length === 0) return cards;
   return cards.filter((card, i) => {
@@ -573,7 +613,14 @@ function brightestMask(cv: OpenCv, whiteness: CvMat, threshold: number, knownWid
  * wide: a card covers fewer than half of those cells, and cells with nothing pale in them (a
  * hand, the floor) stand in as the cloth's white overall.
  */
-export function whiterThanCloth(cv: OpenCv, whiteness: CvMat, knownWidth: number, params: typeof LOCATE_DEFAULTS, track: Track): CvMat {
+export function whiterThanCloth(cv: OpenCv, whiteness: CvMat, knownWidth: number, params: typeof LOCATE_DEFAULTS, track: Track, maps = clothWhiteMaps(cv, whiteness, knownWidth, params, track)): CvMat {
+  const above = track(new cv.Mat());
+  cv.subtract(whiteness, maps.clothWhite, above); // saturates at 0
+  return above;
+}
+
+/** The cloth's own white around each pixel (see whiterThanCloth), and the brightest pixel near each (`cellMax`). */
+export function clothWhiteMaps(cv: OpenCv, whiteness: CvMat, knownWidth: number, params: typeof LOCATE_DEFAULTS, track: Track): { clothWhite: CvMat; cellMax: CvMat } {
   const [dw, dh] = [whiteness.cols, whiteness.rows];
   const cell = Math.max(2, Math.round(knownWidth * params.paleCell));
   const cellMax = track(new cv.Mat());
@@ -584,9 +631,36 @@ export function whiterThanCloth(cv: OpenCv, whiteness: CvMat, knownWidth: number
   cv.medianBlur(cells, cells, Math.max(3, odd(params.paleSpan / params.paleCell)));
   const clothWhite = track(new cv.Mat());
   cv.resize(cells, clothWhite, new cv.Size(dw, dh), 0, 0, cv.INTER_LINEAR);
-  const above = track(new cv.Mat());
-  cv.subtract(whiteness, clothWhite, above); // saturates at 0
-  return above;
+  return { clothWhite, cellMax };
+}
+
+/**
+ * White plain table: a card is as white as the table and shows only by its ink (pips, index,
+ * border). Pixels clearly darker than the table's white around them, where the table is near
+ * (not the floor beyond it, nor the middle of a hand), closed over a card's pip spacing.
+ */
+export function inkMask(cv: OpenCv, whiteness: CvMat, knownWidth: number, params: typeof LOCATE_DEFAULTS, track: Track, maps = clothWhiteMaps(cv, whiteness, knownWidth, params, track)): CvMat {
+  const { clothWhite, cellMax } = maps;
+  const below = track(new cv.Mat());
+  cv.subtract(clothWhite, whiteness, below);
+  const mask = track(new cv.Mat());
+  cv.threshold(below, mask, params.inkBelow, 255, cv.THRESH_BINARY);
+  const nearTable = track(new cv.Mat());
+  cv.threshold(cellMax, nearTable, params.paleLevel - 1, 255, cv.THRESH_BINARY);
+  cv.bitwise_and(mask, nearTable, mask);
+  cv.morphologyEx(mask, mask, cv.MORPH_CLOSE, track(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(odd(knownWidth * params.inkClose), odd(knownWidth * params.inkClose)))));
+  // Fill each card-sized blob: between its pips a card's middle is as white as the table. (The
+  // table's own darker rim holds everything: only blobs up to a few cards are filled.)
+  const contours = track(new cv.MatVector());
+  const hierarchy = track(new cv.Mat());
+  cv.findContours(mask, contours, hierarchy, cv.RETR_CCOMP, cv.CHAIN_APPROX_SIMPLE);
+  const maxArea = 6 * knownWidth * knownWidth * params.aspect;
+  for (let i = 0; i < contours.size(); i++) {
+    if (hierarchy.data32S[i * 4 + 3] !== -1) continue;
+    const contour = track(contours.get(i));
+    if (cv.contourArea(contour) <= maxArea) cv.drawContours(mask, contours, i, new cv.Scalar(255), -1);
+  }
+  return mask;
 }
 
 /** Pale cloth, second seed mask: pixels whiter than the cloth around them (`above`, from whiterThanCloth), kept where card-sized. */
@@ -604,7 +678,17 @@ export function whiterThanClothMask(cv: OpenCv, above: CvMat, knownWidth: number
  * capped at `paleCap` and stretched to 0..255, the cloth is nearly flat and only cards show.
  */
 export function fitOnWhiter(above: CvMat, seed: Point, knownWidth: number, params: typeof LOCATE_DEFAULTS): Quad | null {
-  const [w, h] = [above.cols, above.rows];
+  // The whiter part stops short of the card's grey border and soft edge: fitted a little smaller.
+  return fitOnMap(above, seed, knownWidth, params, [0.85, 0.95])?.corners ?? null;
+}
+
+/**
+ * fitOnWhiter's search on any map where a card is brighter than what is round it, at `scales`
+ * of the known width; the outline takes the calibrated card size about the fitted centre and
+ * angle, with the edge it fitted (0..255).
+ */
+function fitOnMap(map: CvMat, seed: Point, knownWidth: number, params: typeof LOCATE_DEFAULTS, scales: number[]): { corners: Quad; edge: number } | null {
+  const [w, h] = [map.cols, map.rows];
   const r = Math.ceil(knownWidth * 1.4);
   const x0 = Math.max(0, Math.floor(seed[0] - r));
   const y0 = Math.max(0, Math.floor(seed[1] - r));
@@ -613,11 +697,11 @@ export function fitOnWhiter(above: CvMat, seed: Point, knownWidth: number, param
   if (x1 - x0 < 4 || y1 - y0 < 4) return null;
   const data = new Float32Array((x1 - x0) * (y1 - y0));
   const gain = 255 / params.paleCap;
-  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) data[(y - y0) * (x1 - x0) + x - x0] = Math.min(params.paleCap, above.data[y * w + x]) * gain;
+  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) data[(y - y0) * (x1 - x0) + x - x0] = Math.min(params.paleCap, map.data[y * w + x]) * gain;
   const g = { width: x1 - x0, height: y1 - y0, data };
   // The seed is the centre of what is left of a blob, a few pixels off the card's: start from
-  // the best of a few positions round it, at the sizes the whiter part of a card shows.
-  const fit = { ...REFINE_DEFAULTS, scales: [0.85, 0.95], aspects: [params.aspect] };
+  // the best of a few positions round it.
+  const fit = { ...REFINE_DEFAULTS, scales, aspects: [params.aspect] };
   const base: CardGeometry = { cx: seed[0] - x0, cy: seed[1] - y0, short: knownWidth, long: knownWidth * params.aspect, angle: 0 };
   let start = { ...base, edge: -1 };
   const offsets = [-0.15, 0, 0.15].map((f) => f * knownWidth);
@@ -627,9 +711,102 @@ export function fitOnWhiter(above: CvMat, seed: Point, knownWidth: number, param
   }
   const fitted = refineGeometry(g, start, { ...fit, scales: [1], aspects: [params.aspect], resize: false });
   if (fitted.edge < params.paleFitEdge) return null;
-  // The whiter part stops short of the card's grey border and soft edge: the outline takes the
-  // calibrated card size about the fitted centre and angle.
-  return geometryQuad({ cx: fitted.cx + x0, cy: fitted.cy + y0, angle: fitted.angle, short: knownWidth, long: knownWidth * params.aspect });
+  return { corners: geometryQuad({ cx: fitted.cx + x0, cy: fitted.cy + y0, angle: fitted.angle, short: knownWidth, long: knownWidth * params.aspect }), edge: fitted.edge };
+}
+
+/**
+ * Plain pale table: card outlines of `knownWidth` fitted on the ink mask (see inkMask) at its
+ * blobs (detection pixels), as on the whiter-than-cloth image (fitOnWhiter). A blob about one
+ * card wide and long is fitted from its centre; cards touching (a foundation pile beside another)
+ * make one bigger blob, fitted from seeds on a grid 0.6 of a card's width apart. The ink of a
+ * card is ragged, so fits from different seeds land a few pixels apart: the best-fitting of
+ * those within a quarter of a card's width of each other is kept, the others read too (on 20
+ * frames of the white table, keeping only the best within 0.75 of a card's width found 50 % of
+ * the centre cards instead of 70 %: an outline straddling two cards is then read as well).
+ * Seeds on one of the `found` cards (of the calibrated size) are not fitted.
+ */
+export function inkBlobCards(ink: CvMat, blobs: Blob[], knownWidth: number, params: typeof LOCATE_DEFAULTS, found: Quad[] = []): Quad[] {
+  const cards: Quad[] = [];
+  const step = knownWidth * 0.6;
+  const cardLong = knownWidth * params.aspect;
+  for (const { rect, contour } of blobs) {
+    const { width, height } = rect.size;
+    const [short, long] = [Math.min(width, height), Math.max(width, height)];
+    if (short > knownWidth * 2.6 || long > cardLong * 3.5) continue;
+    let seeds: Point[] = [[rect.center.x, rect.center.y]];
+    if (short > knownWidth * 1.25 || long > cardLong * 1.25) {
+      const rad = (rect.angle * Math.PI) / 180;
+      const [ux, uy, vx, vy] = [Math.cos(rad), Math.sin(rad), -Math.sin(rad), Math.cos(rad)];
+      const [nu, nv] = [Math.max(1, Math.round(width / step)), Math.max(1, Math.round(height / step))];
+      seeds = [];
+      for (let a = 0; a < nu; a++) {
+        for (let b = 0; b < nv; b++) {
+          const [tu, tv] = [(a - (nu - 1) / 2) * (width / nu), (b - (nv - 1) / 2) * (height / nv)];
+          const at: Point = [rect.center.x + tu * ux + tv * vx, rect.center.y + tu * uy + tv * vy];
+          if (pointInContour(contour, at[0], at[1])) seeds.push(at);
+        }
+      }
+    }
+    // A seed on a card of the calibrated size found already needs no fit.
+    seeds = seeds.filter(([x, y]) => !found.some((q) => pointInQuad(q, x, y)));
+    const fits = seeds.flatMap((at) => fitOnMap(ink, at, knownWidth, params, [0.85, 0.95]) ?? []).sort((a, b) => b.edge - a.edge);
+    const kept: Quad[] = [];
+    for (const { corners } of fits) {
+      const [cx, cy] = quadCentre(corners);
+      if (!kept.some((k) => Math.hypot(quadCentre(k)[0] - cx, quadCentre(k)[1] - cy) < knownWidth * 0.25)) kept.push(orderCardQuad(corners));
+    }
+    cards.push(...kept);
+  }
+  return cards;
+}
+
+/**
+ * Plain pale table: the whole-card outlines of the wrong size (more than `offSize` off the
+ * calibrated width) are often a card's printed frame, or its border with a halo, about the right
+ * centre: the card of the calibrated size there, unless one of about that size is found already.
+ * (On the pale gingham this lost naming: its wrong-size outlines are mostly not centred on a card.)
+ */
+export function resizedOutlines(found: LocatedCard[], knownWidth: number, params: typeof LOCATE_DEFAULTS): LocatedCard[] {
+  const offSize = (corners: Quad) => Math.abs(quadShortSide(corners) / knownWidth - 1) > params.offSize;
+  const added: LocatedCard[] = [];
+  for (const card of found) {
+    if (card.source !== 'single' || !offSize(card.corners)) continue;
+    const corners = orderCardQuad(geometryQuad({ ...cardGeometry(card.corners), short: knownWidth, long: knownWidth * params.aspect }));
+    const known = (f: LocatedCard) => !offSize(f.corners) && sameCard(f.corners, corners, knownWidth * 0.18);
+    if (!found.some(known) && !added.some(known)) added.push({ corners, source: 'ink', support: 1 });
+  }
+  return added;
+}
+
+/**
+ * Plain pale table, lone marks: an ace (or a card whose border is too faint) shows only a pip and
+ * its two index marks, too far apart to close into a card-sized blob. The ink no card `found` so
+ * far covers, closed over most of a card's width, marks where such a card lies but not its angle:
+ * a card of the calibrated size is tried there at six angles, one rival group (the reading keeps
+ * the surest, keepSurestRivals). Groups are numbered -1, -2, ... (the recogniser renumbers them
+ * per region).
+ */
+export function loneMarkCards(cv: OpenCv, ink: CvMat, found: LocatedCard[], knownWidth: number, params: typeof LOCATE_DEFAULTS, blobsOf: (mask: CvMat) => Blob[], track: Track): LocatedCard[] {
+  const lone = track(new cv.Mat());
+  cv.threshold(ink, lone, 0, 255, cv.THRESH_BINARY);
+  if (found.length) {
+    const quads = track(new cv.MatVector());
+    for (const f of found) quads.push_back(track(cv.matFromArray(4, 1, cv.CV_32SC2, f.corners.flatMap(([x, y]) => [Math.round(x), Math.round(y)]))));
+    cv.fillPoly(lone, quads, new cv.Scalar(0));
+  }
+  const side = odd(knownWidth * params.inkLoneClose);
+  cv.morphologyEx(lone, lone, cv.MORPH_CLOSE, track(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(side, side))));
+  const cards: LocatedCard[] = [];
+  let group = 0;
+  for (const { rect } of blobsOf(lone)) {
+    if (Math.max(rect.size.width, rect.size.height) > knownWidth * params.aspect * 1.3 || found.some((f) => pointInQuad(f.corners, rect.center.x, rect.center.y))) continue;
+    group -= 1;
+    for (let degrees = 0; degrees < 180; degrees += 30) {
+      const corners = geometryQuad({ cx: rect.center.x, cy: rect.center.y, angle: (degrees * Math.PI) / 180, short: knownWidth, long: knownWidth * params.aspect });
+      cards.push({ corners: orderCardQuad(corners), source: 'ink', support: 1, rivalGroup: group });
+    }
+  }
+  return cards;
 }
 
 /** Finds card quads in `image` (RGB). Pure apart from OpenCV calls; frees every Mat. */
@@ -698,12 +875,15 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
     cv.bitwise_and(mask, edges, cutMask);
 
     const minArea = params.minCardSide * params.minCardSide * params.aspect;
-    const blobsOf = (m: CvMat, smallest = minArea) => {
+    // Outer outlines (with RETR_CCOMP also those of blobs lying in another's hole: a white
+    // table's darker rim holds everything on it).
+    const blobsOf = (m: CvMat, smallest = minArea, mode = cv.RETR_EXTERNAL) => {
       const contours = track(new cv.MatVector());
       const hierarchy = track(new cv.Mat());
-      cv.findContours(m, contours, hierarchy, cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
+      cv.findContours(m, contours, hierarchy, mode, cv.CHAIN_APPROX_SIMPLE);
       const blobs: Blob[] = [];
       for (let i = 0; i < contours.size(); i++) {
+        if (hierarchy.data32S[i * 4 + 3] !== -1) continue;
         const contour = track(contours.get(i));
         const area = cv.contourArea(contour);
         if (area < smallest) continue;
@@ -760,9 +940,11 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
     // the edges). At each blob a card outline of the known size is fitted: on the whiter-than-
     // cloth image where the blob is whiter than the cloth (fitOnWhiter), else on the frame as on
     // a Nerts pile (probe.ts).
+    let ink: CvMat | null = null;
     if (knownWidth && options.cardWidthPx && options.paleCloth) {
       const widthPx = options.cardWidthPx;
-      const above = whiterThanCloth(cv, whiteness, knownWidth, params, track);
+      const cloth = clothWhiteMaps(cv, whiteness, knownWidth, params, track);
+      const above = whiterThanCloth(cv, whiteness, knownWidth, params, track, cloth);
       // Seeds in detection pixels: those whiter than the cloth are fitted on that image, those
       // only among the brightest (cloth as white as the cards) on the frame itself.
       const seeds: Array<{ at: Point; whiter: boolean }> = [];
@@ -776,6 +958,14 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
           if (Math.max(rect.size.width, rect.size.height) > knownWidth * params.aspect * 1.3) continue;
           const at: Point = [rect.center.x, rect.center.y];
           if (!seeds.some((s) => Math.hypot(s.at[0] - at[0], s.at[1] - at[1]) < knownWidth * 0.2)) seeds.push({ at, whiter });
+        }
+      }
+      // A white or cream plain table: cards show by their ink (pips, index, border), outlines fitted there first.
+      if (options.plainTable) {
+        ink = inkMask(cv, whiteness, knownWidth, params, track, cloth);
+        const wholeCards = found.filter((f) => Math.abs(quadShortSide(f.corners) / knownWidth - 1) <= params.offSize).map((f) => f.corners);
+        for (const corners of inkBlobCards(ink, blobsOf(ink, (knownWidth * params.inkMinBlob) ** 2, cv.RETR_CCOMP), knownWidth, params, wholeCards)) {
+          if (!found.some((f) => sameCard(f.corners, corners, knownWidth * 0.25))) found.push({ corners, source: 'ink', support: 1 });
         }
       }
       const r = widthPx * 0.3;
@@ -830,6 +1020,10 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
         found.push({ corners, source: 'single', support: area / (short * long) });
         singleWidths.push(w);
       }
+    }
+    if (ink && knownWidth) {
+      found.push(...resizedOutlines(found, knownWidth, params));
+      found.push(...loneMarkCards(cv, ink, found, knownWidth, params, (m) => blobsOf(m, (knownWidth * params.inkLoneBlob) ** 2, cv.RETR_CCOMP), track));
     }
     singleWidths.sort((a, b) => a - b);
     const medianSingle = singleWidths.length ? singleWidths[Math.floor(singleWidths.length / 2)] : undefined;

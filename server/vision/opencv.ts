@@ -17,6 +17,7 @@ export interface CvMat {
 export interface CvMatVector {
   size(): number;
   get(i: number): CvMat;
+  push_back(m: CvMat): void;
   delete(): void;
 }
 /** A rotated rectangle, pixels and degrees. */
@@ -34,6 +35,7 @@ export interface OpenCv {
   Point: new (x: number, y: number) => unknown;
   Scalar: new (...v: number[]) => unknown;
   CV_8UC1: number;
+  CV_32SC2: number;
   CV_8UC3: number;
   COLOR_RGB2HSV: number;
   COLOR_RGB2GRAY: number;
@@ -70,8 +72,10 @@ export interface OpenCv {
   GaussianBlur(src: CvMat, dst: CvMat, size: unknown, sigma: number): void;
   medianBlur(src: CvMat, dst: CvMat, ksize: number): void;
   drawContours(image: CvMat, contours: CvMatVector, index: number, color: unknown, thickness: number): void;
+  fillPoly(image: CvMat, polygons: CvMatVector, color: unknown): void;
   ADAPTIVE_THRESH_MEAN_C: number;
   RETR_LIST: number;
+  RETR_CCOMP: number;
   INTER_LINEAR: number;
 }
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_REGION } from '../../server/vision/classes';
-import { agreeOnSize, cornerHypotheses, dropFragmentBacks, dropFrameOutlines, dropRepeatedOutlines, edgeSizedHypotheses, fillDarkCells, LOCATE_DEFAULTS, locateCards, mayHoldSeveral, oneOutlinePerNertsPile, orderCardQuad, paleTableShare, shareInside, splitWidths, suppressNested, visiblePart, fitOnWhiter, whiterThanCloth, whiterThanClothMask, type LocatedCard } from '../../server/vision/locate';
+import { agreeOnSize, cornerHypotheses, dropFragmentBacks, dropFrameOutlines, dropRepeatedOutlines, edgeSizedHypotheses, fillDarkCells, LOCATE_DEFAULTS, locateCards, mayHoldSeveral, oneOutlinePerNertsPile, orderCardQuad, paleTableShare, shareInside, splitWidths, suppressNested, visiblePart, fitOnWhiter, keepSurestRivals, regionRivalGroup, resizedOutlines, whiterThanCloth, whiterThanClothMask, type LocatedCard } from '../../server/vision/locate';
 import { loadOpenCv, type OpenCv } from '../../server/vision/opencv';
 import type { Point, Quad } from '../../server/vision/types';
 import { paintCards, type PaintedCard } from './painted-cards';
@@ -181,6 +181,9 @@ describe('quad helpers', () => {
     expect(oneOutlinePerNertsPile(cards, pileOf).map((c) => c.id)).toEqual(['top', 'neighbour', 'other pile', 'other pile 2', 'work pile', 'work pile top']);
     // No whole card on any pile: everything stays.
     expect(oneOutlinePerNertsPile(cards.filter((c) => c.source === 'split'), pileOf)).toHaveLength(5);
+    // Outlines found by their ink go from Nerts piles (the pile's probe fits its top), not elsewhere.
+    const inked = [card(12, 11, 'ink', 'ink on pile'), card(112, 11, 'ink', 'ink on pile 2'), card(305, 11, 'ink', 'ink on work pile'), ...cards];
+    expect(oneOutlinePerNertsPile(inked, pileOf).map((c) => c.id)).toEqual(['ink on work pile', 'top', 'neighbour', 'other pile', 'other pile 2', 'work pile', 'work pile top']);
   });
   it('keeps the surest of outlines that repeat one card, and copies of a face lying apart', () => {
     const card = (x: number, source: LocatedCard['source'], code: string, confidence: number) => ({
@@ -369,5 +372,101 @@ describe('agreeOnSize', () => {
     expect(agreeOnSize([40, 41, 41, 42, 42, 43])).toBe(true); // a table seen whole
     expect(agreeOnSize([20, 41, 63])).toBe(false); // too few
     expect(agreeOnSize([12, 18, 30, 63, 64])).toBe(false); // pips, picture frames and a card
+  });
+});
+
+describe('a plain white table (cards show only by their ink)', () => {
+  let cv: OpenCv;
+  beforeAll(async () => {
+    ({ cv } = await loadOpenCv());
+  });
+
+  // A white laminate (242) on a dark floor; cards exactly as white, with a thin grey printed border,
+  // a few dark pips and two index marks; the ace has no border at all, only its pip and indices.
+  const W = 28;
+  const table: PaintedCard = { cx: 240, cy: 135, w: 400, h: 240, angle: 0 };
+  const four: PaintedCard = { cx: 130, cy: 100, w: W, h: W * 1.4, angle: 0.3 };
+  const pair: PaintedCard[] = [
+    { cx: 250, cy: 100, w: W, h: W * 1.4, angle: -0.1 },
+    { cx: 254, cy: 140, w: W, h: W * 1.4, angle: 0.05 },
+  ];
+  const ace: PaintedCard = { cx: 360, cy: 170, w: W, h: W * 1.4, angle: 0.5 };
+  const cards = [table, four, ...pair, ace];
+  const image = () => {
+    const data = paintCards(480, 270, cards, (u, v, c) => {
+      if (c === table) return [242, 242, 240];
+      const [hw, hh] = [c.w / 2, c.h / 2];
+      const dot = (pu: number, pv: number, r: number) => Math.abs(u - pu) <= r && Math.abs(v - pv) <= r;
+      const index = dot(-hw + 4, -hh + 5, 1.5) || dot(hw - 4, hh - 5, 1.5);
+      if (c === ace) return dot(0, 0, 3) || index ? [25, 25, 25] : [242, 242, 240];
+      const border = Math.min(hw - Math.abs(u), hh - Math.abs(v)) < 1.2;
+      const pips = [-1, 1].some((su) => [-1, 1].some((sv) => dot((su * c.w) / 4, (sv * c.h) / 4, 2)));
+      return pips || index ? [30, 30, 30] : border ? [190, 190, 190] : [242, 242, 240];
+    });
+    return { data, width: 480, height: 270 };
+  };
+  const near = (found: LocatedCard[], c: PaintedCard, tolerance = 4) => found.filter((f) => Math.hypot(centre(f.corners)[0] - c.cx, centre(f.corners)[1] - c.cy) < tolerance);
+
+  it('finds cards by their ink, each of the calibrated size, and touching cards one by one', () => {
+    const found = locateCards(cv, image(), { cardWidthPx: W, scale: 1, paleCloth: true, plainTable: true });
+    for (const c of [four, ...pair]) {
+      const hits = near(found, c);
+      expect(hits.length).toBeGreaterThan(0);
+      expect(quadShort(hits[0].corners)).toBeCloseTo(W, 0);
+    }
+    // Without the plain-table path the pale-cloth one sees nothing whiter than the table.
+    const pale = locateCards(cv, image(), { cardWidthPx: W, scale: 1, paleCloth: true });
+    expect([four, ...pair].filter((c) => near(pale, c).length > 0).length).toBeLessThan(3);
+  });
+
+  it('tries a card at six angles where only lone marks show (an ace), as one rival group', () => {
+    const found = locateCards(cv, image(), { cardWidthPx: W, scale: 1, paleCloth: true, plainTable: true });
+    const tries = near(found, ace, 5);
+    expect(tries.length).toBe(6);
+    expect(new Set(tries.map((t) => t.rivalGroup)).size).toBe(1);
+    expect(tries[0].rivalGroup).toBeLessThan(0);
+    // One of them lies within 15 degrees of the ace's own angle.
+    const angleOf = (q: Quad) => Math.atan2(q[1][1] - q[0][1], q[1][0] - q[0][0]);
+    const off = (t: LocatedCard) => {
+      const d = Math.abs(angleOf(t.corners) - ace.angle) % Math.PI;
+      return Math.min(d, Math.PI - d);
+    };
+    expect(Math.min(...tries.map(off))).toBeLessThan((15.5 * Math.PI) / 180);
+    // The floor round the table is no card.
+    expect(found.every((f) => centre(f.corners)[0] > 40 && centre(f.corners)[0] < 440)).toBe(true);
+  });
+});
+
+describe('resizedOutlines', () => {
+  const single = (cx: number, cy: number, w: number): LocatedCard => ({
+    corners: [[cx - w / 2, cy - 0.7 * w], [cx + w / 2, cy - 0.7 * w], [cx + w / 2, cy + 0.7 * w], [cx - w / 2, cy + 0.7 * w]],
+    source: 'single',
+    support: 1,
+  });
+
+  it('adds the card of the calibrated size about an outline of the wrong size', () => {
+    const added = resizedOutlines([single(100, 100, 34)], 28, LOCATE_DEFAULTS);
+    expect(added).toHaveLength(1);
+    expect(centre(added[0].corners)[0]).toBeCloseTo(100, 5);
+    expect(quadShort(added[0].corners)).toBeCloseTo(28, 5);
+  });
+
+  it('adds nothing where a card of about the right size is found, nor for right-sized or probed outlines', () => {
+    expect(resizedOutlines([single(100, 100, 34), single(101, 100, 28)], 28, LOCATE_DEFAULTS)).toHaveLength(0);
+    expect(resizedOutlines([single(100, 100, 29)], 28, LOCATE_DEFAULTS)).toHaveLength(0);
+    expect(resizedOutlines([{ ...single(100, 100, 34), source: 'probe' }], 28, LOCATE_DEFAULTS)).toHaveLength(0);
+  });
+});
+
+describe('regionRivalGroup', () => {
+  it("gives each region's lone-mark groups their own numbers and leaves the learned locator's alone", () => {
+    expect(regionRivalGroup(-1000, -1)).toBe(-1001);
+    expect(regionRivalGroup(-2000, -1)).toBe(-2001);
+    expect(regionRivalGroup(-2000, 7)).toBe(7);
+    expect(regionRivalGroup(-2000, undefined)).toBeUndefined();
+    // Two regions' first groups, renumbered, stay two groups: each keeps its surest outline.
+    const card = (group: number, confidence: number) => ({ corners: [[0, 0], [1, 0], [1, 1], [0, 1]] as Quad, source: 'probe' as const, support: 1, rivalGroup: group, confidence });
+    const cards = [card(regionRivalGroup(-1000, -1)!, 0.4), card(regionRivalGroup(-1000, -1)!, 0.9), card(regionRivalGroup(-2000, -1)!, 0.5)];
+    expect(keepSurestRivals(cards, (c) => c.confidence).map((c) => c.confidence)).toEqual([0.9, 0.5]);
   });
 });
