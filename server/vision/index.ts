@@ -443,7 +443,10 @@ class TfjsRecognizer implements CardRecognizer {
       return isNertsZone(zone) ? zone : undefined;
     };
     this.checkPaleCloth(image, timestampMs);
-    const found = await this.locateWithTracking(image, timestampMs);
+    // Outlines found by their ink (a plain pale table) count in the centre only: that is where
+    // the cards were lost; at the seats the probes fit the Nerts piles, and rough ink fits by the
+    // piles made the Nerts counts worse (docs/BENCHMARKS.md, session 23).
+    const found = (await this.locateWithTracking(image, timestampMs)).filter((card) => card.source !== 'ink' || !this.plane || this.zoneOf(card.corners) === 'centre');
     const located = this.probeRememberedCentre(image, this.probeNertsPiles(image, oneOutlinePerNertsPile(found, nertsPileOf)));
     lap('locate');
 

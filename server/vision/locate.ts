@@ -512,15 +512,10 @@ export function dropFragmentBacks<T extends LocatedCard>(cards: T[], isBack: (ca
  * split outlines sit a few pixels off the top, read as other cards (a 9D at 0.93 whole, 7H, 6D,
  * 5H at 0.3-0.6 split), and their looks differ from the top's, so the tracker counted cards that
  * never left. `nertsPileOf` names the Nerts pile a card lies on (undefined: none); a split whose
- * centre lies within `maxOffset` of a short side of a whole card's centre on the same pile goes,
- * and so does any outline found by its ink on a Nerts pile.
+ * centre lies within `maxOffset` of a short side of a whole card's centre on the same pile goes.
  */
 export function oneOutlinePerNertsPile<T extends LocatedCard>(cards: T[], nertsPileOf: (card: T) => string | undefined, maxOffset = 0.5): T[] {
   const piles = cards.map(nertsPileOf);
-  // Outlines found by their ink (a plain pale table) on a Nerts pile go too: the pile's probe fits
-  // its top where the calibration says it lies (white table: 98 % of the tops found), and a rough
-  // ink fit a few pixels off reads as another card, as a split does.
-  if (piles.some((pile, i) => pile !== undefined && cards[i].source === 'ink')) return oneOutlinePerNertsPile(cards.filter((card, i) => card.source !== 'ink' || piles[i] === undefined), nertsPileOf, maxOffset);
   const whole = cards.flatMap((card, i) => (card.source === 'single' && piles[i] !== undefined ? [{ pile: piles[i], at: quadCentre(card.corners), short: quadShortSide(card.corners) }] : []));
   if (whole.length === 0) return cards;
   return cards.filter((card, i) => {

@@ -181,9 +181,6 @@ describe('quad helpers', () => {
     expect(oneOutlinePerNertsPile(cards, pileOf).map((c) => c.id)).toEqual(['top', 'neighbour', 'other pile', 'other pile 2', 'work pile', 'work pile top']);
     // No whole card on any pile: everything stays.
     expect(oneOutlinePerNertsPile(cards.filter((c) => c.source === 'split'), pileOf)).toHaveLength(5);
-    // Outlines found by their ink go from Nerts piles (the pile's probe fits its top), not elsewhere.
-    const inked = [card(12, 11, 'ink', 'ink on pile'), card(112, 11, 'ink', 'ink on pile 2'), card(305, 11, 'ink', 'ink on work pile'), ...cards];
-    expect(oneOutlinePerNertsPile(inked, pileOf).map((c) => c.id)).toEqual(['ink on work pile', 'top', 'neighbour', 'other pile', 'other pile 2', 'work pile', 'work pile top']);
   });
   it('keeps the surest of outlines that repeat one card, and copies of a face lying apart', () => {
     const card = (x: number, source: LocatedCard['source'], code: string, confidence: number) => ({

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedDataDir, REPO_ROOT } from '../../datasets/lib/shared-data';
 import { createRecognizer, DEFAULT_LIVE_INDEX_MODEL_DIR, DEFAULT_LIVE_MODEL_DIR, DEFAULT_MODEL_DIR, LIVE_MODEL_BELOW_PX, ONE_WAY_SURE, type CardRecognizer, type LiveModelUse } from '../../server/vision/index';
 import type { Helper } from '../../server/vision/inference';
+import { LOCATE_DEFAULTS } from '../../server/vision/locate';
 import { loadLayersModelFromDir, saveLayersModelToDir } from '../../server/vision/model-io';
 import type { FrameInput } from '../../server/vision/types';
 import type { CardCode } from '../../server/game/cards';
@@ -109,6 +110,35 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
       }
     }
     expect(result.cards.some((c) => c.zone === 'centre' && c.confidence < 0.999)).toBe(true);
+  });
+
+  it('finds centre cards on a white table by their ink, and reads the seats there as before', async () => {
+    // Seed 24 is a white laminate: its cards are as white as the table. 30 s into the hand.
+    const sim = await createSimTable({ players: 3, seed: 24, fps: 1, camera: 'top' });
+    let frame = await sim.next();
+    for (let i = 0; i < 30; i++) frame = await sim.next();
+    const read = async (plainTablePath: boolean) => {
+      const saved = LOCATE_DEFAULTS.plainShare;
+      if (!plainTablePath) LOCATE_DEFAULTS.plainShare = 2; // never reached: the path stays off
+      try {
+        const rec = await createRecognizer({ log: () => {}, locatorModelDir: null });
+        rec.setCalibration(simCalibration(sim.layout, sim.camera!));
+        const result = await rec.recognize({ kind: 'encoded', data: frame!.jpeg }, frame!.timeMs, { everyCard: true });
+        rec.dispose();
+        return result.cards;
+      } finally {
+        LOCATE_DEFAULTS.plainShare = saved;
+      }
+    };
+    const [on, off] = [await read(true), await read(false)];
+    const truthCentre = frame!.truth.filter((t) => t.zone.kind === 'centre' && t.faceUp && t.visibleFraction >= 0.8);
+    const centre = (cards: typeof on) => cards.filter((c) => c.zone === 'centre' && c.kind === 'face');
+    const named = (cards: typeof on) => truthCentre.filter((t) => centre(cards).some((c) => c.code === t.code)).length;
+    expect(truthCentre.length).toBeGreaterThanOrEqual(4);
+    expect(named(on)).toBeGreaterThan(named(off));
+    // Outlines found by their ink count in the centre only: everything else is read as before.
+    const seats = (cards: typeof on) => cards.filter((c) => c.zone !== 'centre').map((c) => `${c.zone} ${c.kind} ${c.code ?? ''}`).sort();
+    expect(seats(on)).toEqual(seats(off));
   });
 
   it('reads at most its budget of changed cards in the players\' areas a live frame, every counted card, and the rest on the next frames', async () => {
