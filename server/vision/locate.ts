@@ -1016,6 +1016,8 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
         singleWidths.push(w);
       }
     }
+    // Plain pale table, once every other outline is in: a calibrated-size card about each outline
+    // of the wrong size, and lone marks no outline explains.
     if (ink && knownWidth) {
       found.push(...resizedOutlines(found, knownWidth, params));
       found.push(...loneMarkCards(cv, ink, found, knownWidth, params, (m) => blobsOf(m, (knownWidth * params.inkLoneBlob) ** 2, cv.RETR_CCOMP), track));
