@@ -755,6 +755,11 @@ export function inkBlobCards(ink: CvMat, blobs: Blob[], knownWidth: number, para
   return cards;
 }
 
+/** Whether an outline's short side is more than `offSize` off the calibrated card width. */
+function offCalibratedSize(corners: Quad, knownWidth: number, params: typeof LOCATE_DEFAULTS): boolean {
+  return Math.abs(quadShortSide(corners) / knownWidth - 1) > params.offSize;
+}
+
 /**
  * Plain pale table: the whole-card outlines of the wrong size (more than `offSize` off the
  * calibrated width) are often a card's printed frame, or its border with a halo, about the right
@@ -762,7 +767,7 @@ export function inkBlobCards(ink: CvMat, blobs: Blob[], knownWidth: number, para
  * (On the pale gingham this lost naming: its wrong-size outlines are mostly not centred on a card.)
  */
 export function resizedOutlines(found: LocatedCard[], knownWidth: number, params: typeof LOCATE_DEFAULTS): LocatedCard[] {
-  const offSize = (corners: Quad) => Math.abs(quadShortSide(corners) / knownWidth - 1) > params.offSize;
+  const offSize = (corners: Quad) => offCalibratedSize(corners, knownWidth, params);
   const added: LocatedCard[] = [];
   for (const card of found) {
     if (card.source !== 'single' || !offSize(card.corners)) continue;
@@ -958,7 +963,7 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
       // A white or cream plain table: cards show by their ink (pips, index, border), outlines fitted there first.
       if (options.plainTable) {
         ink = inkMask(cv, whiteness, knownWidth, params, track, cloth);
-        const wholeCards = found.filter((f) => Math.abs(quadShortSide(f.corners) / knownWidth - 1) <= params.offSize).map((f) => f.corners);
+        const wholeCards = found.filter((f) => !offCalibratedSize(f.corners, knownWidth, params)).map((f) => f.corners);
         for (const corners of inkBlobCards(ink, blobsOf(ink, (knownWidth * params.inkMinBlob) ** 2, cv.RETR_CCOMP), knownWidth, params, wholeCards)) {
           if (!found.some((f) => sameCard(f.corners, corners, knownWidth * 0.25))) found.push({ corners, source: 'ink', support: 1 });
         }
