@@ -36,7 +36,7 @@ import {
   type IdentityReading,
 } from './identify';
 import { runCnn, runLocate, type Helper, type LocatePart, type RunCnn, type RunLocate } from './inference';
-import { detectionScale, dropFragmentBacks, dropFrameOutlines, dropRepeatedOutlines, keepSurestRivals, LOCATE_DEFAULTS, locateCards, oneOutlinePerNertsPile, paleTableShare, regionRivalGroup, shareInside, suppressNested, visiblePart, type LocatedCard } from './locate';
+import { addAsRivals, detectionScale, dropFragmentBacks, dropFrameOutlines, dropLinesHoldingCards, dropRepeatedOutlines, keepSurestRivals, LOCATE_DEFAULTS, locateCards, oneOutlinePerNertsPile, paleTableShare, regionRivalGroup, shareInside, suppressNested, visiblePart, type LocatedCard } from './locate';
 import { locatorScaleForCard, locatorScales, refineLocated, runLocator, unionOfLocated } from './locator';
 import { loadLayersModelFromDir, readModelMetadata } from './model-io';
 import { loadOpenCv, type OpenCv } from './opencv';
@@ -504,7 +504,7 @@ class TfjsRecognizer implements CardRecognizer {
     const isBack = (card: ReadCard) => card.id.identity.kind === 'back';
     const sureFace = (card: ReadCard) => card.id.identity.kind === 'face' && card.id.identity.confidence >= SURE_FACE;
     // Calibration knows a card's size; without it, a "back" far smaller than the sure faces is a fragment of something else.
-    const surest = this.plane ? repeated : dropFragmentBacks(repeated, isBack, sureFace);
+    const surest = this.plane ? repeated : dropLinesHoldingCards(dropFragmentBacks(repeated, isBack, sureFace), (card) => card.id.identity.confidence >= this.minConfidence);
     const cards: CardObservation[] = suppressNested(surest, (card) => !faint(card)).map((card) => this.observation(card));
     lap('observe');
     return { timestampMs, width: image.width, height: image.height, cards, ...(this.motion ? { motion: this.motion } : {}), timingsMs: timings };
@@ -689,9 +689,12 @@ class TfjsRecognizer implements CardRecognizer {
     // than the classical one at the same place is a second guess, not the same card: the classical
     // outline is sometimes a pip cluster or half a covered card (real photos: 73.2 → 74.2 % found,
     // naming unchanged; the identity and suppressNested pick between the two).
+    // Straight-edge outlines (frames without a calibration) claim no card from the net: where the
+    // net finds one too, they are its rivals (the surer reading stays).
+    const [edgeOnly, firm] = [classical.filter((c) => c.source === 'lines'), classical.filter((c) => c.source !== 'lines')];
     const learned = await runLocator(this.locatorModel, part, { factors, refine: false });
-    const fitted = refineLocated(part, unionOfLocated(classical, learned).slice(classical.length), { rivals: true });
-    return unionOfLocated(classical, dropFrameOutlines(fitted, part.width, part.height));
+    const fitted = refineLocated(part, unionOfLocated(firm, learned).slice(firm.length), { rivals: true });
+    return addAsRivals(unionOfLocated(firm, dropFrameOutlines(fitted, part.width, part.height)), edgeOnly);
   }
 
   /** Long side of a card in this frame, pixels: calibrated, else from the last frame's cards. */

@@ -11,8 +11,9 @@ import type { CvMat, OpenCv } from './opencv';
 import type { Point, Quad } from './types';
 import { polygonArea, quadCentre } from '../geometry';
 import { PROBE_DEFAULTS, probePile } from './probe';
-import { cardGeometry, geometryQuad, type CardGeometry } from './locator';
+import { cardGeometry, geometryQuad, sameCardGeometry, type CardGeometry } from './locator';
 import { REFINE_DEFAULTS, refineGeometry } from './refine';
+import { joinCollinear, quadsFromSegments, sideSupport, type Segment } from './lines';
 
 /** Tunables of the localiser, in detection-image pixels unless noted. */
 export const LOCATE_DEFAULTS = {
@@ -91,6 +92,23 @@ export const LOCATE_DEFAULTS = {
   inkLoneClose: 0.7,
   inkLoneBlob: 0.3,
   offSize: 0.15,
+  /**
+   * Straight-edge outlines (lineCards; frames without a calibration): Canny thresholds as a
+   * multiple of cannyLow / cannyHigh, the shortest segment as a share of the image's longer
+   * side, and the share of each side, and of all four, that must lie on an edge.
+   */
+  lineCanny: 2,
+  lineMinLength: 0.05,
+  lineEdgeSide: 0.4,
+  lineEdgeTotal: 0.6,
+  /** ...and how much brighter than outside the fitted outline's inside must be (0..255; see refine.ts). */
+  lineMinEdge: 20,
+  /** A court card's picture frame is about this much smaller than the card, across and along. */
+  lineFrameGrowth: [1.38, 1.25] as [number, number],
+  /** At most this many straight-edge hypotheses are fitted in one frame (the best supported first). */
+  lineMaxFits: 40,
+  /** Short side of a straight-edge outline, as a share of the single cards' common width (when they agree on one). */
+  lineSizeRange: [0.7, 1.45] as [number, number],
 };
 
 /** Options for one localisation call. */
@@ -154,9 +172,10 @@ export interface LocatedCard {
    * 'single': an isolated card-shaped blob; 'split': a hypothesis inside a merged blob; 'net': the
    * learned locator; 'probe': an outline fitted on a calibrated Nerts pile (probe.ts), or where a
    * card's blob shows on a pale patterned cloth; 'ink': found by its ink on a plain pale table
-   * (inkBlobCards, resizedOutlines, loneMarkCards).
+   * (inkBlobCards, resizedOutlines, loneMarkCards); 'lines': spanned by two long straight edges
+   * (lineCards, frames without a calibration).
    */
-  source: 'single' | 'split' | 'net' | 'probe' | 'ink';
+  source: 'single' | 'split' | 'net' | 'probe' | 'ink' | 'lines';
   /** Fraction of the quad supported by the card mask, 0..1. */
   support: number;
   /**
@@ -376,6 +395,54 @@ export function keepSurestRivals<T extends LocatedCard>(cards: T[], confidence: 
     if (!held || confidence(card) > confidence(held)) best.set(card.rivalGroup, card);
   }
   return cards.filter((card) => card.rivalGroup === undefined || best.get(card.rivalGroup) === card);
+}
+
+/**
+ * The straight-edge outlines (lineCards) of about the card size, where many single cards agree
+ * on one (`typicalWidth`, detection pixels; see lineSizeRange): between the straight edges of a
+ * crowded table lie stretches of cloth and rows of cards.
+ */
+export function plausibleLineCards(lines: Quad[], typicalWidth: number | undefined, params: typeof LOCATE_DEFAULTS): Quad[] {
+  if (typicalWidth === undefined) return lines;
+  return lines.filter((quad) => quadShortSide(quad) >= typicalWidth * params.lineSizeRange[0] && quadShortSide(quad) <= typicalWidth * params.lineSizeRange[1]);
+}
+
+/**
+ * Drops each straight-edge outline (source 'lines') that holds the centres of two or more other
+ * cards read surely (`sure`) and smaller than it: a tray, a book or a stretch of table between
+ * two straight edges, which read as a back would hide the cards on it (suppressNested).
+ */
+export function dropLinesHoldingCards<T extends LocatedCard>(cards: T[], sure: (card: T) => boolean): T[] {
+  return cards.filter((card) => {
+    if (card.source !== 'lines') return true;
+    const w = quadShortSide(card.corners);
+    const held = cards.filter((other) => other !== card && sure(other) && quadShortSide(other.corners) < w * 0.8 && pointInQuad(card.corners, ...quadCentre(other.corners)));
+    return held.length < 2;
+  });
+}
+
+/**
+ * `cards` and `extra`, each extra card the rival of an outline of about the same place and size
+ * (sameCardGeometry; the reading keeps the surer, keepSurestRivals), or alone where there is
+ * none; an extra outline nearly the same as that one (corners within `sameCorners` of a short
+ * side) is left out, it would only be read twice. New groups are numbered below every group in
+ * `cards` that is below zero.
+ */
+export function addAsRivals(cards: LocatedCard[], extra: LocatedCard[], sameCorners = 0.15): LocatedCard[] {
+  const out = cards.map((card) => ({ ...card }));
+  let next = Math.min(0, ...cards.map((card) => card.rivalGroup ?? 0)) - 1;
+  for (const card of extra) {
+    const g = cardGeometry(card.corners);
+    const same = out.find((other) => sameCardGeometry(cardGeometry(other.corners), g));
+    if (!same) {
+      out.push(card);
+      continue;
+    }
+    if (sameCard(same.corners, card.corners, quadShortSide(card.corners) * sameCorners)) continue;
+    same.rivalGroup ??= next--;
+    out.push({ ...card, rivalGroup: same.rivalGroup });
+  }
+  return out;
 }
 
 /**
@@ -1063,6 +1130,14 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
       }
       found.push(...kept.map((k) => ({ ...k, corners: growQuad(k.corners, blob.shave) })));
     }
+    // Without a calibration (a photo, a close view): cards on a textured surface, by their straight edges,
+    // last: where any other outline covers a card, that one is kept (split hypotheses fit better).
+    if (!knownWidth) {
+      // Where an outline of about the same place and size is in already, the two are rivals.
+      const plausible = plausibleLineCards(lineCards(cv, grey, params, track), sizeKnown ? medianSingle : undefined, params);
+      const lines = plausible.map((corners): LocatedCard => ({ corners, source: 'lines', support: 1 }));
+      found.splice(0, found.length, ...addAsRivals(found, lines));
+    }
     const inv = 1 / scale;
     return found.map((card) => ({
       ...card,
@@ -1072,3 +1147,57 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
     for (const m of mats) m.delete();
   }
 }
+
+/**
+ * Card outlines spanned by long straight edges (see lines.ts), on the detection-size grey image:
+ * Canny on a blurred copy at thresholds a texture's own edges mostly miss, probabilistic Hough
+ * segments at least a card's smallest side long, pairs of facing parallel segments, and of those
+ * quads the ones whose four sides all lie on edges (each side LINE_EDGE_SIDE, together
+ * LINE_EDGE_TOTAL); quads nearly the same are one (the best supported).
+ */
+export function lineCards(cv: OpenCv, grey: CvMat, params: typeof LOCATE_DEFAULTS, track: Track): Quad[] {
+  const blurred = track(new cv.Mat());
+  cv.GaussianBlur(grey, blurred, new cv.Size(5, 5), 0);
+  const edges = track(new cv.Mat());
+  cv.Canny(blurred, edges, params.cannyLow * params.lineCanny, params.cannyHigh * params.lineCanny);
+  const lines = track(new cv.Mat());
+  const minLength = Math.max(params.minCardSide, params.lineMinLength * Math.max(grey.cols, grey.rows));
+  cv.HoughLinesP(edges, lines, 1, Math.PI / 180, Math.round(minLength * 0.6), minLength, 3);
+  const segments: Segment[] = [];
+  for (let i = 0; i < lines.rows; i++) segments.push([lines.data32S[i * 4], lines.data32S[i * 4 + 1], lines.data32S[i * 4 + 2], lines.data32S[i * 4 + 3]]);
+  const kernel = track(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(5, 5)));
+  cv.dilate(edges, edges, kernel);
+  const edgeBytes = edges.data as Uint8Array;
+  const g = { width: grey.cols, height: grey.rows, data: Float32Array.from(grey.data) };
+  const kept: Array<{ corners: Quad; support: number }> = [];
+  // Cheap first: the edge support of every hypothesis; then the best supported are fitted, each
+  // once (hypotheses nearly the same as one tried are skipped), at most lineMaxFits of them: a
+  // crowded table has thousands of parallel pairs.
+  const supported = quadsFromSegments(joinCollinear(segments, minLength), params.minCardSide)
+    .map((quad) => ({ quad, sides: sideSupport(edgeBytes, grey.cols, grey.rows, quad) }))
+    .filter(({ sides }) => Math.min(...sides) >= params.lineEdgeSide && sides.reduce((a, b) => a + b) / 4 >= params.lineEdgeTotal)
+    .map(({ quad, sides }) => ({ corners: orderCardQuad(quad), support: sides.reduce((a, b) => a + b) / 4 }))
+    .sort((a, b) => b.support - a.support);
+  const tried: Quad[] = [];
+  for (const { corners: start } of supported) {
+    if (tried.length >= params.lineMaxFits) break;
+    const w = quadShortSide(start);
+    if (tried.some((t) => sameCard(t, start, w * 0.05))) continue;
+    tried.push(start);
+    // The segments end short of a card's rounded corners: the outline is fitted to the brightness
+    // step. The strongest straight edges on a court card are its picture's frame: a card about
+    // the frame is fitted too (lineFrameGrowth); the reading picks among the rivals.
+    const geometry = cardGeometry(start);
+    const [growShort, growLong] = params.lineFrameGrowth;
+    for (const from of [geometry, { ...geometry, short: geometry.short * growShort, long: geometry.long * growLong }]) {
+      const fitted = refineGeometry(g, from, { ...REFINE_DEFAULTS, coarse: false });
+      if (fitted.edge < params.lineMinEdge) continue;
+      const corners = orderCardQuad(geometryQuad(fitted));
+      const twin = kept.findIndex((k) => sameCard(k.corners, corners, w * 0.2));
+      if (twin < 0) kept.push({ corners, support: fitted.edge });
+      else if (kept[twin].support < fitted.edge) kept[twin] = { corners, support: fitted.edge };
+    }
+  }
+  return kept.map((k) => k.corners);
+}
+

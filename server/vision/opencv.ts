@@ -70,6 +70,7 @@ export interface OpenCv {
   bitwise_not(src: CvMat, dst: CvMat): void;
   adaptiveThreshold(src: CvMat, dst: CvMat, maxValue: number, method: number, type: number, blockSize: number, c: number): void;
   GaussianBlur(src: CvMat, dst: CvMat, size: unknown, sigma: number): void;
+  HoughLinesP(src: CvMat, lines: CvMat, rho: number, theta: number, threshold: number, minLineLength: number, maxLineGap: number): void;
   medianBlur(src: CvMat, dst: CvMat, ksize: number): void;
   drawContours(image: CvMat, contours: CvMatVector, index: number, color: unknown, thickness: number): void;
   fillPoly(image: CvMat, polygons: CvMatVector, color: unknown): void;

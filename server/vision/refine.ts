@@ -36,6 +36,8 @@ export const REFINE_DEFAULTS = {
    * detections and 1 % of its true ones.
    */
   minEdge: 40,
+  /** Whether to search angles, sizes and aspects coarsely first (false: the pattern search starts at the detection). */
+  coarse: true,
   /** Rounds of the pattern search at most (0: the coarse search alone)... */
   maxRounds: 40,
   /** ...and whether it may change the size and aspect (false: angle and position only). */
@@ -110,8 +112,9 @@ export function refineGeometry(g: GreyImage, detected: CardGeometry, params = RE
     const edge = outlineScore(g, r, params.samples, probe);
     if (edge > best.edge) best = { ...r, edge };
   };
+  if (!params.coarse) consider(detected);
   const step = (params.coarseStepDeg * Math.PI) / 180;
-  for (let angle = 0; angle < Math.PI; angle += step) {
+  for (let angle = 0; params.coarse && angle < Math.PI; angle += step) {
     for (const scale of params.scales) {
       for (const aspect of params.aspects) {
         const short = detected.short * scale;
