@@ -5,6 +5,9 @@
  */
 import { ALL_CARD_CODES, type CardCode } from '../game/cards';
 
+/** A playing card's long side over its short side (63 x 88 mm). */
+export const CARD_ASPECT = 88 / 63;
+
 /** Upright card crop fed to the identity model, pixels (portrait, 63:88 card ≈ 64:96 incl. margin). */
 export const CROP_WIDTH = 64;
 export const CROP_HEIGHT = 96;

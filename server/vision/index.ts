@@ -11,7 +11,7 @@ import * as tf from '@tensorflow/tfjs';
 import type { CardCode } from '../game/cards';
 import { pointInPolygon, quadCentre, quadLongSide } from '../geometry';
 import { initBackend, type VisionBackend } from './backend';
-import { CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH } from './classes';
+import { CARD_ASPECT, CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH } from './classes';
 import { blobsOf, boundingRect, compareThumbs, cropRegion, greyThumb, mergeOverlapping, rectsOverlap, refreshTile, regionsOf, totalArea, type GreyThumb, type MovingBlobs, type PixelRect } from './change';
 import { cropCard, indexCornerQuads, rectQuad, type RgbImage } from './crop';
 import { decodeFrame } from './decode';
@@ -699,7 +699,7 @@ class TfjsRecognizer implements CardRecognizer {
 
   /** Long side of a card in this frame, pixels: calibrated, else from the last frame's cards. */
   private typicalCardLength(image: RgbImage): number {
-    if (this.plane) return this.plane.cardWidthPx * (88 / 63);
+    if (this.plane) return this.plane.cardWidthPx * CARD_ASPECT;
     const sides = this.previousLocated.map((c) => Math.hypot(c.corners[2][0] - c.corners[1][0], c.corners[2][1] - c.corners[1][1])).sort((a, b) => a - b);
     return sides.length ? sides[Math.floor(sides.length / 2)] : Math.max(image.width, image.height) / 8;
   }

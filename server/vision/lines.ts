@@ -9,6 +9,7 @@
  * apart as a card's width (or length) and spanning its length (or width) together, make a card
  * hypothesis; the edge support of all four sides (checked by the caller) and the reading decide.
  */
+import { CARD_ASPECT } from './classes';
 import type { Point, Quad } from './types';
 
 /** A straight edge segment, image pixels: [x1, y1, x2, y2]. */
@@ -26,7 +27,7 @@ export const LINE_DEFAULTS = {
   joinDeg: 2,
   joinOffset: 2.5,
   /** A card's own long / short side (63x88 mm). */
-  cardAspect: 88 / 63,
+  cardAspect: CARD_ASPECT,
   /** At most this many of the longest segments are paired (the pairing is quadratic). */
   maxSegments: 160,
 };

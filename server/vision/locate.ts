@@ -6,6 +6,7 @@
  * Works on a downscaled copy (DETECT_MAX_SIDE); returns quads in the input image's pixels.
  */
 import { boundingRect, rectsOverlap } from './change';
+import { CARD_ASPECT } from './classes';
 import type { RgbImage } from './crop';
 import type { CvMat, OpenCv } from './opencv';
 import type { Point, Quad } from './types';
@@ -34,7 +35,7 @@ export const LOCATE_DEFAULTS = {
   /** Smallest card side we look for, detection pixels. */
   minCardSide: 14,
   /** Card aspect ratio (long / short) of a 63x88 mm card. */
-  aspect: 88 / 63,
+  aspect: CARD_ASPECT,
   /** Accepted long/short ratio of a card outline in the image: an oblique camera foreshortens one side. */
   minAspect: 1.08,
   maxAspect: 1.8,
