@@ -32,9 +32,11 @@ export const LINE_DEFAULTS = {
   maxSegments: 160,
 };
 
-/** Direction (unit), normal, and the segment's extent along its direction. */
+const segmentLength = (s: Segment) => Math.hypot(s[2] - s[0], s[3] - s[1]);
+
+/** The segment's direction (unit) and its normal. */
 function frame(s: Segment): { u: Point; n: Point } {
-  const len = Math.hypot(s[2] - s[0], s[3] - s[1]) || 1;
+  const len = segmentLength(s) || 1;
   const u: Point = [(s[2] - s[0]) / len, (s[3] - s[1]) / len];
   return { u, n: [-u[1], u[0]] };
 }
@@ -56,7 +58,7 @@ export function segmentAngleDeg(a: Segment, b: Segment): number {
  */
 export function joinCollinear(segments: readonly Segment[], maxGap: number, params = LINE_DEFAULTS): Segment[] {
   const joined: Array<{ u: Point; n: Point; offset: number; lo: number; hi: number }> = [];
-  const sorted = [...segments].sort((a, b) => Math.hypot(b[2] - b[0], b[3] - b[1]) - Math.hypot(a[2] - a[0], a[3] - a[1]));
+  const sorted = [...segments].sort((a, b) => segmentLength(b) - segmentLength(a));
   for (const s of sorted) {
     const ends: Point[] = [[s[0], s[1]], [s[2], s[3]]];
     const line = joined.find((j) => {
@@ -92,7 +94,7 @@ function toSegment(j: { u: Point; n: Point; offset: number; lo: number; hi: numb
  */
 export function quadsFromSegments(segments: readonly Segment[], minSide: number, params = LINE_DEFAULTS): Quad[] {
   const longest = [...segments]
-    .map((s) => ({ s, len: Math.hypot(s[2] - s[0], s[3] - s[1]) }))
+    .map((s) => ({ s, len: segmentLength(s) }))
     .sort((a, b) => b.len - a.len)
     .slice(0, params.maxSegments);
   const quads: Quad[] = [];

@@ -1131,10 +1131,10 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
       }
       found.push(...kept.map((k) => ({ ...k, corners: growQuad(k.corners, blob.shave) })));
     }
-    // Without a calibration (a photo, a close view): cards on a textured surface, by their straight edges,
-    // last: where any other outline covers a card, that one is kept (split hypotheses fit better).
+    // Without a calibration (a photo, a close view): cards on a textured surface, by their straight
+    // edges. Last, and as rivals of any outline of about the same place and size found already
+    // (the surer reading stays): placed first they pre-empted split hypotheses that fit better.
     if (!knownWidth) {
-      // Where an outline of about the same place and size is in already, the two are rivals.
       const plausible = plausibleLineCards(lineCards(cv, grey, params, track), sizeKnown ? medianSingle : undefined, params);
       const lines = plausible.map((corners): LocatedCard => ({ corners, source: 'lines', support: 1 }));
       found.splice(0, found.length, ...addAsRivals(found, lines));
@@ -1151,10 +1151,11 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
 
 /**
  * Card outlines spanned by long straight edges (see lines.ts), on the detection-size grey image:
- * Canny on a blurred copy at thresholds a texture's own edges mostly miss, probabilistic Hough
- * segments at least a card's smallest side long, pairs of facing parallel segments, and of those
- * quads the ones whose four sides all lie on edges (each side LINE_EDGE_SIDE, together
- * LINE_EDGE_TOTAL); quads nearly the same are one (the best supported).
+ * Canny on a blurred copy at thresholds a texture's own edges mostly miss (lineCanny), Hough
+ * segments at least lineMinLength long, pairs of facing parallel segments, and of those quads the
+ * ones whose four sides lie on edges (lineEdgeSide each, lineEdgeTotal together); the best
+ * supported (at most lineMaxFits) fitted to the brightness step, kept from an inside/outside step
+ * of lineMinEdge. Fits nearly the same are one (the one with the stronger step).
  */
 export function lineCards(cv: OpenCv, grey: CvMat, params: typeof LOCATE_DEFAULTS, track: Track): Quad[] {
   const blurred = track(new cv.Mat());
@@ -1175,9 +1176,11 @@ export function lineCards(cv: OpenCv, grey: CvMat, params: typeof LOCATE_DEFAULT
   // once (hypotheses nearly the same as one tried are skipped), at most lineMaxFits of them: a
   // crowded table has thousands of parallel pairs.
   const supported = quadsFromSegments(joinCollinear(segments, minLength), params.minCardSide)
-    .map((quad) => ({ quad, sides: sideSupport(edgeBytes, grey.cols, grey.rows, quad) }))
-    .filter(({ sides }) => Math.min(...sides) >= params.lineEdgeSide && sides.reduce((a, b) => a + b) / 4 >= params.lineEdgeTotal)
-    .map(({ quad, sides }) => ({ corners: orderCardQuad(quad), support: sides.reduce((a, b) => a + b) / 4 }))
+    .map((quad) => {
+      const sides = sideSupport(edgeBytes, grey.cols, grey.rows, quad);
+      return { corners: orderCardQuad(quad), weakest: Math.min(...sides), support: sides.reduce((a, b) => a + b) / 4 };
+    })
+    .filter(({ weakest, support }) => weakest >= params.lineEdgeSide && support >= params.lineEdgeTotal)
     .sort((a, b) => b.support - a.support);
   const tried: Quad[] = [];
   for (const { corners: start } of supported) {
