@@ -17,11 +17,17 @@ import { Confusion, matchBoxes, parseLabelsCsv, rankOfLabel, type PredictedBox }
 import { confusionSvg, writeSvgAsPng } from '../lib/plots';
 import { writeRenderedEvalSet } from '../lib/rendered';
 import { REPO_ROOT } from '../lib/shared-data';
+import { liveBackNaming } from '../lib/live-backs';
 import { backEnrolmentAccuracy, enrolledDeckAccuracy, heldOutDeckAccuracy, suiteSources } from '../lib/suite';
 
 interface EvalArgs {
-  /** Extra modes: 'suite' (held-out deck + back enrolment), 'render' (write a rendered eval set). */
-  mode: 'data' | 'suite' | 'render';
+  /** Extra modes: 'suite' (held-out deck + back enrolment), 'render' (write a rendered eval set), 'live-backs' (backs named on the live simulated table). */
+  mode: 'data' | 'suite' | 'render' | 'live-backs';
+  /** Back-look model folder; null names backs by the whole-card model's embedding (undefined: the default, when present). */
+  backModel?: string | null;
+  /** 'live-backs': players per table and the tables' seeds. */
+  players?: number;
+  seeds?: number[];
   frames: number;
   /** Share of rendered scenes seen by a whole-table webcam ('render' mode; undefined: the synth default). */
   webcamShare?: number;
@@ -68,7 +74,7 @@ function parseArgs(argv: string[]): EvalArgs {
   let out = '';
   let limit = Infinity;
   let mode: EvalArgs['mode'] = 'data';
-  let frames = 40;
+  let frames: number | undefined;
   let webcamShare: number | undefined;
   let seed: number | undefined;
   let decks: string[] | undefined;
@@ -81,10 +87,17 @@ function parseArgs(argv: string[]): EvalArgs {
   let wholeCardWeight: number | undefined;
   let minConfidence: number | undefined;
   let faceOverride: number | undefined;
+  let backModel: string | null | undefined;
+  let players: number | undefined;
+  let seeds: number[] | undefined;
   for (let i = 0; i < argv.length; i++) {
     const value = argv[i + 1];
     if (argv[i] === '--suite') {
       mode = 'suite';
+      continue;
+    }
+    if (argv[i] === '--live-backs') {
+      mode = 'live-backs';
       continue;
     }
     if (argv[i] === '--live-models') {
@@ -105,13 +118,16 @@ function parseArgs(argv: string[]): EvalArgs {
     else if (argv[i] === '--live-model') liveModel = value === 'none' ? null : path.resolve(value);
     else if (argv[i] === '--live-index-model') liveIndexModel = value === 'none' ? null : path.resolve(value);
     else if (argv[i] === '--live-below') liveBelowPx = Number(value);
+    else if (argv[i] === '--back-model') backModel = value === 'none' ? null : path.resolve(value);
+    else if (argv[i] === '--players') players = Number(value);
+    else if (argv[i] === '--seeds') seeds = value.split(',').map(Number);
     else if (argv[i] === '--whole-card-weight') wholeCardWeight = Number(value);
     else if (argv[i] === '--min-confidence') minConfidence = Number(value);
     else if (argv[i] === '--face-override') faceOverride = Number(value);
     else if (argv[i] === '--out') out = value;
     else if (argv[i] === '--limit') limit = Number(value);
     else if (argv[i] === '--help') {
-      console.log('npm run eval -- --data DIR [--model DIR] [--index-model DIR|none] [--locator-model DIR|none] [--live-models | --live-model DIR --live-index-model DIR] [--live-below PX] [--whole-card-weight W] [--face-override F] [--min-confidence C] [--out DIR] [--limit N]\n  or --suite (held-out deck + back enrolment)\n  or --make-rendered DIR [--frames 40] [--webcam-share S] [--seed 4242] [--decks kennard,letele] (rendered layout-b set, by default of held-out deck art only; S of the scenes seen by a whole-table webcam; another seed or training decks give a set to tune on)');
+      console.log('npm run eval -- --data DIR [--model DIR] [--index-model DIR|none] [--locator-model DIR|none] [--live-models | --live-model DIR --live-index-model DIR] [--live-below PX] [--whole-card-weight W] [--face-override F] [--min-confidence C] [--out DIR] [--limit N]\n  or --suite (held-out deck + back enrolment) [--back-model DIR|none]\n  or --live-backs [--players 4] [--seeds 1,2] [--frames 200] [--back-model DIR|none] (backs named on the live simulated table)\n  or --make-rendered DIR [--frames 40] [--webcam-share S] [--seed 4242] [--decks kennard,letele] (rendered layout-b set, by default of held-out deck art only; S of the scenes seen by a whole-table webcam; another seed or training decks give a set to tune on)');
       process.exit(0);
     } else throw new Error(`unknown argument ${argv[i]} (try --help)`);
     i++;
@@ -120,15 +136,19 @@ function parseArgs(argv: string[]): EvalArgs {
     if (!out) throw new Error('--make-rendered needs a folder');
     if (webcamShare !== undefined && !(webcamShare >= 0 && webcamShare <= 1)) throw new Error('--webcam-share needs a number in 0..1');
     if (seed !== undefined && !Number.isInteger(seed)) throw new Error('--seed needs an integer');
-    return { mode, frames, webcamShare, seed, decks, data: '', model: path.resolve(model), out: path.resolve(out), limit };
+    return { mode, frames: frames ?? 40, webcamShare, seed, decks, data: '', model: path.resolve(model), out: path.resolve(out), limit };
   }
   if (wholeCardWeight !== undefined && !(wholeCardWeight >= 0)) throw new Error('--whole-card-weight needs a number ≥ 0');
   if (minConfidence !== undefined && !(minConfidence >= 0 && minConfidence < 1)) throw new Error('--min-confidence needs a number in 0..1');
-  if (mode === 'suite') return { mode, frames, data: '', model: path.resolve(model), indexModel, locatorModel, liveModels, liveModel, liveIndexModel, liveBelowPx, wholeCardWeight, faceOverride, minConfidence, out: '', limit };
+  if (mode === 'live-backs') {
+    if (players !== undefined && !(Number.isInteger(players) && players >= 2 && players <= 6)) throw new Error('--players needs 2..6');
+    if (seeds !== undefined && !seeds.every(Number.isInteger)) throw new Error('--seeds needs integers, e.g. 1,2');
+  }
+  if (mode === 'suite' || mode === 'live-backs') return { mode, frames: frames ?? (mode === 'live-backs' ? 200 : 40), data: '', model: path.resolve(model), indexModel, locatorModel, backModel, liveModels, liveModel, liveIndexModel, liveBelowPx, wholeCardWeight, faceOverride, minConfidence, out: '', limit, players, seeds };
   if (!data) throw new Error('--data DIR is required (class folders of crops, or images with labels.csv)');
   if (!existsSync(data) || !statSync(data).isDirectory()) throw new Error(`--data ${data}: not a folder`);
   if (!(limit > 0)) throw new Error('--limit needs a positive number');
-  return { mode, frames, data: path.resolve(data), model: path.resolve(model), indexModel, locatorModel, liveModels, liveModel, liveIndexModel, liveBelowPx, wholeCardWeight, faceOverride, minConfidence, out: path.resolve(out || path.join(REPO_ROOT, 'out', `eval-${path.basename(data)}`)), limit };
+  return { mode, frames: frames ?? 40, data: path.resolve(data), model: path.resolve(model), indexModel, locatorModel, liveModels, liveModel, liveIndexModel, liveBelowPx, wholeCardWeight, faceOverride, minConfidence, out: path.resolve(out || path.join(REPO_ROOT, 'out', `eval-${path.basename(data)}`)), limit };
 }
 
 const IMAGE = /\.(jpe?g|png|webp)$/i;
@@ -306,6 +326,7 @@ function recognizerConfig(args: EvalArgs): RecognizerConfig {
       ...(args.faceOverride === undefined ? {} : { faceOverride: args.faceOverride }),
     },
     minConfidence: args.minConfidence,
+    ...(args.backModel !== undefined ? { backModelDir: args.backModel } : {}),
     tracking: false,
   };
 }
@@ -315,6 +336,12 @@ async function main(): Promise<void> {
   if (args.mode === 'render') {
     const written = await writeRenderedEvalSet(args.out, args.frames, args.seed ?? 4242, args.decks ?? ['kennard', 'letele'], 0.3, args.webcamShare);
     console.log(JSON.stringify({ out: args.out, ...written }));
+    return;
+  }
+  if (args.mode === 'live-backs') {
+    const result = await liveBackNaming(() => createRecognizer(recognizerConfig(args)), { players: args.players, seeds: args.seeds, frames: args.frames });
+    console.log(`confusions (truth→named): ${JSON.stringify(result.confusions)}`);
+    console.log(JSON.stringify({ backs: result.backs, right: result.right, wrong: result.wrong, unnamed: result.unnamed, accuracy: Number(result.accuracy.toFixed(4)) }));
     return;
   }
   if (args.mode === 'suite') {

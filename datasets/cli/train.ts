@@ -12,6 +12,9 @@
  * `--strength S` (0 < S ≤ 1, default 1) scales the training batches' augmentation, for a last,
  * gentler fine-tune.
  *
+ * `--model back` trains the back-look model (datasets/lib/back-embed.ts) into models/back-looks:
+ * generated back designs, a contrastive loss, scored by enrolling unseen designs.
+ *
  * `--live` trains the live-size variant of the identity or index model (a 2x2 average first: a
  * quarter of the work, for cards a whole-table webcam sees at about 36x50 pixels) into
  * models/card-identity-live or models/card-index-live; a fresh run starts from the committed
@@ -31,7 +34,7 @@ import { curvesSvg, writeSvgAsPng } from '../lib/plots';
 import { makeRng, shuffle } from '../lib/rng';
 import { learningRate } from '../lib/schedule';
 import { loadSources } from '../lib/sources';
-import { identityTask, indexTask, locatorTask, TASK_SCORES, taskFiles, type TrainTask } from '../lib/train-tasks';
+import { backTask, identityTask, indexTask, locatorTask, TASK_SCORES, taskFiles, type TrainTask } from '../lib/train-tasks';
 import { transferWeights } from '../lib/transfer';
 
 interface TrainArgs {
@@ -88,7 +91,7 @@ function parseArgs(argv: string[]): TrainArgs {
       if (args.strength > 1) throw new Error(`--strength is at most 1, got ${args.strength}`);
     }
     else if (key === '--model') {
-      if (value !== 'identity' && value !== 'index' && value !== 'locator') throw new Error(`--model is identity, index or locator, got ${value}`);
+      if (value !== 'identity' && value !== 'index' && value !== 'locator' && value !== 'back') throw new Error(`--model is identity, index, locator or back, got ${value}`);
       args.model = value;
       i++;
     }
@@ -102,11 +105,11 @@ function parseArgs(argv: string[]): TrainArgs {
       args.out = path.resolve(value);
       i++;
     } else if (key === '--help') {
-      console.log('npm run train -- [--model identity|index|locator] [--live [--init-from DIR|none]] [--epochs 14] [--steps 100 per epoch] [--batch 64] [--lr 0.002] [--seed 7] [--fresh | --warm-restart] [--strength 1] [--out models/card-identity] [--plot-only]');
+      console.log('npm run train -- [--model identity|index|locator|back] [--live [--init-from DIR|none]] [--epochs 14] [--steps 100 per epoch] [--batch 64] [--lr 0.002] [--seed 7] [--fresh | --warm-restart] [--strength 1] [--out models/card-identity] [--plot-only]');
       process.exit(0);
     } else throw new Error(`unknown argument ${key} (try --help)`);
   }
-  if (args.live && args.model === 'locator') throw new Error('--live is for the identity and index models');
+  if (args.live && (args.model === 'locator' || args.model === 'back')) throw new Error('--live is for the identity and index models');
   return args;
 }
 
@@ -124,6 +127,7 @@ async function plotHistory(history: EpochRecord[], task: Pick<TrainTask, 'name' 
 async function makeTask(name: TrainTask['name'], live: boolean): Promise<TrainTask> {
   if (name === 'locator') return locatorTask();
   const set = await loadSources();
+  if (name === 'back') return backTask(set);
   return name === 'index' ? indexTask(set, live) : identityTask(set, live);
 }
 

@@ -8,6 +8,8 @@ import * as tf from '@tensorflow/tfjs';
 import { RANKS, SUITS } from '../../server/game/cards';
 import { LOCATOR_ALIGN, LOCATOR_CHANNELS, LOCATOR_OUTPUTS, LOCATOR_STRIDE } from '../../server/vision/locator';
 import { CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_RANK_CLASSES, INDEX_SUIT_CLASSES, INDEX_WIDTH, INDEX_REGION, classNames } from '../../server/vision/classes';
+import { BACK_EMBED_SIZE } from '../../server/vision/classes';
+import { BACK_TRAIN_SEEDS, BACK_VALID_SEEDS, buildBackEmbedModel, contrastiveLoss, designCrops, enrolmentAccuracy, generatedDesigns, designView, VIEWS_PER_DESIGN } from './back-embed';
 import { buildIdentityModel } from './identity-model';
 import { buildIndexModel } from './index-model';
 import { classIndexOf, labelBatch, makeBatch, trainingBackDesigns, trainingPool } from './batches';
@@ -16,7 +18,7 @@ import { encodeLocatorTargets, loadLocatorFrames, sampleWindow } from './locator
 import { buildLocatorModel, locatorLoss } from './locator-model';
 import { scoreLocatorOnFrames } from './locator-score';
 import { makeRng, type Rng } from './rng';
-import { type SourceSet } from './sources';
+import { sourceView, type SourceSet } from './sources';
 import { cacheDir, REPO_ROOT } from './shared-data';
 
 /** The two numbers every task reports per epoch (the first picks the model kept). */
@@ -46,7 +48,7 @@ export function taskFiles(name: TrainTask['name'], out?: string, live = false): 
 
 /** The live-size variant of a classifier (`--live`): its own model folder and checkpoints. */
 function liveTaskFiles(name: TrainTask['name']): TaskFiles {
-  if (name === 'locator') throw new Error('the locator has no live-size variant');
+  if (name === 'locator' || name === 'back') throw new Error(`the ${name} model has no live-size variant`);
   const model = name === 'identity' ? 'card-identity-live' : 'card-index-live';
   return {
     outDir: path.join(REPO_ROOT, 'models', model),
@@ -57,6 +59,13 @@ function liveTaskFiles(name: TrainTask['name']): TaskFiles {
 }
 
 function defaultTaskFiles(name: TrainTask['name']): TaskFiles {
+  if (name === 'back')
+    return {
+      outDir: path.join(REPO_ROOT, 'models', 'back-looks'),
+      checkpointDir: path.join(cacheDir(), 'checkpoint-back'),
+      historyFile: path.join(REPO_ROOT, 'models', 'back-looks-history.json'),
+      curvesFile: path.join(REPO_ROOT, 'models', 'back-looks-curves.png'),
+    };
   if (name === 'locator')
     return {
       outDir: path.join(REPO_ROOT, 'models', 'card-locator'),
@@ -80,7 +89,7 @@ function defaultTaskFiles(name: TrainTask['name']): TaskFiles {
 }
 
 export interface TrainTask extends TaskFiles {
-  name: 'identity' | 'index' | 'locator';
+  name: 'identity' | 'index' | 'locator' | 'back';
   /** The live-size variant of a classifier (see livePool). */
   live: boolean;
   /** What the two TaskScores mean for this task, for logs and curves. */
@@ -102,12 +111,14 @@ export interface TrainTask extends TaskFiles {
 
 const CLASSIFIER_SCORES: [string, string] = ['cards53 valid top-1', 'held-out deck top-1'];
 const LOCATOR_SCORES: [string, string] = ['held-out art frames F1', 'held-out art frames recall'];
+const BACK_SCORES: [string, string] = ['100 unseen generated designs: right design', '6 held-out designs: right design'];
 
 /** Score labels and step metrics of each task, known without its data (for --plot-only). */
 export const TASK_SCORES: Record<TrainTask['name'], Pick<TrainTask, 'scoreLabels' | 'metrics'>> = {
   identity: { scoreLabels: CLASSIFIER_SCORES, metrics: ['accuracy'] },
   index: { scoreLabels: CLASSIFIER_SCORES, metrics: ['accuracy'] },
   locator: { scoreLabels: LOCATOR_SCORES, metrics: [] },
+  back: { scoreLabels: BACK_SCORES, metrics: [] },
 };
 
 function validAndHeldout(set: SourceSet): { validIdx: number[]; heldoutIdx: number[] } {
@@ -287,6 +298,76 @@ export async function locatorTask(): Promise<TrainTask> {
       stride: LOCATOR_STRIDE,
       align: LOCATOR_ALIGN,
       input: 'RGB float 0..1, [1, H, W, 3] with H and W multiples of align',
+    },
+  };
+}
+
+/**
+ * The back-look model (datasets/lib/back-embed.ts): generated back designs plus the training
+ * split's art and generated backs, each batch VIEWS_PER_DESIGN augmented views of a few designs,
+ * trained with a contrastive loss. Scored by enrolment as the recogniser does it: 100 unseen
+ * generated designs (picks the epoch kept) and the six held-out designs of `npm run eval -- --suite`.
+ */
+export async function backTask(set: SourceSet): Promise<TrainTask> {
+  const generated = await generatedDesigns(BACK_TRAIN_SEEDS);
+  const valid = await generatedDesigns(BACK_VALID_SEEDS);
+  const backsOf = (split: 'train' | 'heldout') => {
+    const byDesign = new Map<string, number>();
+    set.entries.forEach((e, i) => {
+      if (e.group === 'back' && e.split === split && !byDesign.has(e.label)) byDesign.set(e.label, i);
+    });
+    return [...byDesign.values()].map((i) => sourceView(set, i));
+  };
+  const designs = [...Array.from({ length: generated.count }, (_, k) => designView(generated, k)), ...backsOf('train')];
+  const heldOut = backsOf('heldout');
+  const validViews = Array.from({ length: valid.count }, (_, k) => designView(valid, k));
+  const embed = (model: tf.LayersModel) => async (crops: Float32Array, count: number) => {
+    const out = tf.tidy(() => {
+      const e = model.predict(tf.tensor4d(crops, [count, CROP_HEIGHT, CROP_WIDTH, 3])) as tf.Tensor;
+      return tf.div(e, tf.add(tf.norm(e, 'euclidean', 1, true), 1e-8));
+    });
+    try {
+      return (await out.data()) as Float32Array;
+    } finally {
+      out.dispose();
+    }
+  };
+  return {
+    name: 'back',
+    live: false,
+    ...taskFiles('back'),
+    ...TASK_SCORES.back,
+    signature: [`designs:${designs.length}`, `embedding:${BACK_EMBED_SIZE}`, `views:${VIEWS_PER_DESIGN}`],
+    // Every design four times an epoch pool; a batch takes its first indices as its designs.
+    pool: Array.from({ length: designs.length * 4 }, (_, i) => i % designs.length),
+    build: buildBackEmbedModel,
+    trainable: (model) => model,
+    loss: contrastiveLoss,
+    batch(indices, rng, strength = 1) {
+      const picked = [...new Set(indices)].slice(0, Math.max(2, Math.floor(indices.length / VIEWS_PER_DESIGN)));
+      const views = picked.flatMap((d) => Array<Uint8Array>(VIEWS_PER_DESIGN).fill(designs[d]));
+      const labels = new Float32Array(views.length * BACK_EMBED_SIZE);
+      picked.forEach((d, k) => {
+        for (let v = 0; v < VIEWS_PER_DESIGN; v++) labels[(k * VIEWS_PER_DESIGN + v) * BACK_EMBED_SIZE] = d;
+      });
+      return {
+        xs: tf.tensor4d(designCrops(views, rng, strength), [views.length, CROP_HEIGHT, CROP_WIDTH, 3]),
+        ys: tf.tensor2d(labels, [views.length, BACK_EMBED_SIZE]),
+      };
+    },
+    async evaluate(model) {
+      return {
+        validAcc: await enrolmentAccuracy(validViews, embed(model), makeRng(11), { testViews: 10 }),
+        heldoutDeckAcc: await enrolmentAccuracy(heldOut, embed(model), makeRng(7), { testViews: 50 }),
+      };
+    },
+    metadata: {
+      format: 'nerts-back-looks/1',
+      cropWidth: CROP_WIDTH,
+      cropHeight: CROP_HEIGHT,
+      embeddingSize: BACK_EMBED_SIZE,
+      input: 'RGB float 0..1, upright whole-card crop, [N, cropHeight, cropWidth, 3]',
+      outputs: ['embedding (L2-normalise before comparing)'],
     },
   };
 }

@@ -51,6 +51,9 @@ export interface CardRegion {
  * Where the rank and suit index sits on an upright card: its top-left corner (the same index,
  * turned, sits at the bottom right). Generous enough for jumbo indices and localiser error.
  */
+/** Size of the back-look model's embedding (models/back-looks; see datasets/lib/back-embed.ts). */
+export const BACK_EMBED_SIZE = 64;
+
 export const INDEX_REGION: CardRegion = { x0: 0, y0: 0, x1: 0.26, y1: 0.3 };
 
 /** Index model rank classes: the 13 ranks, then "no index here". */

@@ -23,6 +23,42 @@ function dot(a: Float32Array, aOffset: number, b: Float32Array, size: number): n
   return s;
 }
 
+/**
+ * Minimum cosine similarity for a back to be named by the back-look model (models/back-looks):
+ * views of one design lie above about 0.8 there, other designs mostly below 0.5.
+ */
+export const BACK_LOOK_MIN_SIMILARITY = 0.5;
+
+/**
+ * Enrolled back designs by the back-look model's embedding (trained to tell designs apart, see
+ * datasets/lib/back-embed.ts): names a crop already judged "a back" by its nearest enrolled view.
+ */
+export class BackLooks {
+  private readonly designs = new Map<string, Float32Array[]>();
+
+  /** Replaces the views of design `backId` (each an L2-normalised embedding). */
+  set(backId: string, embeddings: Float32Array[]): void {
+    if (embeddings.length === 0) throw new Error('enrolling a back needs at least one view');
+    this.designs.set(backId, embeddings);
+  }
+
+  get size(): number {
+    return this.designs.size;
+  }
+
+  /** The enrolled design nearest to `embedding` (best view), or null when none is close. */
+  nearest(embedding: Float32Array): { backId: string; similarity: number } | null {
+    let best: { backId: string; similarity: number } | null = null;
+    for (const [backId, views] of this.designs) {
+      for (const view of views) {
+        const similarity = dot(embedding, 0, view, view.length);
+        if (!best || similarity > best.similarity) best = { backId, similarity };
+      }
+    }
+    return best && best.similarity >= BACK_LOOK_MIN_SIMILARITY ? best : null;
+  }
+}
+
 /** Enrolled prototypes. Pure data + math; the recogniser feeds it embeddings. */
 export class EnrollmentStore {
   private readonly backs = new Map<string, Float32Array[]>();

@@ -11,11 +11,11 @@ import * as tf from '@tensorflow/tfjs';
 import type { CardCode } from '../game/cards';
 import { pointInPolygon, quadCentre, quadLongSide } from '../geometry';
 import { initBackend, type VisionBackend } from './backend';
-import { CARD_ASPECT, CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH } from './classes';
+import { BACK_EMBED_SIZE, CARD_ASPECT, CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH } from './classes';
 import { blobsOf, boundingRect, compareThumbs, cropRegion, greyThumb, mergeOverlapping, rectsOverlap, refreshTile, regionsOf, totalArea, type GreyThumb, type MovingBlobs, type PixelRect } from './change';
 import { cropCard, indexCornerQuads, rectQuad, type RgbImage } from './crop';
 import { decodeFrame } from './decode';
-import { EnrollmentStore } from './enrollment';
+import { BackLooks, EnrollmentStore } from './enrollment';
 import {
   backEvidence,
   DEFAULT_INDEX_FUSION,
@@ -49,6 +49,8 @@ import type { CardObservation, FrameInput, FrameObservations, MotionBlob, Point,
 export const DEFAULT_MODEL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'models', 'card-identity');
 export const DEFAULT_INDEX_MODEL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'models', 'card-index');
 export const DEFAULT_LOCATOR_MODEL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'models', 'card-locator');
+/** The back-look model (tells enrolled back designs apart; see datasets/lib/back-embed.ts). */
+export const DEFAULT_BACK_MODEL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'models', 'back-looks');
 export const DEFAULT_LIVE_MODEL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'models', 'card-identity-live');
 export const DEFAULT_LIVE_INDEX_MODEL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'models', 'card-index-live');
 
@@ -91,6 +93,12 @@ export interface RecognizerConfig {
    * cards with the classical OpenCV localiser (locate.ts).
    */
   locatorModelDir?: string | null;
+  /**
+   * The back-look model's folder (default models/back-looks, used when present): names a card
+   * read as "a back" by the nearest enrolled design in its own embedding; null names it by the
+   * whole-card model's embedding.
+   */
+  backModelDir?: string | null;
   /** How the whole-card and index-corner readings combine (default DEFAULT_INDEX_FUSION). */
   indexFusion?: Partial<IndexFusion>;
   /** Force a backend (default: best that loads, tfjs-node → wasm → cpu). */
@@ -187,7 +195,8 @@ export async function createRecognizer(config: RecognizerConfig = {}): Promise<C
   const locatorDir = optionalModelDir(config.locatorModelDir, DEFAULT_LOCATOR_MODEL_DIR);
   const liveDir = liveModelDir(config, 'liveModelDir', DEFAULT_LIVE_MODEL_DIR);
   const liveIndexDir = liveModelDir(config, 'liveIndexModelDir', DEFAULT_LIVE_INDEX_MODEL_DIR);
-  const [model, metadata, { cv }, indexModel, locatorModel, liveModel, liveMetadata, liveIndexModel] = await Promise.all([
+  const backDir = optionalModelDir(config.backModelDir, DEFAULT_BACK_MODEL_DIR);
+  const [model, metadata, { cv }, indexModel, locatorModel, liveModel, liveMetadata, liveIndexModel, backModel] = await Promise.all([
     loadLayersModelFromDir(modelDir),
     readModelMetadata(modelDir),
     loadOpenCv(),
@@ -196,6 +205,7 @@ export async function createRecognizer(config: RecognizerConfig = {}): Promise<C
     liveDir ? loadLayersModelFromDir(liveDir) : Promise.resolve(null),
     liveDir ? readModelMetadata(liveDir) : Promise.resolve(null),
     liveIndexDir ? loadLayersModelFromDir(liveIndexDir) : Promise.resolve(null),
+    backDir ? loadLayersModelFromDir(backDir) : Promise.resolve(null),
   ]);
   const names = metadata.classNames;
   if (!Array.isArray(names) || names.length !== (model.outputs[0].shape[1] ?? -1)) throw new Error(`model at ${modelDir} lacks classNames metadata matching its output`);
@@ -204,9 +214,10 @@ export async function createRecognizer(config: RecognizerConfig = {}): Promise<C
   log(
     `[vision] models: ${path.basename(modelDir)}${indexModel ? ` + ${path.basename(indexDir!)} (index corners)` : ' (no index-corner model)'}` +
       (locatorModel ? ` + ${path.basename(locatorDir!)} (learned locator)` : ' (classical localiser)') +
-      (liveModel || liveIndexModel ? `; live size: ${[liveModel && path.basename(liveDir!), liveIndexModel && path.basename(liveIndexDir!)].filter(Boolean).join(' + ')}` : ''),
+      (liveModel || liveIndexModel ? `; live size: ${[liveModel && path.basename(liveDir!), liveIndexModel && path.basename(liveIndexDir!)].filter(Boolean).join(' + ')}` : '') +
+      (backModel ? `; backs told apart by ${path.basename(backDir!)}` : ''),
   );
-  return new TfjsRecognizer({ model, indexModel, locatorModel, liveModel, liveIndexModel }, names as string[], cv, backend, config);
+  return new TfjsRecognizer({ model, indexModel, locatorModel, liveModel, liveIndexModel, backModel }, names as string[], cv, backend, config);
 }
 
 /**
@@ -244,6 +255,8 @@ interface TrackedIdentity {
   fromIndex: Identity | null;
   /** What its index corners read, when the index model ran. */
   index?: IndexReading;
+  /** Its back-look embedding (L2-normalised), for a card read as a back while back looks are enrolled. */
+  backLook?: Float32Array;
   /** When a frame's card was read, frame time (ms). */
   readAtMs?: number;
 }
@@ -368,6 +381,9 @@ class TfjsRecognizer implements CardRecognizer {
   private readonly model: tf.LayersModel;
   private readonly indexModel: tf.LayersModel | null;
   private readonly locatorModel: tf.LayersModel | null;
+  private readonly backModel: tf.LayersModel | null;
+  /** Back designs enrolled by the back-look model's embedding (when it is loaded). */
+  private readonly backLooks = new BackLooks();
   private readonly liveModel: tf.LayersModel | null;
   private readonly liveIndexModel: tf.LayersModel | null;
   private readonly liveBelowPx: number;
@@ -379,7 +395,7 @@ class TfjsRecognizer implements CardRecognizer {
   private readonly helper: Helper | null;
 
   constructor(
-    models: { model: tf.LayersModel; indexModel: tf.LayersModel | null; locatorModel: tf.LayersModel | null; liveModel?: tf.LayersModel | null; liveIndexModel?: tf.LayersModel | null },
+    models: { model: tf.LayersModel; indexModel: tf.LayersModel | null; locatorModel: tf.LayersModel | null; liveModel?: tf.LayersModel | null; liveIndexModel?: tf.LayersModel | null; backModel?: tf.LayersModel | null },
     private readonly names: string[],
     private readonly cv: OpenCv,
     readonly backend: VisionBackend,
@@ -388,6 +404,7 @@ class TfjsRecognizer implements CardRecognizer {
     ({ model: this.model, indexModel: this.indexModel, locatorModel: this.locatorModel } = models);
     this.liveModel = models.liveModel ?? null;
     this.liveIndexModel = models.liveIndexModel ?? null;
+    this.backModel = models.backModel ?? null;
     this.liveBelowPx = config.liveBelowPx ?? LIVE_MODEL_BELOW_PX;
     this.liveModelUse = liveModelUseOf(config);
     this.tracking = config.tracking ?? true;
@@ -471,6 +488,7 @@ class TfjsRecognizer implements CardRecognizer {
       lengths: todo.map((i) => quadLongSide(located[i].corners)),
       zones: todo.map((i) => zones[i]),
     });
+    await this.addBackLooks(read, crops);
     // Cards left for a later frame (over the frame's read budget) have no identity yet.
     const identities: Array<TrackedIdentity | undefined> = [...reused];
     todo.forEach((cardIndex, k) => (identities[cardIndex] = { ...read[k], readAtMs: timestampMs }));
@@ -714,12 +732,47 @@ class TfjsRecognizer implements CardRecognizer {
     const { zone } = card;
     if (identity.kind === 'back') {
       const match = this.enrolledFor(card.id.scale).nearestBack(embedding, 0, embedding.length);
-      return { kind: 'back', backId: match?.backId, confidence: match ? identity.confidence * match.similarity : identity.confidence * 0.5, corners: card.corners, zone };
+      return { kind: 'back', backId: this.backIdOf(card.id, match), confidence: match ? identity.confidence * match.similarity : identity.confidence * 0.5, corners: card.corners, zone };
     }
     const face: CardObservation = { kind: 'face', code: identity.kind === 'face' ? identity.code : undefined, confidence: identity.confidence, corners: card.corners, zone };
     if (card.visible) face.visible = card.visible;
     if (identity.kind === 'face' && identity.alternatives) face.alternatives = identity.alternatives;
     return isCountedZone(zone) ? { ...face, look: lookOf(embedding) } : face;
+  }
+
+  /**
+   * The design of a card read as a back: by the back-look model where backs are enrolled for it,
+   * else the whole-card model's nearest enrolled back (`match`).
+   */
+  private backIdOf(read: TrackedIdentity, match: { backId: string } | null): string | undefined {
+    if (read.backLook && this.backLooks.size > 0) return this.backLooks.nearest(read.backLook)?.backId;
+    return match?.backId;
+  }
+
+  /** Adds the back-look embedding to each of `reads` read as a back (packed `crops`, same order), when back looks are enrolled. */
+  private async addBackLooks(reads: TrackedIdentity[], crops: Float32Array): Promise<void> {
+    if (!this.backModel || this.backLooks.size === 0) return;
+    const backs = reads.flatMap((read, k) => (read.identity.kind === 'back' ? [k] : []));
+    if (backs.length === 0) return;
+    const packed = new Float32Array(backs.length * CROP_SIZE);
+    backs.forEach((k, j) => packed.set(crops.subarray(k * CROP_SIZE, (k + 1) * CROP_SIZE), j * CROP_SIZE));
+    const looks = await this.backLookEmbeddings(packed, backs.length);
+    backs.forEach((k, j) => (reads[k] = { ...reads[k], backLook: looks[j] }));
+  }
+
+  /** The back-look model's L2-normalised embedding of each of `count` packed crops. */
+  private async backLookEmbeddings(crops: Float32Array, count: number): Promise<Float32Array[]> {
+    const model = this.backModel!;
+    const out = tf.tidy(() => {
+      const e = model.predict(tf.tensor4d(crops, [count, CROP_HEIGHT, CROP_WIDTH, 3])) as tf.Tensor;
+      return tf.div(e, tf.add(tf.norm(e, 'euclidean', 1, true), 1e-8));
+    });
+    try {
+      const data = (await out.data()) as Float32Array;
+      return Array.from({ length: count }, (_, k) => data.slice(k * BACK_EMBED_SIZE, (k + 1) * BACK_EMBED_SIZE));
+    } finally {
+      out.dispose();
+    }
   }
 
   /** Both index corners of each card quad, packed for the index model. */
@@ -857,11 +910,13 @@ class TfjsRecognizer implements CardRecognizer {
     for (let start = 0; start < views.length; start += 32) {
       const chunk = views.slice(start, start + 32);
       const { crops, corners, lengths } = await this.viewCrops(chunk, true);
-      for (const read of await this.readIdentities(crops, corners, chunk.length, { lengths })) {
+      const reads = await this.readIdentities(crops, corners, chunk.length, { lengths });
+      await this.addBackLooks(reads, crops);
+      for (const read of reads) {
         // Each view shows a whole card, so corners without an index say something (see rejectIndexless).
         const identity = rejectIndexless(read.identity, read.index);
         const { embedding } = read;
-        const backId = identity.kind === 'back' ? this.enrolledFor(read.scale).nearestBack(embedding, 0, embedding.length)?.backId : undefined;
+        const backId = identity.kind === 'back' ? this.backIdOf(read, this.enrolledFor(read.scale).nearestBack(embedding, 0, embedding.length)) : undefined;
         results.push({ ...identity, backId });
       }
     }
@@ -891,6 +946,11 @@ class TfjsRecognizer implements CardRecognizer {
     this.assertLive();
     if (views.length > 5) throw new Error('enrol a back from at most 5 views');
     for (const { store, embeddings } of await this.embed(views)) store.setBack(backId, embeddings);
+    if (this.backModel) {
+      // Each view also turned half a turn: a design with an emblem off centre must match either way up.
+      const { crops } = await this.viewCrops(views, false);
+      this.backLooks.set(backId, [...(await this.backLookEmbeddings(crops, views.length)), ...(await this.backLookEmbeddings(turnedCrops(crops, views.length), views.length))]);
+    }
     this.tracks.clear();
   }
 
@@ -908,10 +968,28 @@ class TfjsRecognizer implements CardRecognizer {
     this.liveModel?.dispose();
     this.liveIndexModel?.dispose();
     this.locatorModel?.dispose();
+    this.backModel?.dispose();
     this.tracks.clear();
   }
 
   private assertLive(): void {
     if (this.disposed) throw new Error('recognizer was disposed');
   }
+}
+
+/** `count` packed crops each turned half a turn (pixel order reversed, channels kept). */
+function turnedCrops(crops: Float32Array, count: number): Float32Array {
+  const out = new Float32Array(count * CROP_SIZE);
+  const pixels = CROP_SIZE / 3;
+  for (let k = 0; k < count; k++) {
+    const o = k * CROP_SIZE;
+    for (let p = 0; p < pixels; p++) {
+      const from = o + p * 3;
+      const to = o + (pixels - 1 - p) * 3;
+      out[to] = crops[from];
+      out[to + 1] = crops[from + 1];
+      out[to + 2] = crops[from + 2];
+    }
+  }
+  return out;
 }

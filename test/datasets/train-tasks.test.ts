@@ -11,8 +11,12 @@ describe('training output files', () => {
     expect(files.curvesFile).toBe(path.join(REPO_ROOT, 'models', 'training-curves.png'));
   });
 
+  it('the back-look model goes to models/back-looks', () => {
+    expect(taskFiles('back').outDir).toBe(path.join(REPO_ROOT, 'models', 'back-looks'));
+  });
+
   it('a run with --out keeps its model, history and curves there and leaves the committed ones alone', () => {
-    for (const name of ['identity', 'index', 'locator'] as const) {
+    for (const name of ['identity', 'index', 'locator', 'back'] as const) {
       const plain = taskFiles(name);
       const trial = taskFiles(name, '/tmp/trial');
       expect(trial).toEqual({ outDir: '/tmp/trial', checkpointDir: plain.checkpointDir, historyFile: '/tmp/trial/history.json', curvesFile: '/tmp/trial/curves.png' });
@@ -27,5 +31,6 @@ describe('training output files', () => {
     expect(index.outDir).toBe(path.join(REPO_ROOT, 'models', 'card-index-live'));
     expect(index.historyFile).toBe(path.join(REPO_ROOT, 'models', 'card-index-live-history.json'));
     expect(() => taskFiles('locator', undefined, true)).toThrow(/no live-size variant/);
+    expect(() => taskFiles('back', undefined, true)).toThrow(/no live-size variant/);
   });
 });

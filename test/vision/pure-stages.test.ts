@@ -4,7 +4,7 @@ import { ALL_CARD_CODES, type CardCode } from '../../server/game/cards';
 import { classMeaning, classNames, FIRST_BACK_CLASS, OTHER_CLASS } from '../../server/vision/classes';
 import { decodeFrame } from '../../server/vision/decode';
 import { coveredCards, dueForRereading, FAINT_REREAD_MS, ONE_WAY_BELOW_PX, turnPolicy } from '../../server/vision/index';
-import { EnrollmentStore } from '../../server/vision/enrollment';
+import { BackLooks, EnrollmentStore } from '../../server/vision/enrollment';
 import { backEvidence, BACK_EVIDENCE_FROM, decideFromIndex, decideIdentity, identityOutputs, readingRows, rejectIndexless, type Identity, type IndexReading } from '../../server/vision/identify';
 import { tablePlane, zoneAt } from '../../server/vision/rectify';
 import { findUnchanged, readsThisFrame, THUMB_HEIGHT, THUMB_WIDTH, TrackMemory } from '../../server/vision/tracking';
@@ -114,6 +114,28 @@ describe('EnrollmentStore', () => {
     const nearQH = store.faceBoost(unit(1, 0, -0.02), 0, 3);
     expect(at('QH', nearQH)).toBeGreaterThan(0);
     expect(at('QD', nearQH)).toBe(0);
+  });
+});
+
+describe('BackLooks', () => {
+  const unit = (...v: number[]) => {
+    const n = Math.hypot(...v);
+    return Float32Array.from(v.map((x) => x / n));
+  };
+  it('names the design with the nearest enrolled view, and none when every view is far', () => {
+    const looks = new BackLooks();
+    expect(looks.nearest(unit(1, 0, 0))).toBeNull();
+    looks.set('alice', [unit(1, 0, 0), unit(0.6, 0.8, 0)]);
+    looks.set('bob', [unit(0, 1, 0)]);
+    expect(looks.size).toBe(2);
+    // Nearer alice's second view than bob's only one.
+    expect(looks.nearest(unit(0.5, 0.85, 0))?.backId).toBe('alice');
+    expect(looks.nearest(unit(0.1, 1, 0))?.backId).toBe('bob');
+    expect(looks.nearest(unit(0, 0, 1))).toBeNull();
+    // Enrolling again replaces the views.
+    looks.set('alice', [unit(0, 0, 1)]);
+    expect(looks.nearest(unit(0.5, 0.85, 0))?.backId).toBe('bob');
+    expect(() => looks.set('x', [])).toThrow();
   });
 });
 

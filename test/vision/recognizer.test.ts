@@ -9,7 +9,7 @@ import * as tf from '@tensorflow/tfjs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedDataDir, REPO_ROOT } from '../../datasets/lib/shared-data';
-import { createRecognizer, DEFAULT_LIVE_INDEX_MODEL_DIR, DEFAULT_LIVE_MODEL_DIR, DEFAULT_MODEL_DIR, LIVE_MODEL_BELOW_PX, ONE_WAY_SURE, type CardRecognizer, type LiveModelUse } from '../../server/vision/index';
+import { createRecognizer, DEFAULT_BACK_MODEL_DIR, DEFAULT_LIVE_INDEX_MODEL_DIR, DEFAULT_LIVE_MODEL_DIR, DEFAULT_MODEL_DIR, LIVE_MODEL_BELOW_PX, ONE_WAY_SURE, type CardRecognizer, type LiveModelUse } from '../../server/vision/index';
 import type { Helper } from '../../server/vision/inference';
 import { LOCATE_DEFAULTS } from '../../server/vision/locate';
 import { loadLayersModelFromDir, saveLayersModelToDir } from '../../server/vision/model-io';
@@ -183,6 +183,36 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
     expect(tf.memory().numTensors).toBe(before);
     if (result.kind === 'back') expect(result.backId).toBe('alice');
     await expect(recognizer.enrollBack('bob', [])).rejects.toThrow();
+  });
+
+  it.skipIf(!existsSync(path.join(DEFAULT_BACK_MODEL_DIR, 'model.json')))('tells enrolled back designs apart by the back-look model, leaking no tensors', async () => {
+    // Two designs the whole-card model's own embedding confuses (session 25): fine grey dots on
+    // mauve, and a near-black navy; plus a red lattice.
+    const design = (fill: string, pattern: string) =>
+      sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="126" height="176"><defs><pattern id="p" width="6" height="6" patternUnits="userSpaceOnUse">${pattern}</pattern></defs><rect width="126" height="176" rx="6" fill="#fafafa"/><rect x="8" y="8" width="110" height="160" rx="4" fill="${fill}"/><rect x="8" y="8" width="110" height="160" rx="4" fill="url(#p)"/></svg>`)).png().toBuffer();
+    const looks = {
+      dots: await design('#7a6a80', '<circle cx="3" cy="3" r="1" fill="#c8c0c8"/>'),
+      navy: await design('#141c38', '<rect width="3" height="3" fill="#1a2444"/>'),
+      lattice: await design('#b02020', '<path d="M0 0 L6 6 M6 0 L0 6" stroke="#fff" stroke-width="1"/>'),
+    };
+    const view = (png: Buffer, gain = 1): Promise<FrameInput> =>
+      sharp(png).linear([gain, 1, 1 / gain], [0, 0, 0]).png().toBuffer().then((data) => ({ kind: 'encoded', data: new Uint8Array(data) }));
+    const logged: string[] = [];
+    const rec = await createRecognizer({ log: (m) => logged.push(m) });
+    try {
+      expect(logged.join('\n')).toMatch(/backs told apart by back-looks/);
+      for (const [name, png] of Object.entries(looks)) await rec.enrollBack(name, [await view(png), await view(png, 1.1)]);
+      const before = tf.memory().numTensors;
+      const read = await rec.identifyCrops(await Promise.all(Object.values(looks).map((png) => view(png, 0.92))));
+      expect(tf.memory().numTensors).toBe(before);
+      expect(read.map((r) => (r.kind === 'back' ? r.backId : r.kind))).toEqual(Object.keys(looks));
+    } finally {
+      rec.dispose();
+    }
+    // Without it, backs are named by the whole-card model's embedding.
+    const without: string[] = [];
+    (await createRecognizer({ log: (m) => without.push(m), backModelDir: null })).dispose();
+    expect(without.join('\n')).not.toMatch(/back-looks/);
   });
 
   it('rejects garbage frames with a clear error', async () => {

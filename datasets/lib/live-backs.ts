@@ -1,0 +1,87 @@
+/**
+ * Back naming on the live simulated table, as the demo runs it: each deck's back enrolled from
+ * one view in the first frame (its stock, seen by the whole-table webcam, see sim-feed.ts), then
+ * every back the recogniser reports over the hand compared with the face-down card under it.
+ * This is what the score sort's count by back hangs on (server/tables/back-count.ts).
+ */
+import { createSimTable } from '../../server/sim/live';
+import type { CardTruth } from '../../server/sim/render/index';
+import { cropQuad } from '../../server/tables/crop';
+import { simCalibration } from '../../server/tables/sim-calibration';
+import { backViews } from '../../server/tables/sim-feed';
+import type { CardRecognizer } from '../../server/vision/index';
+import type { Quad } from '../../server/vision/types';
+
+export interface LiveBacksResult {
+  /** Back observations matched to a face-down card of the truth. */
+  backs: number;
+  /** ...named as that card's deck. */
+  right: number;
+  /** ...named as another deck, or as no enrolled deck. */
+  wrong: number;
+  unnamed: number;
+  accuracy: number;
+  /** Truth deck → named deck, for the wrong ones. */
+  confusions: Record<string, number>;
+}
+
+function centre(quad: Quad): [number, number] {
+  return [quad.reduce((a, p) => a + p[0], 0) / 4, quad.reduce((a, p) => a + p[1], 0) / 4];
+}
+
+/** The face-down truth card (at least 30 % visible) whose centre lies within half a card width of `quad`'s. */
+export function backUnder(quad: Quad, truth: readonly CardTruth[]): CardTruth | undefined {
+  const [cx, cy] = centre(quad);
+  const width = Math.hypot(quad[1][0] - quad[0][0], quad[1][1] - quad[0][1]);
+  let best: CardTruth | undefined;
+  let bestDistance = 0.5 * width;
+  for (const card of truth) {
+    if (card.faceUp || card.visibleFraction < 0.3) continue;
+    const [tx, ty] = centre(card.corners);
+    const distance = Math.hypot(tx - cx, ty - cy);
+    if (distance <= bestDistance) {
+      best = card;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+/**
+ * Plays `seeds` (one table each, `players` players, top camera) for `frames` frames at 10 fps,
+ * reading every `every`-th; `make` gives a fresh recogniser per table (disposed here).
+ */
+export async function liveBackNaming(make: () => Promise<CardRecognizer>, { players = 4, seeds = [1, 2], frames = 200, every = 10 } = {}): Promise<LiveBacksResult> {
+  const result: LiveBacksResult = { backs: 0, right: 0, wrong: 0, unnamed: 0, accuracy: 0, confusions: {} };
+  for (const seed of seeds) {
+    const sim = await createSimTable({ players, seed, fps: 10, camera: 'top' });
+    const recognizer = await make();
+    try {
+      recognizer.setCalibration(simCalibration(sim.layout, sim.camera!));
+      for (let i = 0; i < frames; i++) {
+        const frame = await sim.next();
+        if (!frame) break;
+        if (i === 0) for (const [deckId, corners] of backViews(frame.truth)) await recognizer.enrollBack(deckId, [{ kind: 'encoded', data: new Uint8Array(await cropQuad(frame.jpeg, corners)) }]);
+        if (i % every !== 0) continue;
+        const read = await recognizer.recognize({ kind: 'encoded', data: new Uint8Array(frame.jpeg) }, frame.timeMs);
+        for (const card of read.cards) {
+          if (card.kind !== 'back') continue;
+          const truth = backUnder(card.corners, frame.truth);
+          if (!truth) continue;
+          result.backs++;
+          if (!card.backId) result.unnamed++;
+          else if (card.backId === truth.deckId) result.right++;
+          else {
+            result.wrong++;
+            const key = `${truth.deckId}→${card.backId}`;
+            result.confusions[key] = (result.confusions[key] ?? 0) + 1;
+          }
+        }
+      }
+    } finally {
+      recognizer.dispose();
+    }
+  }
+  result.accuracy = result.right / Math.max(1, result.backs);
+  return result;
+}
