@@ -111,7 +111,7 @@ export interface TrainTask extends TaskFiles {
 
 const CLASSIFIER_SCORES: [string, string] = ['cards53 valid top-1', 'held-out deck top-1'];
 const LOCATOR_SCORES: [string, string] = ['held-out art frames F1', 'held-out art frames recall'];
-const BACK_SCORES: [string, string] = ['100 unseen generated designs: right design', '6 held-out designs: right design'];
+const BACK_SCORES: [string, string] = ['100 new designs', '6 held-out designs'];
 
 /** Score labels and step metrics of each task, known without its data (for --plot-only). */
 export const TASK_SCORES: Record<TrainTask['name'], Pick<TrainTask, 'scoreLabels' | 'metrics'>> = {

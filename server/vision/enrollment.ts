@@ -46,6 +46,13 @@ export class BackLooks {
     return this.designs.size;
   }
 
+  /** Each enrolled design's similarity to `embedding` (its nearest view). */
+  similarities(embedding: Float32Array): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const [backId, views] of this.designs) out.set(backId, Math.max(...views.map((view) => dot(embedding, 0, view, view.length))));
+    return out;
+  }
+
   /** The enrolled design nearest to `embedding` (best view), or null when none is close. */
   nearest(embedding: Float32Array): { backId: string; similarity: number } | null {
     let best: { backId: string; similarity: number } | null = null;
@@ -78,6 +85,13 @@ export class EnrollmentStore {
   /** Number of enrolled back designs. */
   get backCount(): number {
     return this.backs.size;
+  }
+
+  /** Each enrolled back design's similarity to an embedding (its nearest view). */
+  backSimilarities(embedding: Float32Array, offset: number, size: number): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const [backId, views] of this.backs) out.set(backId, Math.max(...views.map((view) => dot(embedding, offset, view, size))));
+    return out;
   }
 
   /** Nearest enrolled back design to an embedding, with its similarity; null when none is close. */

@@ -15,7 +15,7 @@ import { BACK_EMBED_SIZE, CARD_ASPECT, CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, IN
 import { blobsOf, boundingRect, compareThumbs, cropRegion, greyThumb, mergeOverlapping, rectsOverlap, refreshTile, regionsOf, totalArea, type GreyThumb, type MovingBlobs, type PixelRect } from './change';
 import { cropCard, indexCornerQuads, rectQuad, type RgbImage } from './crop';
 import { decodeFrame } from './decode';
-import { BackLooks, EnrollmentStore } from './enrollment';
+import { BACK_LOOK_MIN_SIMILARITY, BackLooks, EnrollmentStore } from './enrollment';
 import {
   backEvidence,
   DEFAULT_INDEX_FUSION,
@@ -741,12 +741,25 @@ class TfjsRecognizer implements CardRecognizer {
   }
 
   /**
-   * The design of a card read as a back: by the back-look model where backs are enrolled for it,
-   * else the whole-card model's nearest enrolled back (`match`).
+   * The design of a card read as a back. Where backs are enrolled for the back-look model, the
+   * design whose views are nearest by both embeddings together (the sum of the two cosine
+   * similarities), named when either embedding finds it close; else the whole-card model's
+   * nearest enrolled back (`match`). Measured (session 25): six unseen designs at card size
+   * 90.3 % by the whole-card embedding alone, 93.7 % by the back look alone or both; backs on the
+   * live simulated table at webcam size (designs mostly among the whole-card model's training
+   * designs) 89.3 %, 87.3 % and 88.6 %.
    */
   private backIdOf(read: TrackedIdentity, match: { backId: string } | null): string | undefined {
-    if (read.backLook && this.backLooks.size > 0) return this.backLooks.nearest(read.backLook)?.backId;
-    return match?.backId;
+    if (!read.backLook || this.backLooks.size === 0) return match?.backId;
+    const looks = this.backLooks.similarities(read.backLook);
+    const whole = this.enrolledFor(read.scale).backSimilarities(read.embedding, 0, read.embedding.length);
+    let best: string | undefined;
+    let bestScore = -Infinity;
+    for (const [backId, look] of looks) {
+      const score = look + (whole.get(backId) ?? 0);
+      if (score > bestScore) [best, bestScore] = [backId, score];
+    }
+    return best !== undefined && (match || (looks.get(best) ?? 0) >= BACK_LOOK_MIN_SIMILARITY) ? best : undefined;
   }
 
   /** Adds the back-look embedding to each of `reads` read as a back (packed `crops`, same order), when back looks are enrolled. */

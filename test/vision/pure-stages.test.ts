@@ -96,6 +96,9 @@ describe('EnrollmentStore', () => {
     store.setBack('bob', [unit(0, 1, 0), unit(0, 1, 0.2)]);
     expect(store.nearestBack(unit(0.1, 1, 0), 0, 3)?.backId).toBe('bob');
     expect(store.nearestBack(unit(0, 0, 1), 0, 3)).toBeNull();
+    // Each design's similarity is its nearest view's.
+    expect(store.backSimilarities(unit(0, 1, 0.2), 0, 3).get('bob')).toBeCloseTo(1, 5);
+    expect(store.backSimilarities(unit(0, 1, 0.2), 0, 3).get('alice')).toBeCloseTo(0, 5);
     expect(() => store.setBack('x', [])).toThrow();
   });
   it('boosts only the enrolled face nearest the crop, by how clearly it is nearest', () => {
@@ -132,6 +135,9 @@ describe('BackLooks', () => {
     expect(looks.nearest(unit(0.5, 0.85, 0))?.backId).toBe('alice');
     expect(looks.nearest(unit(0.1, 1, 0))?.backId).toBe('bob');
     expect(looks.nearest(unit(0, 0, 1))).toBeNull();
+    const sims = looks.similarities(unit(0.6, 0.8, 0));
+    expect(sims.get('alice')).toBeCloseTo(1, 5);
+    expect(sims.get('bob')).toBeCloseTo(0.8, 5);
     // Enrolling again replaces the views.
     looks.set('alice', [unit(0, 0, 1)]);
     expect(looks.nearest(unit(0.5, 0.85, 0))?.backId).toBe('bob');
