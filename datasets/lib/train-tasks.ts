@@ -9,6 +9,7 @@ import { RANKS, SUITS } from '../../server/game/cards';
 import { LOCATOR_ALIGN, LOCATOR_CHANNELS, LOCATOR_OUTPUTS, LOCATOR_STRIDE } from '../../server/vision/locator';
 import { CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_RANK_CLASSES, INDEX_SUIT_CLASSES, INDEX_WIDTH, INDEX_REGION, classNames } from '../../server/vision/classes';
 import { BACK_EMBED_SIZE } from '../../server/vision/classes';
+import { readBackLooks } from '../../server/vision/identify';
 import { BACK_TRAIN_SEEDS, BACK_VALID_SEEDS, buildBackEmbedModel, contrastiveLoss, designCrops, enrolmentAccuracy, generatedDesigns, designView, VIEWS_PER_DESIGN } from './back-embed';
 import { buildIdentityModel } from './identity-model';
 import { buildIndexModel } from './index-model';
@@ -321,17 +322,7 @@ export async function backTask(set: SourceSet): Promise<TrainTask> {
   const designs = [...Array.from({ length: generated.count }, (_, k) => designView(generated, k)), ...backsOf('train')];
   const heldOut = backsOf('heldout');
   const validViews = Array.from({ length: valid.count }, (_, k) => designView(valid, k));
-  const embed = (model: tf.LayersModel) => async (crops: Float32Array, count: number) => {
-    const out = tf.tidy(() => {
-      const e = model.predict(tf.tensor4d(crops, [count, CROP_HEIGHT, CROP_WIDTH, 3])) as tf.Tensor;
-      return tf.div(e, tf.add(tf.norm(e, 'euclidean', 1, true), 1e-8));
-    });
-    try {
-      return (await out.data()) as Float32Array;
-    } finally {
-      out.dispose();
-    }
-  };
+  const embed = (model: tf.LayersModel) => (crops: Float32Array, count: number) => readBackLooks(model, crops, count);
   return {
     name: 'back',
     live: false,

@@ -359,3 +359,19 @@ export interface IndexFusion {
 
 /** Tuned on cards53 valid and the real table photos (see models/MODEL_CARD.md). */
 export const DEFAULT_INDEX_FUSION: IndexFusion = { wholeCardWeight: 1, faceOverride: 0.9 };
+
+/**
+ * The back-look model's embedding of each of `count` packed crops, L2-normalised, packed
+ * ([count, size of its output]; see datasets/lib/back-embed.ts). Frees its tensors.
+ */
+export async function readBackLooks(model: tf.LayersModel, crops: Float32Array, count: number): Promise<Float32Array> {
+  const out = tf.tidy(() => {
+    const e = model.predict(tf.tensor4d(crops, [count, CROP_HEIGHT, CROP_WIDTH, 3])) as tf.Tensor;
+    return tf.div(e, tf.add(tf.norm(e, 'euclidean', 1, true), 1e-8));
+  });
+  try {
+    return (await out.data()) as Float32Array;
+  } finally {
+    out.dispose();
+  }
+}

@@ -25,6 +25,7 @@ import {
   identityReadingOf,
   indexOutputsOf,
   localCnn,
+  readBackLooks,
   readIndex,
   readingRows,
   rejectIndexless,
@@ -775,17 +776,8 @@ class TfjsRecognizer implements CardRecognizer {
 
   /** The back-look model's L2-normalised embedding of each of `count` packed crops. */
   private async backLookEmbeddings(crops: Float32Array, count: number): Promise<Float32Array[]> {
-    const model = this.backModel!;
-    const out = tf.tidy(() => {
-      const e = model.predict(tf.tensor4d(crops, [count, CROP_HEIGHT, CROP_WIDTH, 3])) as tf.Tensor;
-      return tf.div(e, tf.add(tf.norm(e, 'euclidean', 1, true), 1e-8));
-    });
-    try {
-      const data = (await out.data()) as Float32Array;
-      return Array.from({ length: count }, (_, k) => data.slice(k * BACK_EMBED_SIZE, (k + 1) * BACK_EMBED_SIZE));
-    } finally {
-      out.dispose();
-    }
+    const data = await readBackLooks(this.backModel!, crops, count);
+    return Array.from({ length: count }, (_, k) => data.slice(k * BACK_EMBED_SIZE, (k + 1) * BACK_EMBED_SIZE));
   }
 
   /** Both index corners of each card quad, packed for the index model. */

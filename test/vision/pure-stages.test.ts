@@ -85,11 +85,13 @@ describe('rejectIndexless', () => {
   });
 });
 
+/** A unit vector along `v` (an L2-normalised embedding). */
+function unit(...v: number[]): Float32Array {
+  const n = Math.hypot(...v);
+  return Float32Array.from(v.map((x) => x / n));
+}
+
 describe('EnrollmentStore', () => {
-  const unit = (...v: number[]) => {
-    const n = Math.hypot(...v);
-    return Float32Array.from(v.map((x) => x / n));
-  };
   it('names the nearest enrolled back and refuses far ones', () => {
     const store = new EnrollmentStore();
     store.setBack('alice', [unit(1, 0, 0)]);
@@ -121,10 +123,6 @@ describe('EnrollmentStore', () => {
 });
 
 describe('BackLooks', () => {
-  const unit = (...v: number[]) => {
-    const n = Math.hypot(...v);
-    return Float32Array.from(v.map((x) => x / n));
-  };
   it('names the design with the nearest enrolled view, and none when every view is far', () => {
     const looks = new BackLooks();
     expect(looks.nearest(unit(1, 0, 0))).toBeNull();
