@@ -11,7 +11,6 @@
  */
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
 import * as tf from '@tensorflow/tfjs';
 import { BACK_EMBED_SIZE, CROP_HEIGHT, CROP_WIDTH } from '../../server/vision/classes';
 import { augmentInto } from './augment';
@@ -19,9 +18,7 @@ import { generatedBackSvg } from './generated-art';
 import { convBlock } from './identity-model';
 import type { Rng } from './rng';
 import { cacheDir } from './shared-data';
-import { SOURCE_HEIGHT, SOURCE_WIDTH } from './sources';
-
-const SOURCE_BYTES = SOURCE_WIDTH * SOURCE_HEIGHT * 3;
+import { decodeSource, SOURCE_BYTES, SOURCE_HEIGHT, SOURCE_WIDTH } from './sources';
 
 /** Generated designs the model trains on (seeds), and the unseen ones that pick its best epoch. */
 export const BACK_TRAIN_SEEDS = { first: 100, count: 2000 } as const;
@@ -54,13 +51,7 @@ export async function generatedDesigns({ first, count }: { first: number; count:
   log(`[back-embed] rendering ${count} generated back designs (once)`);
   const pixels = new Uint8Array(count * SOURCE_BYTES);
   for (let k = 0; k < count; k++) {
-    const raw = await sharp(Buffer.from(generatedBackSvg(first + k)), { density: 72 })
-      .flatten({ background: '#808080' })
-      .resize(SOURCE_WIDTH, SOURCE_HEIGHT, { fit: 'fill' })
-      .removeAlpha()
-      .raw()
-      .toBuffer();
-    pixels.set(raw, k * SOURCE_BYTES);
+    pixels.set(await decodeSource(Buffer.from(generatedBackSvg(first + k))), k * SOURCE_BYTES);
   }
   await fs.mkdir(path.dirname(file), { recursive: true });
   await fs.writeFile(file, pixels);

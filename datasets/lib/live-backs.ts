@@ -4,6 +4,7 @@
  * every back the recogniser reports over the hand compared with the face-down card under it.
  * This is what the score sort's count by back hangs on (server/tables/back-count.ts).
  */
+import { quadCentre } from '../../server/geometry';
 import { createSimTable } from '../../server/sim/live';
 import type { CardTruth } from '../../server/sim/render/index';
 import { cropQuad } from '../../server/tables/crop';
@@ -25,19 +26,15 @@ export interface LiveBacksResult {
   confusions: Record<string, number>;
 }
 
-function centre(quad: Quad): [number, number] {
-  return [quad.reduce((a, p) => a + p[0], 0) / 4, quad.reduce((a, p) => a + p[1], 0) / 4];
-}
-
 /** The face-down truth card (at least 30 % visible) whose centre lies within half a card width of `quad`'s. */
 export function backUnder(quad: Quad, truth: readonly CardTruth[]): CardTruth | undefined {
-  const [cx, cy] = centre(quad);
+  const [cx, cy] = quadCentre(quad);
   const width = Math.hypot(quad[1][0] - quad[0][0], quad[1][1] - quad[0][1]);
   let best: CardTruth | undefined;
   let bestDistance = 0.5 * width;
   for (const card of truth) {
     if (card.faceUp || card.visibleFraction < 0.3) continue;
-    const [tx, ty] = centre(card.corners);
+    const [tx, ty] = quadCentre(card.corners);
     const distance = Math.hypot(tx - cx, ty - cy);
     if (distance <= bestDistance) {
       best = card;

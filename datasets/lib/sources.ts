@@ -15,7 +15,7 @@ import { cacheDir, sharedDataPath } from './shared-data';
 /** Source image size, pixels (portrait, card aspect with no margin). */
 export const SOURCE_WIDTH = 96;
 export const SOURCE_HEIGHT = 144;
-const SOURCE_BYTES = SOURCE_WIDTH * SOURCE_HEIGHT * 3;
+export const SOURCE_BYTES = SOURCE_WIDTH * SOURCE_HEIGHT * 3;
 
 /** Bump when the cache layout or contents change. */
 export const SOURCES_FORMAT = 'nerts-vision-sources/2';
@@ -51,7 +51,8 @@ export function sourceView(set: SourceSet, index: number): Uint8Array {
   return set.pixels.subarray(index * SOURCE_BYTES, (index + 1) * SOURCE_BYTES);
 }
 
-async function decode(input: string | Buffer): Promise<Buffer> {
+/** An image file or SVG as source-sized raw RGB (transparent parts grey). */
+export async function decodeSource(input: string | Buffer): Promise<Buffer> {
   return sharp(input, { density: 72 })
     .flatten({ background: '#808080' })
     .resize(SOURCE_WIDTH, SOURCE_HEIGHT, { fit: 'fill' })
@@ -136,7 +137,7 @@ async function loadBaseSources(log: (m: string) => void): Promise<SourceSet> {
     while (next < jobs.length) {
       const i = next++;
       try {
-        pixels.set(await decode(jobs[i].input()), i * SOURCE_BYTES);
+        pixels.set(await decodeSource(jobs[i].input()), i * SOURCE_BYTES);
       } catch (error) {
         throw new Error(`cannot decode ${jobs[i].file}: ${(error as Error).message}`);
       }

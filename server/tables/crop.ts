@@ -22,12 +22,11 @@ const MAX_VIEW_SIDE = 400;
 export async function cropQuad(image: Uint8Array, corners: Quad): Promise<Uint8Array> {
   // Decoded as the recogniser decodes frames (EXIF turned, grey made RGB), so the corners it reported fit.
   const frame = await decodeFrame({ kind: 'encoded', data: image });
-  const info = { width: frame.width, height: frame.height };
   const xs = corners.map((p) => p[0]);
   const ys = corners.map((p) => p[1]);
-  const inside = Math.min(info.width, Math.max(...xs)) - Math.max(0, Math.min(...xs));
-  const insideY = Math.min(info.height, Math.max(...ys)) - Math.max(0, Math.min(...ys));
-  if (!(inside >= 4 && insideY >= 4)) throw new Error('the outline lies outside the frame');
+  const insideX = Math.min(frame.width, Math.max(...xs)) - Math.max(0, Math.min(...xs));
+  const insideY = Math.min(frame.height, Math.max(...ys)) - Math.max(0, Math.min(...ys));
+  if (!(insideX >= 4 && insideY >= 4)) throw new Error('the outline lies outside the frame');
   const side = (a: number, b: number) => Math.hypot(corners[b][0] - corners[a][0], corners[b][1] - corners[a][1]);
   const across = (side(0, 1) + side(3, 2)) / 2;
   const along = (side(0, 3) + side(1, 2)) / 2;

@@ -23,6 +23,20 @@ function dot(a: Float32Array, aOffset: number, b: Float32Array, size: number): n
   return s;
 }
 
+/** Each enrolled back design's similarity to an embedding: that of its nearest view. */
+function designSimilarities(designs: ReadonlyMap<string, Float32Array[]>, embedding: Float32Array, offset: number, size: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [backId, views] of designs) out.set(backId, Math.max(...views.map((view) => dot(embedding, offset, view, size))));
+  return out;
+}
+
+/** The most similar design (the first enrolled of equals), or null when it is below `floor`. */
+function nearestDesign(similarities: ReadonlyMap<string, number>, floor: number): { backId: string; similarity: number } | null {
+  let best: { backId: string; similarity: number } | null = null;
+  for (const [backId, similarity] of similarities) if (!best || similarity > best.similarity) best = { backId, similarity };
+  return best && best.similarity >= floor ? best : null;
+}
+
 /**
  * Minimum cosine similarity for a back to be named by the back-look model (models/back-looks):
  * views of one design lie above about 0.8 there, other designs mostly below 0.5.
@@ -48,21 +62,12 @@ export class BackLooks {
 
   /** Each enrolled design's similarity to `embedding` (its nearest view). */
   similarities(embedding: Float32Array): Map<string, number> {
-    const out = new Map<string, number>();
-    for (const [backId, views] of this.designs) out.set(backId, Math.max(...views.map((view) => dot(embedding, 0, view, view.length))));
-    return out;
+    return designSimilarities(this.designs, embedding, 0, embedding.length);
   }
 
   /** The enrolled design nearest to `embedding` (best view), or null when none is close. */
   nearest(embedding: Float32Array): { backId: string; similarity: number } | null {
-    let best: { backId: string; similarity: number } | null = null;
-    for (const [backId, views] of this.designs) {
-      for (const view of views) {
-        const similarity = dot(embedding, 0, view, view.length);
-        if (!best || similarity > best.similarity) best = { backId, similarity };
-      }
-    }
-    return best && best.similarity >= BACK_LOOK_MIN_SIMILARITY ? best : null;
+    return nearestDesign(this.similarities(embedding), BACK_LOOK_MIN_SIMILARITY);
   }
 }
 
@@ -89,21 +94,12 @@ export class EnrollmentStore {
 
   /** Each enrolled back design's similarity to an embedding (its nearest view). */
   backSimilarities(embedding: Float32Array, offset: number, size: number): Map<string, number> {
-    const out = new Map<string, number>();
-    for (const [backId, views] of this.backs) out.set(backId, Math.max(...views.map((view) => dot(embedding, offset, view, size))));
-    return out;
+    return designSimilarities(this.backs, embedding, offset, size);
   }
 
   /** Nearest enrolled back design to an embedding, with its similarity; null when none is close. */
   nearestBack(embedding: Float32Array, offset: number, size: number): { backId: string; similarity: number } | null {
-    let best: { backId: string; similarity: number } | null = null;
-    for (const [backId, views] of this.backs) {
-      for (const view of views) {
-        const similarity = dot(embedding, offset, view, size);
-        if (!best || similarity > best.similarity) best = { backId, similarity };
-      }
-    }
-    return best && best.similarity >= BACK_MATCH_MIN_SIMILARITY ? best : null;
+    return nearestDesign(this.backSimilarities(embedding, offset, size), BACK_MATCH_MIN_SIMILARITY);
   }
 
   /** Extra per-class evidence (indexed like ALL_CARD_CODES) from enrolled faces, or undefined. */
