@@ -32,7 +32,7 @@ async function startDemo(app: Awaited<ReturnType<typeof buildApp>>): Promise<{ t
     );
   }
   if (sim.camera && !table.calibration) table.setCalibration(simCalibration(sim.layout, sim.camera));
-  const feed = startSimFeed(table, sim, app.pool, { fps, pauseAfterHandMs: 8000, log: (message) => app.log.warn(message) });
+  const feed = startSimFeed(table, sim, { fps, pauseAfterHandMs: 8000, log: (message) => app.log.warn(message) });
   return { table, feed };
 }
 

@@ -101,6 +101,9 @@ export const TableSetupSchema = Type.Object({
 });
 export type TableSetup = Static<typeof TableSetupSchema>;
 
+/** Views of one deck's back the server keeps and enrols it from (the newest; the recogniser takes at most 5). */
+export const MAX_BACK_VIEWS = 5;
+
 /** A table as anyone may see it (no tokens). */
 export const TableInfoSchema = Type.Object({
   id: Type.String(),
@@ -118,6 +121,8 @@ export const TableInfoSchema = Type.Object({
   zoneLayout: Type.Optional(Type.Union([Type.Literal('calibrated'), Type.Literal('default')])),
   /** Deck ids whose back has been enrolled. */
   enrolledDecks: Type.Array(Type.String()),
+  /** Views each enrolled back is recognised from (deck id → count; several views help). */
+  backViews: Type.Optional(Type.Record(Type.String(), Type.Integer({ minimum: 1, maximum: MAX_BACK_VIEWS }))),
   createdAtMs: Type.Number(),
 });
 export type TableInfo = Static<typeof TableInfoSchema>;
@@ -482,8 +487,17 @@ export const CorrectionSchema = Type.Object({
 });
 /** PUT /api/tables/:id/source */
 export const SetSourceSchema = Type.Object({ source: FrameSourceSchema });
-/** POST /api/tables/:id/decks/:deckId/enroll: the back's outline in the latest camera frame (pixels); default the largest back seen. */
+/** POST /api/tables/:id/faces/:code/enroll: the card's outline in the latest camera frame (pixels); default the largest card seen. */
 export const EnrollSchema = Type.Object({ corners: Type.Optional(QuadSchema) });
+/**
+ * POST /api/tables/:id/decks/:deckId/enroll: the back's outline in the latest camera frame
+ * (pixels; default the largest back seen), and whether this view starts the deck's views over.
+ */
+export const EnrollBackSchema = Type.Object({
+  corners: Type.Optional(QuadSchema),
+  /** Start over from this view (a bad earlier view); default: add it to the deck's views, the oldest dropped past `MAX_BACK_VIEWS`. */
+  replace: Type.Optional(Type.Boolean()),
+});
 
 /** Helper for route schemas: the same error body for every listed status. */
 export function errorResponses(...statuses: number[]): Record<number, TSchema> {

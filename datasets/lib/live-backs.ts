@@ -1,6 +1,7 @@
 /**
  * Back naming on the live simulated table, as the demo runs it: each deck's back enrolled from
- * one view in the first frame (its stock, seen by the whole-table webcam, see sim-feed.ts), then
+ * the views the players show in the first seconds (its stock, seen by the whole-table webcam;
+ * `BackShowings` in sim-feed.ts), then
  * every back the recogniser reports over the hand compared with the face-down card under it.
  * This is what the score sort's count by back hangs on (server/tables/back-count.ts).
  */
@@ -9,7 +10,8 @@ import { createSimTable } from '../../server/sim/live';
 import type { CardTruth } from '../../server/sim/render/index';
 import { cropQuad } from '../../server/tables/crop';
 import { simCalibration } from '../../server/tables/sim-calibration';
-import { backViews } from '../../server/tables/sim-feed';
+import { withBackView } from '../../server/tables/live-table';
+import { BackShowings, backViews } from '../../server/tables/sim-feed';
 import type { CardRecognizer } from '../../server/vision/index';
 import type { Quad } from '../../server/vision/types';
 
@@ -53,12 +55,20 @@ export async function liveBackNaming(make: () => Promise<CardRecognizer>, { play
   for (const seed of seeds) {
     const sim = await createSimTable({ players, seed, fps: 10, camera: 'top' });
     const recognizer = await make();
+    const showings = new BackShowings();
+    const views = new Map<string, Uint8Array[]>();
     try {
       recognizer.setCalibration(simCalibration(sim.layout, sim.camera!));
       for (let i = 0; i < frames; i++) {
         const frame = await sim.next();
         if (!frame) break;
-        if (i === 0) for (const [deckId, corners] of backViews(frame.truth)) await recognizer.enrollBack(deckId, [{ kind: 'encoded', data: new Uint8Array(await cropQuad(frame.jpeg, corners)) }]);
+        const showing = showings.take(frame);
+        if (showing) {
+          for (const [deckId, corners] of backViews(frame.truth)) {
+            views.set(deckId, withBackView(views.get(deckId), new Uint8Array(await cropQuad(frame.jpeg, corners)), showing.replace));
+            await recognizer.enrollBack(deckId, views.get(deckId)!.map((data) => ({ kind: 'encoded' as const, data })));
+          }
+        }
         if (i % every !== 0) continue;
         const read = await recognizer.recognize({ kind: 'encoded', data: new Uint8Array(frame.jpeg) }, frame.timeMs);
         for (const card of read.cards) {

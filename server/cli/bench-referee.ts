@@ -34,7 +34,7 @@ import WebSocket from 'ws';
 import { buildApp } from '../app';
 import { createSimTable, type SimFrame, type SimTable } from '../sim/live';
 import { simCalibration } from '../tables/sim-calibration';
-import { backViews } from '../tables/sim-feed';
+import { BackShowings, backViews } from '../tables/sim-feed';
 import { openRecording } from '../tables/recording';
 import { refereeFromTruth, refereeObservations } from '../tables/truth-referee';
 import type { CreatedTable, PipelineStats, TableView } from '../protocol';
@@ -197,7 +197,7 @@ async function playTable(
   };
 
   const results: HandResult[] = [];
-  let enrolled = false;
+  const showings = new BackShowings();
   let sent = 0;
   const wallStart = performance.now();
   let paceStart = performance.now();
@@ -209,18 +209,20 @@ async function playTable(
     }
     const frame = await sim.next();
     if (!frame) break;
-    if (!enrolled) {
-      // The players show their backs: each deck's stock is in view on the first frame.
-      enrolled = true;
+    const showing = showings.take(frame);
+    if (showing) {
+      // The players show their backs (each deck's stock is in view), then play on.
+      const pausedAt = performance.now();
       send(frame);
       await drain();
       for (const [deckId, corners] of backViews(frame.truth)) {
         try {
-          await bench.request('POST', `/api/tables/${table.id}/decks/${encodeURIComponent(deckId)}/enroll`, tokens.referee, { corners });
+          await bench.request('POST', `/api/tables/${table.id}/decks/${encodeURIComponent(deckId)}/enroll`, tokens.referee, { corners, replace: showing.replace });
         } catch (error) {
           log(`table ${index}: enrolling ${deckId} failed: ${(error as Error).message}`);
         }
       }
+      paceStart += performance.now() - pausedAt;
     }
     if (frame.frameIndex === 0) await bench.request('POST', `/api/tables/${table.id}/hands`, tokens.referee, {});
     send(frame);

@@ -28,7 +28,8 @@ import { RecognitionPool } from '../workers/pool';
 import { cropQuad } from '../tables/crop';
 import { LivePacer, RecordingWriter } from '../tables/recording';
 import { simCalibration } from '../tables/sim-calibration';
-import { backViews } from '../tables/sim-feed';
+import { withBackView } from '../tables/live-table';
+import { BackShowings, backViews } from '../tables/sim-feed';
 
 function usage(message: string): never {
   console.error(`record:observations: ${message}\nusage: npm run record:observations -- --out FILE [--players N] [--hands K] [--seed S] [--every E | --pace live] [--workers W [--prerender]] [--camera top|oblique] [--art DIR]`);
@@ -79,14 +80,18 @@ async function main(): Promise<void> {
   let count = 0;
   let kept = 0;
   const pacer = new LivePacer();
-  let enrolled = false;
+  const showings = new BackShowings();
+  const backs = new Map<string, Uint8Array[]>();
   if (values.prerender) log('rendering every frame first…');
   const frames = values.prerender ? await renderAll(sim) : sim;
   for await (const frame of frames) {
-    if (!enrolled) {
-      // The players show their backs: each deck's stock is in view on the first frame.
-      for (const [deckId, corners] of backViews(frame.truth)) await recognizer.enrollBack(deckId, await cropQuad(frame.jpeg, corners));
-      enrolled = true;
+    const showing = showings.take(frame);
+    if (showing) {
+      // The players show their backs: each deck's stock is in view.
+      for (const [deckId, corners] of backViews(frame.truth)) {
+        backs.set(deckId, withBackView(backs.get(deckId), await cropQuad(frame.jpeg, corners), showing.replace));
+        await recognizer.enrollBack(deckId, backs.get(deckId)!);
+      }
     }
     const due = paced ? pacer.takes(frame.timeMs) : count % every === 0;
     count++;
@@ -107,14 +112,15 @@ async function main(): Promise<void> {
 }
 
 /** What the recorder uses of a simulated frame. */
-type RecordedFrame = Pick<SimFrame, 'handIndex' | 'frameIndex' | 'timeMs' | 'lastOfHand' | 'jpeg' | 'truth' | 'handTruth'>;
+type RecordedFrame = Pick<SimFrame, 'handIndex' | 'frameIndex' | 'timeMs' | 'handTimeMs' | 'lastOfHand' | 'jpeg' | 'truth' | 'handTruth'>;
 
-/** Every frame of the simulated hands, rendered now (each frame's card truth dropped but the first's: the backs are enrolled from it). */
+/** Every frame of the simulated hands, rendered now (each frame's card truth dropped but where the backs are shown: they are enrolled from it). */
 async function renderAll(sim: AsyncIterable<SimFrame>): Promise<RecordedFrame[]> {
   const frames: RecordedFrame[] = [];
+  const showings = new BackShowings();
   for await (const frame of sim) {
-    const { handIndex, frameIndex, timeMs, lastOfHand, handTruth } = frame;
-    frames.push({ handIndex, frameIndex, timeMs, lastOfHand, handTruth, jpeg: Buffer.from(frame.jpeg), truth: frames.length === 0 ? frame.truth : [] });
+    const { handIndex, frameIndex, timeMs, handTimeMs, lastOfHand, handTruth } = frame;
+    frames.push({ handIndex, frameIndex, timeMs, handTimeMs, lastOfHand, handTruth, jpeg: Buffer.from(frame.jpeg), truth: showings.take(frame) ? frame.truth : [] });
   }
   return frames;
 }
@@ -126,7 +132,8 @@ type RecognizerConfig = { locatorModelDir: null; minConfidence: number } & Retur
 interface Reader {
   backend: string;
   setCalibration(calibration: TableCalibration | null): void;
-  enrollBack(deckId: string, view: Uint8Array): Promise<void>;
+  /** Enrols a deck's back from all its views (at most 5). */
+  enrollBack(deckId: string, views: Uint8Array[]): Promise<void>;
   recognize(jpeg: Uint8Array, timeMs: number): Promise<FrameObservations>;
   close(): Promise<void>;
 }
@@ -137,7 +144,7 @@ async function inProcessRecognizer(config: RecognizerConfig): Promise<Reader> {
   return {
     backend: recognizer.backend,
     setCalibration: (calibration) => recognizer.setCalibration(calibration),
-    enrollBack: (deckId, view) => recognizer.enrollBack(deckId, [{ kind: 'encoded', data: view }]).then(() => undefined),
+    enrollBack: (deckId, views) => recognizer.enrollBack(deckId, views.map((data) => ({ kind: 'encoded', data }))),
     recognize: (jpeg, timeMs) => recognizer.recognize({ kind: 'encoded', data: jpeg }, timeMs),
     close: async () => recognizer.dispose(),
   };
@@ -158,7 +165,7 @@ async function poolRecognizer(workers: number, config: RecognizerConfig): Promis
   return {
     backend,
     setCalibration: (calibration) => pool.setCalibration(TABLE, calibration),
-    enrollBack: (deckId, view) => pool.enrollBack(TABLE, deckId, [view]),
+    enrollBack: (deckId, views) => pool.enrollBack(TABLE, deckId, views),
     recognize: (jpeg, timeMs) =>
       new Promise<FrameObservations>((resolve, reject) => {
         waiting = { resolve, reject };

@@ -9,6 +9,7 @@ import {
   CalibrationSchema,
   CreateTableSchema,
   CreatedTableSchema,
+  EnrollBackSchema,
   EnrollSchema,
   PipelineStatsSchema,
   SetSourceSchema,
@@ -198,11 +199,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['calibration'],
-        summary: "Enrol a deck's back from the latest frame (the back held up to the camera)",
+        summary: "Add a view of a deck's back from the latest frame (the back held up to the camera); up to 5 views are kept, `replace` starts over",
         security,
         params: Type.Object({ id: Type.String({ maxLength: 64 }), deckId: Type.String({ maxLength: 40 }) }),
         querystring: TokenQuery,
-        body: Type.Optional(EnrollSchema),
+        body: Type.Optional(EnrollBackSchema),
         response: { 200: TableInfoSchema, ...errorResponses(400, 401, 403, 404, 409, 503) },
       },
     },
@@ -221,7 +222,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         throw new ApiError(400, 'enroll/bad-crop', `cannot crop the back: ${(error as Error).message}`);
       }
       try {
-        await table.enrollBack(deckId, view);
+        await table.enrollBack(deckId, view, { replace: request.body?.replace ?? false });
       } catch (error) {
         throw new ApiError(503, 'recognizer/unavailable', `enrolment failed: ${(error as Error).message}`);
       }

@@ -8,6 +8,7 @@ import { resolveVariant, tryResolveVariant, type VariantRules } from '../game/va
 import type { RefereeState } from '../game/referee';
 import type { FrameObservations } from '../vision/types';
 import {
+  MAX_BACK_VIEWS,
   PROTOCOL_VERSION,
   type LoggedEvent,
   type PipelineStats,
@@ -55,6 +56,10 @@ const OBSERVATIONS_PER_SECOND = 15;
 const RECENT_FRAMES = 4;
 /** Views of one face kept for restarts (the recogniser is told every view it is shown). */
 const MAX_FACE_VIEWS = 5;
+/** A deck's back views after one more is shown: the newest `MAX_BACK_VIEWS`, or the new one alone when starting over. */
+export function withBackView(views: readonly Uint8Array[] | undefined, view: Uint8Array, replace: boolean): Uint8Array[] {
+  return [...(replace ? [] : (views ?? [])), view].slice(-MAX_BACK_VIEWS);
+}
 
 /** The full variant rules of a stored table (preset + knobs + target). */
 export function variantOf(setup: StoredTable['setup']): VariantRules {
@@ -140,10 +145,15 @@ export class LiveTable {
   /** Why restoring an enrolment failed (the recogniser could not load), if it did. */
   enrolmentRestoreError: string | null = null;
 
+  /** Each enrolled back's views, oldest first (the recogniser is enrolled from all of them at once). */
+  private readonly backViews = new Map<string, Uint8Array[]>();
+
   private async restoreEnrolments(): Promise<void> {
-    for (const { kind, key, views } of this.store.enrolments(this.id)) {
+    const enrolments = this.store.enrolments(this.id);
+    for (const { kind, key, views } of enrolments) if (kind === 'back') this.backViews.set(key, views.slice(-MAX_BACK_VIEWS));
+    for (const { kind, key, views } of enrolments) {
       try {
-        if (kind === 'back') await this.pool.enrollBack(this.id, key, views);
+        if (kind === 'back') await this.pool.enrollBack(this.id, key, this.backViews.get(key)!);
         else await this.pool.enrollFace(this.id, key as CardCode, views);
       } catch (error) {
         this.enrolmentRestoreError = `${kind} ${key}: ${(error as Error).message}`;
@@ -151,12 +161,18 @@ export class LiveTable {
     }
   }
 
-  /** Enrols a deck's back from one view (an encoded crop of the back) and keeps the view for restarts. */
-  async enrollBack(deckId: string, view: Uint8Array): Promise<void> {
-    await this.pool.enrollBack(this.id, deckId, [view]);
-    // A back is enrolled anew from its latest view, as the recogniser replaces it.
-    this.store.saveEnrolment(this.id, 'back', deckId, view, 1);
-    this.markEnrolled(deckId);
+  /**
+   * Adds a view of a deck's back (an encoded crop of the back) and enrols the back anew from its
+   * newest `MAX_BACK_VIEWS` views; `replace` starts over from this view. The views are kept for restarts.
+   */
+  async enrollBack(deckId: string, view: Uint8Array, { replace = false }: { replace?: boolean } = {}): Promise<void> {
+    const views = withBackView(this.backViews.get(deckId), view, replace);
+    await this.pool.enrollBack(this.id, deckId, views);
+    this.backViews.set(deckId, views);
+    this.store.saveEnrolment(this.id, 'back', deckId, view, views.length);
+    // A deck already enrolled gets no enrolledDecks change; viewers still need the new view count.
+    if (this.stored.enrolledDecks.includes(deckId)) this.broadcast({ type: 'table', table: this.info() });
+    else this.markEnrolled(deckId);
   }
 
   /** Adds a view of a face that reads badly (an encoded crop of the card); the last 5 per card are kept for restarts. */
@@ -179,6 +195,7 @@ export class LiveTable {
       calibrated: this.stored.calibration !== null,
       zoneLayout: this.stored.calibration !== null ? 'calibrated' : 'default',
       enrolledDecks: this.stored.enrolledDecks,
+      backViews: Object.fromEntries([...this.backViews].map(([deckId, views]) => [deckId, views.length])),
       createdAtMs: this.stored.createdAtMs,
     };
   }

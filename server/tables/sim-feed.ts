@@ -6,7 +6,6 @@
  */
 import type { SimFrame, SimTable } from '../sim/live';
 import type { CardTruth } from '../sim/render/index';
-import type { RecognitionPool } from '../workers/pool';
 import { validateFrame } from '../workers/frame-format';
 import { cropQuad } from './crop';
 import type { LiveTable } from './live-table';
@@ -51,13 +50,30 @@ export function backViews(truth: CardTruth[]): Map<string, Quad> {
   return new Map([...views].map(([deck, view]) => [deck, view.corners]));
 }
 
-/** Enrols every deck's back from a frame of the simulated table, as players showing their backs to the camera would. */
-export async function enrolBacksFromFrame(table: LiveTable, pool: RecognitionPool, frame: SimFrame, log: (message: string) => void): Promise<void> {
+/**
+ * When the simulated players show their backs to the camera: on the first frame fed, then once a
+ * second for three seconds. A back enrolled from views at several moments is named better on the
+ * live table than from one (docs/BENCHMARKS.md, live backs); the first showing starts each deck's
+ * views over. Give it the frames in order.
+ */
+export class BackShowings {
+  static readonly TIMES_MS: readonly number[] = [0, 1000, 2000, 3000];
+  private shown = 0;
+
+  /** Whether the backs are shown in `frame`: null, or whether this showing starts the views over. */
+  take(frame: { handTimeMs: number }): { replace: boolean } | null {
+    const times = BackShowings.TIMES_MS;
+    if (this.shown >= times.length || frame.handTimeMs < times[this.shown]) return null;
+    return { replace: this.shown++ === 0 };
+  }
+}
+
+/** Adds a view of every deck's back from a frame of the simulated table, as players showing their backs to the camera would. */
+export async function enrolBacksFromFrame(table: LiveTable, frame: SimFrame, replace: boolean, log: (message: string) => void): Promise<void> {
   for (const [deckId, corners] of backViews(frame.truth)) {
     if (!table.info().seats.some((seat) => seat.deckId === deckId)) continue;
     try {
-      await pool.enrollBack(table.id, deckId, [await cropQuad(frame.jpeg, corners)]);
-      table.markEnrolled(deckId);
+      await table.enrollBack(deckId, await cropQuad(frame.jpeg, corners), { replace });
     } catch (error) {
       log(`enrolling the back of ${deckId} failed: ${(error as Error).message}`);
     }
@@ -65,7 +81,7 @@ export async function enrolBacksFromFrame(table: LiveTable, pool: RecognitionPoo
 }
 
 /** Starts feeding `table` from `sim`. */
-export function startSimFeed(table: LiveTable, sim: SimTable, pool: RecognitionPool, options: SimFeedOptions): SimFeed {
+export function startSimFeed(table: LiveTable, sim: SimTable, options: SimFeedOptions): SimFeed {
   const log = options.log ?? (() => {});
   let stopped = false;
   // Sleeps that end early when the feed stops (shutdown must not wait for a pause between hands).
@@ -74,7 +90,7 @@ export function startSimFeed(table: LiveTable, sim: SimTable, pool: RecognitionP
     while (!stopped && performance.now() < until) await sleep(Math.min(200, until - performance.now()));
   };
   const run = async () => {
-    let enrolled = false;
+    const showings = new BackShowings();
     let wallStart = performance.now();
     let sent = 0;
     while (!stopped) {
@@ -84,10 +100,8 @@ export function startSimFeed(table: LiveTable, sim: SimTable, pool: RecognitionP
       }
       const frame = await sim.next();
       if (!frame || stopped) break;
-      if (!enrolled) {
-        enrolled = true;
-        await enrolBacksFromFrame(table, pool, frame, log);
-      }
+      const showing = showings.take(frame);
+      if (showing) await enrolBacksFromFrame(table, frame, showing.replace, log);
       if (frame.frameIndex === 0) {
         const phase = table.view().phase;
         if (phase === 'playing' || phase === 'called') table.endHand(frame.timeMs);

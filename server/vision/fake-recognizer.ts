@@ -20,6 +20,8 @@ export interface FakeRecognizerOptions {
 /** What the fake remembers (tests read it back through the worker to check enrolment/calibration). */
 export interface FakeRecognizerState {
   enrolledBacks: string[];
+  /** How many views each back was last enrolled from. */
+  backViews: Record<string, number>;
   enrolledFaces: CardCode[];
   calibration: TableCalibration | null;
   framesSeen: number;
@@ -30,7 +32,7 @@ export type FakeRecognizer = Recognizer & { state: FakeRecognizerState };
 
 /** Creates the fake recogniser. */
 export function createFakeRecognizer(options: FakeRecognizerOptions = {}): FakeRecognizer {
-  const state: FakeRecognizerState = { enrolledBacks: [], enrolledFaces: [], calibration: null, framesSeen: 0 };
+  const state: FakeRecognizerState = { enrolledBacks: [], backViews: {}, enrolledFaces: [], calibration: null, framesSeen: 0 };
   return {
     state,
     async recognize(frame: FrameInput, timestampMs: number): Promise<FrameObservations> {
@@ -48,8 +50,9 @@ export function createFakeRecognizer(options: FakeRecognizerOptions = {}): FakeR
       return { timestampMs, width: header.width, height: header.height, cards, timingsMs: { fake: performance.now() - started } };
     },
     async enrollBack(backId: string, views: FrameInput[]): Promise<void> {
-      if (views.length === 0) throw new Error('enrollBack needs at least one view');
+      if (views.length === 0 || views.length > 5) throw new Error('enrol a back from 1 to 5 views');
       if (!state.enrolledBacks.includes(backId)) state.enrolledBacks.push(backId);
+      state.backViews[backId] = views.length;
     },
     async enrollFace(code: CardCode, views: FrameInput[]): Promise<void> {
       if (views.length === 0) throw new Error('enrollFace needs at least one view');

@@ -52,6 +52,38 @@ describe('enrolment (backs and faces) survives a restart', () => {
     expect(info.json().table.enrolledDecks).toEqual(['deck-ann']);
   });
 
+  it('keeps up to 5 views of a back (the oldest dropped), starts over on replace, and restores the views after a restart', async () => {
+    const { table, tokens } = await createTable(server.app);
+    const url = `/api/tables/${table.id}/decks/deck-ann/enroll?token=${tokens.referee}`;
+    const corners = [[130, 48], [190, 48], [190, 132], [130, 132]];
+    await showToCamera(server.app, table.id, tokens.camera, [face('QH', 160, 90, 'centre', 0.4)]);
+    const counts: number[] = [];
+    for (let k = 0; k < 6; k++) {
+      const added = await server.app.inject({ method: 'POST', url, payload: { corners } });
+      expect(added.statusCode, added.body).toBe(200);
+      counts.push(added.json().backViews['deck-ann']);
+    }
+    expect(counts).toEqual([1, 2, 3, 4, 5, 5]);
+    expect((await recognizerState(server.app, table.id)).backViews).toEqual({ 'deck-ann': 5 });
+
+    await server.app.close();
+    server.app = await testApp(server.dataDir);
+    await server.app.tables.get(table.id)!.enrolmentsRestored;
+    expect((await recognizerState(server.app, table.id)).backViews).toEqual({ 'deck-ann': 5 });
+    const info = await server.app.inject({ url: `/api/tables/${table.id}?token=${tokens.view}` });
+    expect(info.json().table.backViews).toEqual({ 'deck-ann': 5 });
+
+    // A bad first view: start over from the next one, and a restart keeps only that.
+    await showToCamera(server.app, table.id, tokens.camera, [face('QH', 160, 90, 'centre', 0.4)]);
+    const replaced = await server.app.inject({ method: 'POST', url, payload: { corners, replace: true } });
+    expect(replaced.json().backViews).toEqual({ 'deck-ann': 1 });
+    expect((await recognizerState(server.app, table.id)).backViews).toEqual({ 'deck-ann': 1 });
+    await server.app.close();
+    server.app = await testApp(server.dataDir);
+    await server.app.tables.get(table.id)!.enrolmentsRestored;
+    expect((await recognizerState(server.app, table.id)).backViews).toEqual({ 'deck-ann': 1 });
+  });
+
   it('rejects a bad card code, a frame with no card, and a viewer', async () => {
     const { table, tokens } = await createTable(server.app);
     const bad = await server.app.inject({ method: 'POST', url: `/api/tables/${table.id}/faces/ZZ/enroll?token=${tokens.referee}`, payload: {} });

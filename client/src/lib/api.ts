@@ -89,8 +89,9 @@ export const api = {
     request<TableInfo>('PUT', `${tablePath(tableId)}/setup`, { token: refereeToken, body: setup }),
   putCalibration: (tableId: string, refereeToken: string | null, calibration: Calibration) =>
     request<unknown>('PUT', `${tablePath(tableId)}/calibration`, { token: refereeToken, body: calibration }),
-  enrollDeck: (tableId: string, refereeToken: string | null, deckId: string) =>
-    request<unknown>('POST', `${tablePath(tableId)}/decks/${encodeURIComponent(deckId)}/enroll`, { token: refereeToken, body: {} }),
+  /** Adds a view of the deck's back held up to the camera (`replace`: starts the deck's views over). */
+  enrollDeck: (tableId: string, refereeToken: string | null, deckId: string, replace = false) =>
+    request<unknown>('POST', `${tablePath(tableId)}/decks/${encodeURIComponent(deckId)}/enroll`, { token: refereeToken, body: { replace } }),
   /** Enrols the face card held up to the camera as `code` (a card of a deck that reads badly). */
   enrollFace: (tableId: string, refereeToken: string | null, code: string) =>
     request<unknown>('POST', `${tablePath(tableId)}/faces/${encodeURIComponent(code)}/enroll`, { token: refereeToken, body: {} }),

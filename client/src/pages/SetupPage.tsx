@@ -4,7 +4,7 @@
  * centre on the live image, with the recognised cards drawn over it to confirm.
  */
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import type { Calibration } from '../../../server/protocol';
+import { MAX_BACK_VIEWS, type Calibration } from '../../../server/protocol';
 import { DetectionLayer, type MarkedPoint } from '../components/DetectionLayer';
 import { SetupFields } from '../components/SetupFields';
 import { RefereeTokenForm } from '../components/RefereeTokenForm';
@@ -151,27 +151,35 @@ function EnrolmentPanel() {
   return (
     <section className="panel stack" aria-labelledby="enrol-heading">
       <h2 id="enrol-heading">Deck backs</h2>
-      <p className="small muted" style={{ margin: 0 }}>Hold one card of the deck face down, flat, in the middle of the camera’s view, then press its button.</p>
+      <p className="small muted" style={{ margin: 0 }}>
+        Hold one card of the deck face down, flat, in the middle of the camera’s view, then press its button. A few views help (the card
+        moved about the table, turned, nearer and farther); the newest {MAX_BACK_VIEWS} are kept. A view taken badly: start over.
+      </p>
       <ul className="stack" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
         {decks.map((deck) => {
           const enrolled = table.enrolledDecks.includes(deck.deckId);
+          const views = table.backViews?.[deck.deckId] ?? 0;
+          const enrol = async (replace: boolean) => {
+            setDone(null);
+            const result = await run(() => api.enrollDeck(tableId, refereeToken, deck.deckId, replace));
+            if (result !== undefined) setDone(`${replace || !enrolled ? 'Enrolled' : 'Added a view of'} ${deck.names.join(' & ')}’s back.`);
+          };
           return (
             <li key={deck.deckId} className="row row--between">
               <span className="row">
                 <Card back backColour={seatColour(deck.seat)} size="xs" />
                 <span>{deck.names.join(' & ')} <code className="small">{deck.deckId}</code></span>
-                {enrolled ? <span className="pill pill--ok">enrolled</span> : <span className="pill pill--warn">not enrolled</span>}
+                {enrolled ? <span className="pill pill--ok">enrolled{views > 0 && ` · ${views} ${views === 1 ? 'view' : 'views'}`}</span> : <span className="pill pill--warn">not enrolled</span>}
                 {backsSeen.has(deck.deckId) && <span className="pill pill--ok">seen now</span>}
               </span>
               {refereeToken && (
-                <button type="button" disabled={busy}
-                  onClick={async () => {
-                    setDone(null);
-                    const result = await run(() => api.enrollDeck(tableId, refereeToken, deck.deckId));
-                    if (result !== undefined) setDone(`Enrolled ${deck.names.join(' & ')}’s back.`);
-                  }}>
-                  {enrolled ? 'Enrol again' : 'Enrol back'}
-                </button>
+                <span className="row">
+                  <button type="button" disabled={busy} onClick={() => enrol(false)}
+                    title={views >= MAX_BACK_VIEWS ? `Replaces the oldest of the ${MAX_BACK_VIEWS} views` : undefined}>
+                    {enrolled ? 'Add a view' : 'Enrol back'}
+                  </button>
+                  {enrolled && <button type="button" disabled={busy} onClick={() => enrol(true)}>Start over</button>}
+                </span>
               )}
             </li>
           );

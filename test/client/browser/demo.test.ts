@@ -37,7 +37,7 @@ describe.skipIf(skipReason !== null)('demo table in Chromium', () => {
       'demo',
     );
     if (sim.camera) table.setCalibration(simCalibration(sim.layout, sim.camera));
-    feed = startSimFeed(table, sim, server.app.pool, { fps: DEMO_FPS });
+    feed = startSimFeed(table, sim, { fps: DEMO_FPS });
     urls = tableUrls(table);
     browser = await launchBrowser();
   });

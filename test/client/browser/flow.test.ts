@@ -225,7 +225,15 @@ describe.skipIf(skipReason !== null)('web app in Chromium', () => {
     await annDeck.getByRole('button', { name: 'Enrol back' }).click();
     await page.getByText('Enrolled Ann’s back.').waitFor();
     expect(server.app.tables.get(tableId)!.info().enrolledDecks).toContain('deck-ann');
-    await annDeck.getByText('enrolled', { exact: true }).waitFor();
+    await annDeck.getByText('enrolled · 1 view', { exact: true }).waitFor();
+    // A second view of the back, then a bad one taken over: the deck starts over from it.
+    await annDeck.getByRole('button', { name: 'Add a view' }).click();
+    await page.getByText('Added a view of Ann’s back.').waitFor();
+    await annDeck.getByText('enrolled · 2 views', { exact: true }).waitFor();
+    expect(((await server.app.pool.inspect(tableId)) as { backViews: Record<string, number> }).backViews['deck-ann']).toBe(2);
+    await annDeck.getByRole('button', { name: 'Start over' }).click();
+    await annDeck.getByText('enrolled · 1 view', { exact: true }).waitFor();
+    expect(((await server.app.pool.inspect(tableId)) as { backViews: Record<string, number> }).backViews['deck-ann']).toBe(1);
     // Enrol a face that reads badly. With no face in view, the page says what to do.
     await page.getByLabel('Card shown').selectOption('QH');
     await page.getByRole('button', { name: 'Enrol card' }).click();
