@@ -10,6 +10,7 @@ import {
   CreateTableSchema,
   CreatedTableSchema,
   EnrollBackSchema,
+  MAX_BACK_VIEWS,
   EnrollSchema,
   PipelineStatsSchema,
   SetSourceSchema,
@@ -24,6 +25,7 @@ import { ApiError } from '../plugins/errors';
 import { SetupError, resolveSetup } from '../tables/registry';
 import type { LiveTable } from '../tables/live-table';
 import { cropQuad } from '../tables/crop';
+import { sniffFormat } from '../workers/frame-format';
 import type { CardCode } from '../game/cards';
 import { polygonArea } from '../geometry';
 import type { Quad } from '../vision/types';
@@ -227,6 +229,26 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         throw new ApiError(503, 'recognizer/unavailable', `enrolment failed: ${(error as Error).message}`);
       }
       return table.info();
+    },
+  );
+
+  app.get(
+    '/api/tables/:id/decks/:deckId/views/:index',
+    {
+      schema: {
+        tags: ['calibration'],
+        summary: "A view a deck's back is enrolled from (0 = the oldest kept), as cropped from the camera frame",
+        security,
+        params: Type.Object({ id: Type.String({ maxLength: 64 }), deckId: Type.String({ maxLength: 40 }), index: Type.Integer({ minimum: 0, maximum: MAX_BACK_VIEWS - 1 }) }),
+        querystring: TokenQuery,
+        response: errorResponses(400, 401, 403, 404),
+      },
+    },
+    async (request, reply) => {
+      const { table } = app.authorize(request, request.params.id, 'view');
+      const view = table.backView(request.params.deckId, request.params.index);
+      if (!view) throw new ApiError(404, 'enroll/no-view', `deck ${request.params.deckId} has no back view ${request.params.index}`);
+      return reply.header('cache-control', 'no-store').type(`image/${sniffFormat(view) ?? 'png'}`).send(Buffer.from(view));
     },
   );
 

@@ -175,6 +175,11 @@ export class LiveTable {
     else this.markEnrolled(deckId);
   }
 
+  /** View `index` (0 = oldest) a deck's back is enrolled from, as it was cropped, or null. */
+  backView(deckId: string, index: number): Uint8Array | null {
+    return this.backViews.get(deckId)?.[index] ?? null;
+  }
+
   /** Adds a view of a face that reads badly (an encoded crop of the card); the last 5 per card are kept for restarts. */
   async enrollFace(code: CardCode, view: Uint8Array): Promise<void> {
     await this.pool.enrollFace(this.id, code, [view]);

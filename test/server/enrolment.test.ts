@@ -2,6 +2,7 @@
  * Enrolling decks through the API: a deck's back and a face that reads badly, each from the
  * latest camera frame, kept in the store and enrolled again after a restart.
  */
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { encodeFakeFrame, type FakeRecognizerState } from '../../server/vision/fake-recognizer';
@@ -72,12 +73,21 @@ describe('enrolment (backs and faces) survives a restart', () => {
     expect((await recognizerState(server.app, table.id)).backViews).toEqual({ 'deck-ann': 5 });
     const info = await server.app.inject({ url: `/api/tables/${table.id}?token=${tokens.view}` });
     expect(info.json().table.backViews).toEqual({ 'deck-ann': 5 });
+    // Each view can be looked at (a viewer may), as cropped: the back's outline warped upright.
+    const viewUrl = (index: number) => `/api/tables/${table.id}/decks/deck-ann/views/${index}?token=${tokens.view}`;
+    const oldest = await server.app.inject({ url: viewUrl(0) });
+    expect(oldest.statusCode).toBe(200);
+    expect(oldest.headers['content-type']).toBe('image/png');
+    expect(await sharp(oldest.rawPayload).metadata()).toMatchObject({ width: 60, height: 84 });
+    expect((await server.app.inject({ url: viewUrl(4) })).statusCode).toBe(200);
+    expect((await server.app.inject({ url: viewUrl(5) })).statusCode).toBe(400);
 
     // A bad first view: start over from the next one, and a restart keeps only that.
     await showToCamera(server.app, table.id, tokens.camera, [face('QH', 160, 90, 'centre', 0.4)]);
     const replaced = await server.app.inject({ method: 'POST', url, payload: { corners, replace: true } });
     expect(replaced.json().backViews).toEqual({ 'deck-ann': 1 });
     expect((await recognizerState(server.app, table.id)).backViews).toEqual({ 'deck-ann': 1 });
+    expect((await server.app.inject({ url: viewUrl(1) })).json().code).toBe('enroll/no-view');
     await server.app.close();
     server.app = await testApp(server.dataDir);
     await server.app.tables.get(table.id)!.enrolmentsRestored;

@@ -136,8 +136,11 @@ function EnrolmentPanel() {
   const { tableId, live, tokens } = useTable();
   const table = live.table!;
   const refereeToken = tokenFor(tokens, 'referee');
+  const viewToken = tokenFor(tokens, 'view');
   const { busy, error, run } = useRefereeAction();
   const [done, setDone] = useState<string | null>(null);
+  // Bumped by each enrolment: a view's address stays the same when the oldest is dropped.
+  const [revision, setRevision] = useState(0);
   const decks = useMemo(() => {
     const byDeck = new Map<string, { deckId: string; seat: number; names: string[] }>();
     for (const seat of table.seats) {
@@ -162,6 +165,7 @@ function EnrolmentPanel() {
           const enrol = async (replace: boolean) => {
             setDone(null);
             const result = await run(() => api.enrollDeck(tableId, refereeToken, deck.deckId, replace));
+            setRevision((r) => r + 1);
             if (result !== undefined) setDone(`${replace || !enrolled ? 'Enrolled' : 'Added a view of'} ${deck.names.join(' & ')}’s back.`);
           };
           return (
@@ -171,6 +175,10 @@ function EnrolmentPanel() {
                 <span>{deck.names.join(' & ')} <code className="small">{deck.deckId}</code></span>
                 {enrolled ? <span className="pill pill--ok">enrolled{views > 0 && ` · ${views} ${views === 1 ? 'view' : 'views'}`}</span> : <span className="pill pill--warn">not enrolled</span>}
                 {backsSeen.has(deck.deckId) && <span className="pill pill--ok">seen now</span>}
+                {Array.from({ length: views }, (_, k) => (
+                  <img key={k} className="back-view" alt={`${deck.names.join(' & ')}’s back, view ${k + 1}`}
+                    src={tableResourceUrl(tableId, `decks/${encodeURIComponent(deck.deckId)}/views/${k}`, viewToken, { r: String(revision) })} />
+                ))}
               </span>
               {refereeToken && (
                 <span className="row">

@@ -230,6 +230,10 @@ describe.skipIf(skipReason !== null)('web app in Chromium', () => {
     await annDeck.getByRole('button', { name: 'Add a view' }).click();
     await page.getByText('Added a view of Ann’s back.').waitFor();
     await annDeck.getByText('enrolled · 2 views', { exact: true }).waitFor();
+    // Both views shown as cropped, so a bad one can be seen and taken over.
+    const secondView = annDeck.getByAltText('Ann’s back, view 2');
+    await secondView.waitFor();
+    await expect.poll(() => secondView.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
     expect(((await server.app.pool.inspect(tableId)) as { backViews: Record<string, number> }).backViews['deck-ann']).toBe(2);
     await annDeck.getByRole('button', { name: 'Start over' }).click();
     await annDeck.getByText('enrolled · 1 view', { exact: true }).waitFor();
