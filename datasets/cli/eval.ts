@@ -25,6 +25,8 @@ interface EvalArgs {
   mode: 'data' | 'suite' | 'render' | 'live-backs';
   /** Back-look model folder; null names backs by the whole-card model's embedding (undefined: the default, when present). */
   backModel?: string | null;
+  /** Share of each enrolled back view kept for its middle (recogniser's backMiddle). */
+  backMiddle?: number;
   /** 'live-backs': players per table and the tables' seeds. */
   players?: number;
   seeds?: number[];
@@ -88,6 +90,7 @@ function parseArgs(argv: string[]): EvalArgs {
   let minConfidence: number | undefined;
   let faceOverride: number | undefined;
   let backModel: string | null | undefined;
+  let backMiddle: number | undefined;
   let players: number | undefined;
   let seeds: number[] | undefined;
   for (let i = 0; i < argv.length; i++) {
@@ -119,6 +122,7 @@ function parseArgs(argv: string[]): EvalArgs {
     else if (argv[i] === '--live-index-model') liveIndexModel = value === 'none' ? null : path.resolve(value);
     else if (argv[i] === '--live-below') liveBelowPx = Number(value);
     else if (argv[i] === '--back-model') backModel = value === 'none' ? null : path.resolve(value);
+    else if (argv[i] === '--back-middle') backMiddle = Number(value);
     else if (argv[i] === '--players') players = Number(value);
     else if (argv[i] === '--seeds') seeds = value.split(',').map(Number);
     else if (argv[i] === '--whole-card-weight') wholeCardWeight = Number(value);
@@ -127,7 +131,7 @@ function parseArgs(argv: string[]): EvalArgs {
     else if (argv[i] === '--out') out = value;
     else if (argv[i] === '--limit') limit = Number(value);
     else if (argv[i] === '--help') {
-      console.log('npm run eval -- --data DIR [--model DIR] [--index-model DIR|none] [--locator-model DIR|none] [--live-models | --live-model DIR --live-index-model DIR] [--live-below PX] [--whole-card-weight W] [--face-override F] [--min-confidence C] [--out DIR] [--limit N]\n  or --suite (held-out deck + back enrolment) [--back-model DIR|none]\n  or --live-backs [--players 4] [--seeds 1,2] [--frames 200] [--back-model DIR|none] (backs named on the live simulated table)\n  or --make-rendered DIR [--frames 40] [--webcam-share S] [--seed 4242] [--decks kennard,letele] (rendered layout-b set, by default of held-out deck art only; S of the scenes seen by a whole-table webcam; another seed or training decks give a set to tune on)');
+      console.log('npm run eval -- --data DIR [--model DIR] [--index-model DIR|none] [--locator-model DIR|none] [--live-models | --live-model DIR --live-index-model DIR] [--live-below PX] [--whole-card-weight W] [--face-override F] [--min-confidence C] [--out DIR] [--limit N]\n  or --suite (held-out deck + back enrolment) [--back-model DIR|none] [--back-middle K]\n  or --live-backs [--players 4] [--seeds 1,2] [--frames 200] [--back-model DIR|none] [--back-middle K] (backs named on the live simulated table; K: share of each enrolled back view kept for its middle, 1 = none)\n  or --make-rendered DIR [--frames 40] [--webcam-share S] [--seed 4242] [--decks kennard,letele] (rendered layout-b set, by default of held-out deck art only; S of the scenes seen by a whole-table webcam; another seed or training decks give a set to tune on)');
       process.exit(0);
     } else throw new Error(`unknown argument ${argv[i]} (try --help)`);
     i++;
@@ -144,7 +148,7 @@ function parseArgs(argv: string[]): EvalArgs {
     if (players !== undefined && !(Number.isInteger(players) && players >= 2 && players <= 6)) throw new Error('--players needs 2..6');
     if (seeds !== undefined && !seeds.every(Number.isInteger)) throw new Error('--seeds needs integers, e.g. 1,2');
   }
-  if (mode === 'suite' || mode === 'live-backs') return { mode, frames: frames ?? (mode === 'live-backs' ? 200 : 40), data: '', model: path.resolve(model), indexModel, locatorModel, backModel, liveModels, liveModel, liveIndexModel, liveBelowPx, wholeCardWeight, faceOverride, minConfidence, out: '', limit, players, seeds };
+  if (mode === 'suite' || mode === 'live-backs') return { mode, frames: frames ?? (mode === 'live-backs' ? 200 : 40), data: '', model: path.resolve(model), indexModel, locatorModel, backModel, backMiddle, liveModels, liveModel, liveIndexModel, liveBelowPx, wholeCardWeight, faceOverride, minConfidence, out: '', limit, players, seeds };
   if (!data) throw new Error('--data DIR is required (class folders of crops, or images with labels.csv)');
   if (!existsSync(data) || !statSync(data).isDirectory()) throw new Error(`--data ${data}: not a folder`);
   if (!(limit > 0)) throw new Error('--limit needs a positive number');
@@ -327,6 +331,7 @@ function recognizerConfig(args: EvalArgs): RecognizerConfig {
     },
     minConfidence: args.minConfidence,
     ...(args.backModel !== undefined ? { backModelDir: args.backModel } : {}),
+    ...(args.backMiddle !== undefined ? { backMiddle: args.backMiddle } : {}),
     tracking: false,
   };
 }

@@ -73,13 +73,21 @@ export class BackLooks {
 
 /** Enrolled prototypes. Pure data + math; the recogniser feeds it embeddings. */
 export class EnrollmentStore {
+  /** Each back design's views as shown, then their middles (see `setBack`). */
   private readonly backs = new Map<string, Float32Array[]>();
+  /** Each back design's views as shown only. */
+  private readonly wholeBacks = new Map<string, Float32Array[]>();
   private readonly faces = new Map<CardCode, Float32Array[]>();
 
-  /** Replaces the views of back design `backId` (each a normalised embedding). */
-  setBack(backId: string, embeddings: Float32Array[]): void {
+  /**
+   * Replaces the views of back design `backId` (each a normalised embedding). `middles` (the
+   * views' middles, no card edge) help name a back whose outline lies inside the card, but only
+   * name: as evidence that a crop is a back at all they would take any texture for one.
+   */
+  setBack(backId: string, embeddings: Float32Array[], middles: Float32Array[] = []): void {
     if (embeddings.length === 0) throw new Error('enrolling a back needs at least one view');
-    this.backs.set(backId, embeddings);
+    this.wholeBacks.set(backId, embeddings);
+    this.backs.set(backId, [...embeddings, ...middles]);
   }
 
   /** Adds views of face `code`. */
@@ -92,7 +100,7 @@ export class EnrollmentStore {
     return this.backs.size;
   }
 
-  /** Each enrolled back design's similarity to an embedding (its nearest view). */
+  /** Each enrolled back design's similarity to an embedding (its nearest view or view middle): which design a back is. */
   backSimilarities(embedding: Float32Array, offset: number, size: number): Map<string, number> {
     return designSimilarities(this.backs, embedding, offset, size);
   }
@@ -100,6 +108,11 @@ export class EnrollmentStore {
   /** Nearest enrolled back design to an embedding, with its similarity; null when none is close. */
   nearestBack(embedding: Float32Array, offset: number, size: number): { backId: string; similarity: number } | null {
     return nearestDesign(this.backSimilarities(embedding, offset, size), BACK_MATCH_MIN_SIMILARITY);
+  }
+
+  /** The similarity of the nearest enrolled back view as shown (middles left out): whether a crop is a back at all. */
+  backViewSimilarity(embedding: Float32Array, offset: number, size: number): number {
+    return Math.max(0, ...designSimilarities(this.wholeBacks, embedding, offset, size).values());
   }
 
   /** Extra per-class evidence (indexed like ALL_CARD_CODES) from enrolled faces, or undefined. */

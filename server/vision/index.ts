@@ -13,7 +13,7 @@ import { pointInPolygon, quadCentre, quadLongSide } from '../geometry';
 import { initBackend, type VisionBackend } from './backend';
 import { BACK_EMBED_SIZE, CARD_ASPECT, CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH } from './classes';
 import { blobsOf, boundingRect, compareThumbs, cropRegion, greyThumb, mergeOverlapping, rectsOverlap, refreshTile, regionsOf, totalArea, type GreyThumb, type MovingBlobs, type PixelRect } from './change';
-import { cropCard, indexCornerQuads, rectQuad, type RgbImage } from './crop';
+import { cropCard, indexCornerQuads, rectQuad, subQuad, type RgbImage } from './crop';
 import { decodeFrame } from './decode';
 import { BACK_LOOK_MIN_SIMILARITY, BackLooks, EnrollmentStore } from './enrollment';
 import {
@@ -66,6 +66,11 @@ export const LIVE_MODEL_BELOW_PX = 72;
 
 /** How often a calibrated table's cloth is measured for paleness (see checkPaleCloth), ms. */
 const PALE_CLOTH_CHECK_MS = 10_000;
+/**
+ * A back is also enrolled from the middle of each view, this share of its width and height kept
+ * (see `backMiddle` in the config).
+ */
+export const BACK_MIDDLE_KEEP = 0.78;
 
 /**
  * Which small cards the live-size models read: none ('off', the default); those in a player's own
@@ -100,6 +105,14 @@ export interface RecognizerConfig {
    * whole-card model's embedding.
    */
   backModelDir?: string | null;
+  /**
+   * Each enrolled back view's middle is enrolled too, this share of its width and height kept
+   * (default BACK_MIDDLE_KEEP; 1: views only). The live localiser's outline of a back often
+   * lies inside the card's edge, on the pattern's own rectangle, and a view with its border
+   * then looked like another deck. Middles only name designs: they add no evidence that a
+   * crop is a back at all, which would take cloth for backs.
+   */
+  backMiddle?: number;
   /** How the whole-card and index-corner readings combine (default DEFAULT_INDEX_FUSION). */
   indexFusion?: Partial<IndexFusion>;
   /** Force a backend (default: best that loads, tfjs-node → wasm → cpu). */
@@ -189,6 +202,7 @@ function liveModelDir(config: RecognizerConfig, key: 'liveModelDir' | 'liveIndex
 
 /** Loads the model and OpenCV, and returns a ready recogniser. */
 export async function createRecognizer(config: RecognizerConfig = {}): Promise<CardRecognizer> {
+  if (config.backMiddle !== undefined && !(config.backMiddle > 0 && config.backMiddle <= 1)) throw new Error(`backMiddle must be above 0 and at most 1, not ${config.backMiddle}`);
   const log = config.log ?? ((m: string) => console.error(m));
   const backend = await initBackend({ prefer: config.backend, log });
   const modelDir = config.modelDir ?? DEFAULT_MODEL_DIR;
@@ -383,6 +397,8 @@ class TfjsRecognizer implements CardRecognizer {
   private readonly indexModel: tf.LayersModel | null;
   private readonly locatorModel: tf.LayersModel | null;
   private readonly backModel: tf.LayersModel | null;
+  /** Share of an enrolled back view kept for its middle (1: no middles). */
+  private readonly backMiddle: number;
   /** Back designs enrolled by the back-look model's embedding (when it is loaded). */
   private readonly backLooks = new BackLooks();
   private readonly liveModel: tf.LayersModel | null;
@@ -406,6 +422,7 @@ class TfjsRecognizer implements CardRecognizer {
     this.liveModel = models.liveModel ?? null;
     this.liveIndexModel = models.liveIndexModel ?? null;
     this.backModel = models.backModel ?? null;
+    this.backMiddle = config.backMiddle ?? BACK_MIDDLE_KEEP;
     this.liveBelowPx = config.liveBelowPx ?? LIVE_MODEL_BELOW_PX;
     this.liveModelUse = liveModelUseOf(config);
     this.tracking = config.tracking ?? true;
@@ -887,13 +904,13 @@ class TfjsRecognizer implements CardRecognizer {
     const embedding = outputs.embeddings.slice(k * outputs.embeddingSize, (k + 1) * outputs.embeddingSize);
     const enrolled = this.enrolledFor(scale);
     const faceBoost = enrolled.faceBoost(embedding, 0, outputs.embeddingSize);
-    const backBoost = backEvidence(enrolled.nearestBack(embedding, 0, outputs.embeddingSize)?.similarity ?? 0);
+    const backBoost = backEvidence(enrolled.backViewSimilarity(embedding, 0, outputs.embeddingSize));
     const identity = decideIdentity(outputs.probs, k * outputs.numClasses, outputs.numClasses, this.names, { faceBoost, backBoost, index, fusion: this.fusion });
     return { identity, scale, embedding, fromIndex: index ? decideFromIndex(index, this.fusion) : null, index };
   }
 
-  /** Crops for whole-card views (each view is a card filling its image), and their index corners. */
-  private async viewCrops(views: FrameInput[], withCorners: boolean): Promise<{ crops: Float32Array; corners: Float32Array | null; lengths: number[] }> {
+  /** Crops for whole-card views (each view is a card filling its image; `keep` < 1: the middle of it), and their index corners. */
+  private async viewCrops(views: FrameInput[], withCorners: boolean, keep = 1): Promise<{ crops: Float32Array; corners: Float32Array | null; lengths: number[] }> {
     const crops = new Float32Array(views.length * CROP_SIZE);
     const corners = withCorners && this.indexModel ? new Float32Array(views.length * 2 * CORNER_SIZE) : null;
     const lengths: number[] = [];
@@ -901,7 +918,8 @@ class TfjsRecognizer implements CardRecognizer {
       const image = await decodeFrame(views[i]);
       lengths.push(Math.max(image.width, image.height));
       // Landscape views are cards lying sideways: turn them upright.
-      const quad = rectQuad(image.width, image.height);
+      const whole = rectQuad(image.width, image.height);
+      const quad = keep < 1 ? subQuad(whole, { x0: (1 - keep) / 2, y0: (1 - keep) / 2, x1: (1 + keep) / 2, y1: (1 + keep) / 2 }) : whole;
       const upright = image.width > image.height * 1.15 ? ([quad[3], quad[0], quad[1], quad[2]] as typeof quad) : quad;
       cropCard(image, upright, CROP_WIDTH, CROP_HEIGHT, crops, i * CROP_SIZE);
       if (corners) corners.set(this.cornerCrops(image, [upright]), i * 2 * CORNER_SIZE);
@@ -933,16 +951,15 @@ class TfjsRecognizer implements CardRecognizer {
    * enrolled for both sizes, since the same back may be seen close up (full-size model) or across
    * the table (a live-size one).
    */
-  private async embed(views: FrameInput[]): Promise<Array<{ store: EnrollmentStore; embeddings: Float32Array[] }>> {
-    if (views.length === 0) throw new Error('enrolment needs at least one view');
+  private async embed(crops: Float32Array, count: number): Promise<Array<{ store: EnrollmentStore; embeddings: Float32Array[] }>> {
+    if (count === 0) throw new Error('enrolment needs at least one view');
     // Enrolled looks are compared with cards read either way up: always both ways.
-    const { crops } = await this.viewCrops(views, false);
     const scales: ModelScale[] = this.liveModel ? ['full', 'live'] : ['full'];
     const result: Array<{ store: EnrollmentStore; embeddings: Float32Array[] }> = [];
     for (const scale of scales) {
-      const upright = await this.readCrops(crops, views.length, false, scale);
-      const outputs = identityOutputs(upright, this.bothWays !== false ? await this.readCrops(crops, views.length, true, scale) : undefined);
-      result.push({ store: this.enrolledFor(scale), embeddings: views.map((_, k) => outputs.embeddings.slice(k * outputs.embeddingSize, (k + 1) * outputs.embeddingSize)) });
+      const upright = await this.readCrops(crops, count, false, scale);
+      const outputs = identityOutputs(upright, this.bothWays !== false ? await this.readCrops(crops, count, true, scale) : undefined);
+      result.push({ store: this.enrolledFor(scale), embeddings: Array.from({ length: count }, (_, k) => outputs.embeddings.slice(k * outputs.embeddingSize, (k + 1) * outputs.embeddingSize)) });
     }
     return result;
   }
@@ -950,18 +967,21 @@ class TfjsRecognizer implements CardRecognizer {
   async enrollBack(backId: string, views: FrameInput[]): Promise<void> {
     this.assertLive();
     if (views.length > 5) throw new Error('enrol a back from at most 5 views');
-    for (const { store, embeddings } of await this.embed(views)) store.setBack(backId, embeddings);
+    // Each view as shown, then its middle (see `backMiddle`).
+    const whole = (await this.viewCrops(views, false)).crops;
+    const crops = this.backMiddle < 1 ? concatCrops(whole, (await this.viewCrops(views, false, this.backMiddle)).crops) : whole;
+    const count = crops.length / CROP_SIZE;
+    for (const { store, embeddings } of await this.embed(crops, count)) store.setBack(backId, embeddings.slice(0, views.length), embeddings.slice(views.length));
     if (this.backModel) {
       // Each view also turned half a turn: a design with an emblem off centre must match either way up.
-      const { crops } = await this.viewCrops(views, false);
-      this.backLooks.set(backId, [...(await this.backLookEmbeddings(crops, views.length)), ...(await this.backLookEmbeddings(turnedCrops(crops, views.length), views.length))]);
+      this.backLooks.set(backId, [...(await this.backLookEmbeddings(crops, count)), ...(await this.backLookEmbeddings(turnedCrops(crops, count), count))]);
     }
     this.tracks.clear();
   }
 
   async enrollFace(code: CardCode, views: FrameInput[]): Promise<void> {
     this.assertLive();
-    for (const { store, embeddings } of await this.embed(views)) store.addFace(code, embeddings);
+    for (const { store, embeddings } of await this.embed((await this.viewCrops(views, false)).crops, views.length)) store.addFace(code, embeddings);
     this.tracks.clear();
   }
 
@@ -980,6 +1000,14 @@ class TfjsRecognizer implements CardRecognizer {
   private assertLive(): void {
     if (this.disposed) throw new Error('recognizer was disposed');
   }
+}
+
+/** Two runs of packed crops, one after the other. */
+function concatCrops(first: Float32Array, second: Float32Array): Float32Array {
+  const out = new Float32Array(first.length + second.length);
+  out.set(first);
+  out.set(second, first.length);
+  return out;
 }
 
 /** `count` packed crops each turned half a turn (pixel order reversed, channels kept). */

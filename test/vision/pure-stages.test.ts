@@ -103,6 +103,17 @@ describe('EnrollmentStore', () => {
     expect(store.backSimilarities(unit(0, 1, 0.2), 0, 3).get('alice')).toBeCloseTo(0, 5);
     expect(() => store.setBack('x', [])).toThrow();
   });
+  it("names backs by the views' middles too, but counts only the views as shown as evidence of a back", () => {
+    const store = new EnrollmentStore();
+    expect(store.backViewSimilarity(unit(1, 0, 0), 0, 3)).toBe(0);
+    store.setBack('alice', [unit(1, 0, 0)], [unit(0, 0, 1)]);
+    store.setBack('bob', [unit(0, 1, 0)]);
+    // A crop like alice's middle (an outline inside the card's edge) is named alice...
+    expect(store.nearestBack(unit(0, 0.2, 1), 0, 3)?.backId).toBe('alice');
+    // ...but is no closer to a back as shown: plain texture must not pass for a back by it.
+    expect(store.backViewSimilarity(unit(0, 0.2, 1), 0, 3)).toBeCloseTo(unit(0, 0.2, 1)[1], 5);
+    expect(store.backViewSimilarity(unit(1, 0, 0), 0, 3)).toBeCloseTo(1, 5);
+  });
   it('boosts only the enrolled face nearest the crop, by how clearly it is nearest', () => {
     const store = new EnrollmentStore();
     const at = (code: string, boost: Float32Array | undefined) => (boost as Float32Array)[ALL_CARD_CODES.indexOf(code as (typeof ALL_CARD_CODES)[number])];

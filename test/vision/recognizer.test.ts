@@ -209,6 +209,8 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
     } finally {
       rec.dispose();
     }
+    // Enrolled views' middles (for outlines inside a card's border) are a share of the view.
+    await expect(createRecognizer({ log: () => {}, backMiddle: 0 })).rejects.toThrow(/backMiddle/);
     // Without it, backs are named by the whole-card model's embedding.
     const without: string[] = [];
     (await createRecognizer({ log: (m) => without.push(m), backModelDir: null })).dispose();
