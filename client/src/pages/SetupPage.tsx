@@ -169,17 +169,21 @@ function EnrolmentPanel() {
             if (result !== undefined) setDone(`${replace || !enrolled ? 'Enrolled' : 'Added a view of'} ${deck.names.join(' & ')}’s back.`);
           };
           return (
-            <li key={deck.deckId} className="row row--between">
+            <li key={deck.deckId} className="stack deck-backs__deck">
               <span className="row">
                 <Card back backColour={seatColour(deck.seat)} size="xs" />
                 <span>{deck.names.join(' & ')} <code className="small">{deck.deckId}</code></span>
                 {enrolled ? <span className="pill pill--ok">enrolled{views > 0 && ` · ${views} ${views === 1 ? 'view' : 'views'}`}</span> : <span className="pill pill--warn">not enrolled</span>}
                 {backsSeen.has(deck.deckId) && <span className="pill pill--ok">seen now</span>}
-                {Array.from({ length: views }, (_, k) => (
-                  <img key={k} className="back-view" alt={`${deck.names.join(' & ')}’s back, view ${k + 1}`}
-                    src={tableResourceUrl(tableId, `decks/${encodeURIComponent(deck.deckId)}/views/${k}`, viewToken, { r: String(revision) })} />
-                ))}
               </span>
+              {views > 0 && (
+                <span className="row" aria-label={`${deck.names.join(' & ')}’s enrolled views`}>
+                  {Array.from({ length: views }, (_, k) => (
+                    <img key={k} className="back-view" alt={`${deck.names.join(' & ')}’s back, view ${k + 1}`}
+                      src={tableResourceUrl(tableId, `decks/${encodeURIComponent(deck.deckId)}/views/${k}`, viewToken, { r: String(revision) })} />
+                  ))}
+                </span>
+              )}
               {refereeToken && (
                 <span className="row">
                   <button type="button" disabled={busy} onClick={() => enrol(false)}
