@@ -8,10 +8,8 @@
 import { quadCentre } from '../../server/geometry';
 import { createSimTable } from '../../server/sim/live';
 import type { CardTruth } from '../../server/sim/render/index';
-import { cropQuad } from '../../server/tables/crop';
 import { simCalibration } from '../../server/tables/sim-calibration';
-import { withBackView } from '../../server/tables/live-table';
-import { BackShowings, backViews } from '../../server/tables/sim-feed';
+import { ShownBacks } from '../../server/tables/sim-feed';
 import type { CardRecognizer } from '../../server/vision/index';
 import type { Quad } from '../../server/vision/types';
 
@@ -55,20 +53,13 @@ export async function liveBackNaming(make: () => Promise<CardRecognizer>, { play
   for (const seed of seeds) {
     const sim = await createSimTable({ players, seed, fps: 10, camera: 'top' });
     const recognizer = await make();
-    const showings = new BackShowings();
-    const views = new Map<string, Uint8Array[]>();
+    const shownBacks = new ShownBacks();
     try {
       recognizer.setCalibration(simCalibration(sim.layout, sim.camera!));
       for (let i = 0; i < frames; i++) {
         const frame = await sim.next();
         if (!frame) break;
-        const showing = showings.take(frame);
-        if (showing) {
-          for (const [deckId, corners] of backViews(frame.truth)) {
-            views.set(deckId, withBackView(views.get(deckId), new Uint8Array(await cropQuad(frame.jpeg, corners)), showing.replace));
-            await recognizer.enrollBack(deckId, views.get(deckId)!.map((data) => ({ kind: 'encoded' as const, data })));
-          }
-        }
+        for (const [deckId, views] of await shownBacks.take(frame)) await recognizer.enrollBack(deckId, views.map((data) => ({ kind: 'encoded' as const, data })));
         if (i % every !== 0) continue;
         const read = await recognizer.recognize({ kind: 'encoded', data: new Uint8Array(frame.jpeg) }, frame.timeMs);
         for (const card of read.cards) {

@@ -25,11 +25,9 @@ import { liveModelsFromEnv } from '../plugins/config';
 import { createRecognizer } from '../vision/index';
 import type { FrameObservations, TableCalibration } from '../vision/types';
 import { RecognitionPool } from '../workers/pool';
-import { cropQuad } from '../tables/crop';
 import { LivePacer, RecordingWriter } from '../tables/recording';
 import { simCalibration } from '../tables/sim-calibration';
-import { withBackView } from '../tables/live-table';
-import { BackShowings, backViews } from '../tables/sim-feed';
+import { BackShowings, ShownBacks } from '../tables/sim-feed';
 
 function usage(message: string): never {
   console.error(`record:observations: ${message}\nusage: npm run record:observations -- --out FILE [--players N] [--hands K] [--seed S] [--every E | --pace live] [--workers W [--prerender]] [--camera top|oblique] [--art DIR]`);
@@ -80,19 +78,12 @@ async function main(): Promise<void> {
   let count = 0;
   let kept = 0;
   const pacer = new LivePacer();
-  const showings = new BackShowings();
-  const backs = new Map<string, Uint8Array[]>();
+  const shownBacks = new ShownBacks();
   if (values.prerender) log('rendering every frame first…');
   const frames = values.prerender ? await renderAll(sim) : sim;
   for await (const frame of frames) {
-    const showing = showings.take(frame);
-    if (showing) {
-      // The players show their backs: each deck's stock is in view.
-      for (const [deckId, corners] of backViews(frame.truth)) {
-        backs.set(deckId, withBackView(backs.get(deckId), await cropQuad(frame.jpeg, corners), showing.replace));
-        await recognizer.enrollBack(deckId, backs.get(deckId)!);
-      }
-    }
+    // The players show their backs: each deck's stock is in view.
+    for (const [deckId, views] of await shownBacks.take(frame)) await recognizer.enrollBack(deckId, views);
     const due = paced ? pacer.takes(frame.timeMs) : count % every === 0;
     count++;
     if (due || frame.lastOfHand) {

@@ -8,7 +8,7 @@ import type { SimFrame, SimTable } from '../sim/live';
 import type { CardTruth } from '../sim/render/index';
 import { validateFrame } from '../workers/frame-format';
 import { cropQuad } from './crop';
-import type { LiveTable } from './live-table';
+import { withBackView, type LiveTable } from './live-table';
 import type { Quad } from '../vision/types';
 
 /** Feed options: real-time pacing (frames per second of wall time; 0 = as fast as rendered). */
@@ -65,6 +65,28 @@ export class BackShowings {
     const times = BackShowings.TIMES_MS;
     if (this.shown >= times.length || frame.handTimeMs < times[this.shown]) return null;
     return { replace: this.shown++ === 0 };
+  }
+}
+
+/**
+ * Each deck's back views as the simulated players show them, kept as a table's server keeps them
+ * (the newest 5; the first showing starts over): for callers that enrol a recogniser directly.
+ */
+export class ShownBacks {
+  private readonly showings = new BackShowings();
+  private readonly views = new Map<string, Uint8Array[]>();
+
+  /** The decks shown in `frame`, each with all its views so far; empty when the backs are not shown. Frames in order. */
+  async take(frame: { handTimeMs: number; truth: CardTruth[]; jpeg: Uint8Array }): Promise<Array<[deckId: string, views: Uint8Array[]]>> {
+    const showing = this.showings.take(frame);
+    if (!showing) return [];
+    const shown: Array<[string, Uint8Array[]]> = [];
+    for (const [deckId, corners] of backViews(frame.truth)) {
+      const views = withBackView(this.views.get(deckId), await cropQuad(frame.jpeg, corners), showing.replace);
+      this.views.set(deckId, views);
+      shown.push([deckId, views]);
+    }
+    return shown;
   }
 }
 

@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_BACK_VIEWS } from '../../server/protocol';
 import { withBackView } from '../../server/tables/live-table';
-import { BackShowings } from '../../server/tables/sim-feed';
+import sharp from 'sharp';
+import type { CardTruth } from '../../server/sim/render/index';
+import { BackShowings, ShownBacks } from '../../server/tables/sim-feed';
 
 describe('BackShowings', () => {
   it('shows the backs on the first frame fed, then once a second for three seconds, never again', () => {
@@ -44,5 +46,25 @@ describe('withBackView', () => {
 
   it('starts over from the new view on replace', () => {
     expect(withBackView([view(1), view(2)], view(3), true).map((v) => v[0])).toEqual([3]);
+  });
+});
+
+describe('ShownBacks', () => {
+  it("collects each deck's views at the showings, cropped from the frame, the newest kept", async () => {
+    const jpeg = await sharp({ create: { width: 320, height: 180, channels: 3, background: '#2060c0' } }).jpeg().toBuffer();
+    const card = (deckId: string, faceUp: boolean, visibleFraction = 1): CardTruth => ({
+      id: `${deckId}-1`, code: 'AS', deckId, owner: deckId, backDesign: 'x', faceUp, visibleFraction, zone: { kind: 'stock', seat: 0 }, faceStyle: 'x',
+      corners: [[100, 40], [140, 40], [140, 96], [100, 96]],
+    });
+    // Ann's stock shows its back; Bob's only card is face up; Cyd's back is mostly covered.
+    const truth = [card('ann', false), card('bob', true), card('cyd', false, 0.5)];
+    const shown = new ShownBacks();
+    const at = async (handTimeMs: number) => (await shown.take({ handTimeMs, truth, jpeg })).map(([deck, views]) => [deck, views.length]);
+    expect(await at(0)).toEqual([['ann', 1]]);
+    expect(await at(500)).toEqual([]);
+    expect(await at(1000)).toEqual([['ann', 2]]);
+    const [[, views]] = await shown.take({ handTimeMs: 2000, truth, jpeg });
+    // Each view is the card's outline warped upright (40 x 56 pixels).
+    expect(await sharp(views[2]).metadata()).toMatchObject({ width: 40, height: 56 });
   });
 });
