@@ -123,6 +123,8 @@ export const TableInfoSchema = Type.Object({
   enrolledDecks: Type.Array(Type.String()),
   /** Views each enrolled back is recognised from (deck id → count; several views help). */
   backViews: Type.Optional(Type.Record(Type.String(), Type.Integer({ minimum: 1, maximum: MAX_BACK_VIEWS }))),
+  /** Faces enrolled because they read badly: card code → views kept (at most 5). */
+  faceViews: Type.Optional(Type.Record(Type.String(), Type.Integer({ minimum: 1, maximum: 5 }))),
   createdAtMs: Type.Number(),
 });
 export type TableInfo = Static<typeof TableInfoSchema>;

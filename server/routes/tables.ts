@@ -289,6 +289,32 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       return table.info();
     },
   );
+
+  app.delete(
+    '/api/tables/:id/faces/:code/enroll',
+    {
+      schema: {
+        tags: ['calibration'],
+        summary: 'Forget an enrolled face (enrolled as the wrong card, or no longer needed): every view of it',
+        security,
+        params: Type.Object({ id: Type.String({ maxLength: 64 }), code: CardCodeSchema }),
+        querystring: TokenQuery,
+        response: { 200: TableInfoSchema, ...errorResponses(400, 401, 403, 404, 503) },
+      },
+    },
+    async (request) => {
+      const { table } = app.authorize(request, request.params.id, 'referee');
+      const code = request.params.code as CardCode;
+      let forgotten: boolean;
+      try {
+        forgotten = await table.forgetFace(code);
+      } catch (error) {
+        throw new ApiError(503, 'recognizer/unavailable', `forgetting failed: ${(error as Error).message}`);
+      }
+      if (!forgotten) throw new ApiError(404, 'enroll/not-enrolled', `${code} is not enrolled`);
+      return table.info();
+    },
+  );
 };
 
 export default routes;

@@ -56,9 +56,14 @@ const OBSERVATIONS_PER_SECOND = 15;
 const RECENT_FRAMES = 4;
 /** Views of one face kept for restarts (the recogniser is told every view it is shown). */
 const MAX_FACE_VIEWS = 5;
+/** `views` and one more, the newest `keep` of them. */
+function withView(views: readonly Uint8Array[] | undefined, view: Uint8Array, keep: number): Uint8Array[] {
+  return [...(views ?? []), view].slice(-keep);
+}
+
 /** A deck's back views after one more is shown: the newest `MAX_BACK_VIEWS`, or the new one alone when starting over. */
 export function withBackView(views: readonly Uint8Array[] | undefined, view: Uint8Array, replace: boolean): Uint8Array[] {
-  return [...(replace ? [] : (views ?? [])), view].slice(-MAX_BACK_VIEWS);
+  return withView(replace ? [] : views, view, MAX_BACK_VIEWS);
 }
 
 /** The full variant rules of a stored table (preset + knobs + target). */
@@ -147,14 +152,19 @@ export class LiveTable {
 
   /** Each enrolled back's views, oldest first (the recogniser is enrolled from all of them at once). */
   private readonly backViews = new Map<string, Uint8Array[]>();
+  /** Each enrolled face's views, oldest first (likewise). */
+  private readonly faceViews = new Map<CardCode, Uint8Array[]>();
 
   private async restoreEnrolments(): Promise<void> {
     const enrolments = this.store.enrolments(this.id);
-    for (const { kind, key, views } of enrolments) if (kind === 'back') this.backViews.set(key, views.slice(-MAX_BACK_VIEWS));
     for (const { kind, key, views } of enrolments) {
+      if (kind === 'back') this.backViews.set(key, views.slice(-MAX_BACK_VIEWS));
+      else this.faceViews.set(key as CardCode, views.slice(-MAX_FACE_VIEWS));
+    }
+    for (const { kind, key } of enrolments) {
       try {
         if (kind === 'back') await this.pool.enrollBack(this.id, key, this.backViews.get(key)!);
-        else await this.pool.enrollFace(this.id, key as CardCode, views);
+        else await this.pool.enrollFace(this.id, key as CardCode, this.faceViews.get(key as CardCode)!);
       } catch (error) {
         this.enrolmentRestoreError = `${kind} ${key}: ${(error as Error).message}`;
       }
@@ -180,10 +190,26 @@ export class LiveTable {
     return this.backViews.get(deckId)?.[index] ?? null;
   }
 
-  /** Adds a view of a face that reads badly (an encoded crop of the card); the last 5 per card are kept for restarts. */
+  /**
+   * Adds a view of a face that reads badly (an encoded crop of the card) and enrols the face anew
+   * from its newest `MAX_FACE_VIEWS` views, kept for restarts.
+   */
   async enrollFace(code: CardCode, view: Uint8Array): Promise<void> {
-    await this.pool.enrollFace(this.id, code, [view]);
-    this.store.saveEnrolment(this.id, 'face', code, view, MAX_FACE_VIEWS);
+    const views = withView(this.faceViews.get(code), view, MAX_FACE_VIEWS);
+    await this.pool.enrollFace(this.id, code, views);
+    this.faceViews.set(code, views);
+    this.store.saveEnrolment(this.id, 'face', code, view, views.length);
+    this.broadcast({ type: 'table', table: this.info() });
+  }
+
+  /** Forgets an enrolled face (enrolled as the wrong card, or no longer needed); false when it was not enrolled. */
+  async forgetFace(code: CardCode): Promise<boolean> {
+    if (!this.faceViews.has(code)) return false;
+    await this.pool.enrollFace(this.id, code, []);
+    this.faceViews.delete(code);
+    this.store.deleteEnrolment(this.id, 'face', code);
+    this.broadcast({ type: 'table', table: this.info() });
+    return true;
   }
 
   /** The public description (no tokens). */
@@ -201,6 +227,7 @@ export class LiveTable {
       zoneLayout: this.stored.calibration !== null ? 'calibrated' : 'default',
       enrolledDecks: this.stored.enrolledDecks,
       backViews: Object.fromEntries([...this.backViews].map(([deckId, views]) => [deckId, views.length])),
+      faceViews: Object.fromEntries([...this.faceViews].map(([code, views]) => [code, views.length])),
       createdAtMs: this.stored.createdAtMs,
     };
   }

@@ -122,6 +122,11 @@ export class TableStore {
     })();
   }
 
+  /** Forgets every view a back or face was enrolled from. */
+  deleteEnrolment(tableId: string, kind: EnrolmentKind, key: string): void {
+    this.db.prepare('DELETE FROM enrolments WHERE table_id = ? AND kind = ? AND key = ?').run(tableId, kind, key);
+  }
+
   /** A table's enrolled backs and faces, each with its views oldest first. */
   enrolments(tableId: string): Enrolment[] {
     const rows = this.db.prepare('SELECT kind, key, view FROM enrolments WHERE table_id = ? ORDER BY rowid').all(tableId) as Array<{ kind: EnrolmentKind; key: string; view: Buffer }>;

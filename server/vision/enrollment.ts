@@ -90,9 +90,10 @@ export class EnrollmentStore {
     this.backs.set(backId, [...embeddings, ...middles]);
   }
 
-  /** Adds views of face `code`. */
-  addFace(code: CardCode, embeddings: Float32Array[]): void {
-    this.faces.set(code, [...(this.faces.get(code) ?? []), ...embeddings]);
+  /** Sets the views face `code` is recognised from (replacing earlier ones); none forgets it. */
+  setFace(code: CardCode, embeddings: Float32Array[]): void {
+    if (embeddings.length === 0) this.faces.delete(code);
+    else this.faces.set(code, embeddings);
   }
 
   /** Number of enrolled back designs. */

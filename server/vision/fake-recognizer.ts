@@ -22,6 +22,8 @@ export interface FakeRecognizerState {
   enrolledBacks: string[];
   /** How many views each back was last enrolled from. */
   backViews: Record<string, number>;
+  /** How many views each enrolled face was last enrolled from. */
+  faceViews: Record<string, number>;
   enrolledFaces: CardCode[];
   calibration: TableCalibration | null;
   framesSeen: number;
@@ -32,7 +34,7 @@ export type FakeRecognizer = Recognizer & { state: FakeRecognizerState };
 
 /** Creates the fake recogniser. */
 export function createFakeRecognizer(options: FakeRecognizerOptions = {}): FakeRecognizer {
-  const state: FakeRecognizerState = { enrolledBacks: [], backViews: {}, enrolledFaces: [], calibration: null, framesSeen: 0 };
+  const state: FakeRecognizerState = { enrolledBacks: [], backViews: {}, faceViews: {}, enrolledFaces: [], calibration: null, framesSeen: 0 };
   return {
     state,
     async recognize(frame: FrameInput, timestampMs: number): Promise<FrameObservations> {
@@ -55,8 +57,13 @@ export function createFakeRecognizer(options: FakeRecognizerOptions = {}): FakeR
       state.backViews[backId] = views.length;
     },
     async enrollFace(code: CardCode, views: FrameInput[]): Promise<void> {
-      if (views.length === 0) throw new Error('enrollFace needs at least one view');
+      if (views.length === 0) {
+        state.enrolledFaces = state.enrolledFaces.filter((face) => face !== code);
+        delete state.faceViews[code];
+        return;
+      }
       if (!state.enrolledFaces.includes(code)) state.enrolledFaces.push(code);
+      state.faceViews[code] = views.length;
     },
     setCalibration(calibration: TableCalibration | null): void {
       state.calibration = calibration;

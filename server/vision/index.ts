@@ -981,7 +981,8 @@ class TfjsRecognizer implements CardRecognizer {
 
   async enrollFace(code: CardCode, views: FrameInput[]): Promise<void> {
     this.assertLive();
-    for (const { store, embeddings } of await this.embed((await this.viewCrops(views, false)).crops, views.length)) store.addFace(code, embeddings);
+    if (views.length === 0) for (const store of Object.values(this.enrolledBy)) store.setFace(code, []);
+    else for (const { store, embeddings } of await this.embed((await this.viewCrops(views, false)).crops, views.length)) store.setFace(code, embeddings);
     this.tracks.clear();
   }
 

@@ -110,9 +110,12 @@ export interface Recognizer {
    * (a single frame someone asked about).
    */
   recognize(frame: FrameInput, timestampMs: number, options?: RecognizeOptions): Promise<FrameObservations>;
-  /** Enrol a deck's back design from a few views (crops of the back, RGB or encoded). */
+  /** Enrol a deck's back design from a few views (crops of the back, RGB or encoded), replacing earlier ones. */
   enrollBack(backId: string, views: FrameInput[]): Promise<void>;
-  /** Improve a face deck that reads badly by enrolling a few of its cards. */
+  /**
+   * Improve a face deck that reads badly by enrolling a few of its cards: sets the views `code`
+   * is recognised from, replacing earlier ones; no views forgets the face.
+   */
   enrollFace(code: CardCode, views: FrameInput[]): Promise<void>;
   setCalibration(calibration: TableCalibration | null): void;
   dispose(): void;

@@ -94,6 +94,31 @@ describe('enrolment (backs and faces) survives a restart', () => {
     expect((await recognizerState(server.app, table.id)).backViews).toEqual({ 'deck-ann': 1 });
   });
 
+  it('keeps up to 5 views of a face, forgets one enrolled as the wrong card, and a restart keeps what is left', async () => {
+    const { table, tokens } = await createTable(server.app);
+    const url = (code: string) => `/api/tables/${table.id}/faces/${code}/enroll?token=${tokens.referee}`;
+    await showToCamera(server.app, table.id, tokens.camera, [face('KH', 160, 90, 'centre', 0.4)]);
+    for (let k = 0; k < 6; k++) expect((await server.app.inject({ method: 'POST', url: url('QH'), payload: {} })).statusCode).toBe(200);
+    const wrong = await server.app.inject({ method: 'POST', url: url('QD'), payload: {} });
+    expect(wrong.json().faceViews).toEqual({ QH: 5, QD: 1 });
+    expect((await recognizerState(server.app, table.id)).faceViews).toEqual({ QH: 5, QD: 1 });
+
+    // The QD was the wrong pick: forget it (a referee may; a viewer may not).
+    expect((await server.app.inject({ method: 'DELETE', url: `/api/tables/${table.id}/faces/QD/enroll?token=${tokens.view}` })).statusCode).toBe(403);
+    const forgot = await server.app.inject({ method: 'DELETE', url: url('QD') });
+    expect(forgot.statusCode, forgot.body).toBe(200);
+    expect(forgot.json().faceViews).toEqual({ QH: 5 });
+    expect((await recognizerState(server.app, table.id)).enrolledFaces).toEqual(['QH']);
+    const again = await server.app.inject({ method: 'DELETE', url: url('QD') });
+    expect([again.statusCode, again.json().code]).toEqual([404, 'enroll/not-enrolled']);
+
+    await server.app.close();
+    server.app = await testApp(server.dataDir);
+    await server.app.tables.get(table.id)!.enrolmentsRestored;
+    expect((await recognizerState(server.app, table.id)).faceViews).toEqual({ QH: 5 });
+    expect((await server.app.inject({ url: `/api/tables/${table.id}?token=${tokens.view}` })).json().table.faceViews).toEqual({ QH: 5 });
+  });
+
   it('rejects a bad card code, a frame with no card, and a viewer', async () => {
     const { table, tokens } = await createTable(server.app);
     const bad = await server.app.inject({ method: 'POST', url: `/api/tables/${table.id}/faces/ZZ/enroll?token=${tokens.referee}`, payload: {} });

@@ -118,18 +118,24 @@ describe('EnrollmentStore', () => {
     const store = new EnrollmentStore();
     const at = (code: string, boost: Float32Array | undefined) => (boost as Float32Array)[ALL_CARD_CODES.indexOf(code as (typeof ALL_CARD_CODES)[number])];
     expect(store.faceBoost(unit(1, 0, 0), 0, 3)).toBeUndefined();
-    store.addFace('QH', [unit(1, 0, 0)]);
+    store.setFace('QH', [unit(1, 0, 0)]);
     expect(at('QH', store.faceBoost(unit(1, 0.05, 0), 0, 3))).toBeGreaterThan(1);
     // Far from every enrolled view (another deck's card): no evidence.
     expect(at('QH', store.faceBoost(unit(1, 0.5, 0), 0, 3))).toBe(0);
     // Two look-alike faces enrolled: a crop as close to both gets evidence for neither; one
     // clearly nearer the QH gets it for the QH alone.
-    store.addFace('QD', [unit(1, 0, 0.1)]);
+    store.setFace('QD', [unit(1, 0, 0.1)]);
     const between = store.faceBoost(unit(1, 0, 0.05), 0, 3);
     expect(Math.max(at('QH', between), at('QD', between))).toBeLessThan(0.01);
     const nearQH = store.faceBoost(unit(1, 0, -0.02), 0, 3);
     expect(at('QH', nearQH)).toBeGreaterThan(0);
     expect(at('QD', nearQH)).toBe(0);
+    // Setting a face's views replaces them; none forgets it.
+    store.setFace('QH', [unit(0, 1, 0)]);
+    expect(at('QH', store.faceBoost(unit(1, 0, -0.02), 0, 3))).toBe(0);
+    store.setFace('QH', []);
+    store.setFace('QD', []);
+    expect(store.faceBoost(unit(1, 0, 0), 0, 3)).toBeUndefined();
   });
 });
 

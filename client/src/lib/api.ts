@@ -95,6 +95,9 @@ export const api = {
   /** Enrols the face card held up to the camera as `code` (a card of a deck that reads badly). */
   enrollFace: (tableId: string, refereeToken: string | null, code: string) =>
     request<unknown>('POST', `${tablePath(tableId)}/faces/${encodeURIComponent(code)}/enroll`, { token: refereeToken, body: {} }),
+  /** Forgets an enrolled face (every view of it). */
+  forgetFace: (tableId: string, refereeToken: string | null, code: string) =>
+    request<unknown>('DELETE', `${tablePath(tableId)}/faces/${encodeURIComponent(code)}/enroll`, { token: refereeToken }),
   postFrame: (tableId: string, cameraToken: string | null, frame: Blob, captureTimeMs: number) =>
     request<FrameObservationsMessage>('POST', `${tablePath(tableId)}/frames`, {
       token: cameraToken,

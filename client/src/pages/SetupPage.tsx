@@ -214,11 +214,12 @@ function FaceEnrolmentPanel() {
   const [done, setDone] = useState<string | null>(null);
   if (!refereeToken) return null;
   const faces = (live.observations?.cards ?? []).filter((card) => card.kind === 'face');
+  const enrolled = Object.entries(live.table?.faceViews ?? {});
   return (
     <section className="panel stack" aria-labelledby="face-enrol-heading">
       <h2 id="face-enrol-heading">Cards that read badly</h2>
       <p className="small muted" style={{ margin: 0 }}>
-        If the camera names a card of one deck wrongly, hold that card face up in the middle of the view, pick what it really is, and press Enrol. A few views of a card (turned, nearer, farther) help most.
+        If the camera names a card of one deck wrongly, hold that card face up in the middle of the view, pick what it really is, and press Enrol. A few views of a card (turned, nearer, farther) help most; the newest 5 are kept. A card enrolled as the wrong one: forget it.
       </p>
       <div className="row">
         <label className="row">
@@ -237,6 +238,23 @@ function FaceEnrolmentPanel() {
         </button>
         <span className="small muted">{faces.length > 0 ? `${faces.length} face card${faces.length === 1 ? '' : 's'} seen now` : 'no face card seen now'}</span>
       </div>
+      {enrolled.length > 0 && (
+        <ul className="stack" aria-label="Enrolled cards" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+          {enrolled.map(([enrolledCode, views]) => (
+            <li key={enrolledCode} className="row row--between">
+              <span><strong>{enrolledCode}</strong> <span className="small muted">{views} {views === 1 ? 'view' : 'views'}</span></span>
+              <button type="button" disabled={busy} aria-label={`Forget ${enrolledCode}`}
+                onClick={async () => {
+                  setDone(null);
+                  const result = await run(() => api.forgetFace(tableId, refereeToken, enrolledCode));
+                  if (result !== undefined) setDone(`Forgot ${enrolledCode}.`);
+                }}>
+                Forget
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
       {error && <p className="error" role="alert">{error}</p>}
       {done && <p className="notice" role="status">{done}</p>}
     </section>

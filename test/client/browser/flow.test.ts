@@ -248,6 +248,13 @@ describe.skipIf(skipReason !== null)('web app in Chromium', () => {
     await page.getByRole('button', { name: 'Enrol card' }).click();
     await page.getByText('Enrolled a view of QH.').waitFor();
     expect(((await server.app.pool.inspect(tableId)) as { enrolledFaces: string[] }).enrolledFaces).toContain('QH');
+    // Listed with its views, and forgotten again (say it was the wrong pick).
+    const enrolledCards = page.getByRole('list', { name: 'Enrolled cards' });
+    await enrolledCards.getByText('1 view').waitFor();
+    await enrolledCards.getByRole('button', { name: 'Forget QH' }).click();
+    await page.getByText('Forgot QH.').waitFor();
+    await enrolledCards.waitFor({ state: 'detached' });
+    expect(((await server.app.pool.inspect(tableId)) as { enrolledFaces: string[] }).enrolledFaces).not.toContain('QH');
     await screenshot(page, '08b-calibrated');
   });
 
