@@ -103,6 +103,8 @@ export type TableSetup = Static<typeof TableSetupSchema>;
 
 /** Views of one deck's back the server keeps and enrols it from (the newest; the recogniser takes at most 5). */
 export const MAX_BACK_VIEWS = 5;
+/** Views of one face that reads badly the server keeps and enrols it from (the newest). */
+export const MAX_FACE_VIEWS = 5;
 
 /** A table as anyone may see it (no tokens). */
 export const TableInfoSchema = Type.Object({
@@ -123,8 +125,8 @@ export const TableInfoSchema = Type.Object({
   enrolledDecks: Type.Array(Type.String()),
   /** Views each enrolled back is recognised from (deck id → count; several views help). */
   backViews: Type.Optional(Type.Record(Type.String(), Type.Integer({ minimum: 1, maximum: MAX_BACK_VIEWS }))),
-  /** Faces enrolled because they read badly: card code → views kept (at most 5). */
-  faceViews: Type.Optional(Type.Record(Type.String(), Type.Integer({ minimum: 1, maximum: 5 }))),
+  /** Faces enrolled because they read badly: card code → views kept. */
+  faceViews: Type.Optional(Type.Record(Type.String(), Type.Integer({ minimum: 1, maximum: MAX_FACE_VIEWS }))),
   createdAtMs: Type.Number(),
 });
 export type TableInfo = Static<typeof TableInfoSchema>;

@@ -47,46 +47,33 @@ export function taskFiles(name: TrainTask['name'], out?: string, live = false): 
   return out ? { ...files, outDir: out, historyFile: path.join(out, 'history.json'), curvesFile: path.join(out, 'curves.png') } : files;
 }
 
-/** The live-size variant of a classifier (`--live`): its own model folder and checkpoints. */
-function liveTaskFiles(name: TrainTask['name']): TaskFiles {
-  if (name === 'locator' || name === 'back') throw new Error(`the ${name} model has no live-size variant`);
-  const model = name === 'identity' ? 'card-identity-live' : 'card-index-live';
+/** A model's files: its folder under models/, its checkpoint folder, and its history and curves (named by `stem`). */
+function modelFiles(model: string, checkpoint: string, stem = model): TaskFiles {
   return {
     outDir: path.join(REPO_ROOT, 'models', model),
-    checkpointDir: path.join(cacheDir(), name === 'identity' ? 'checkpoint-live' : 'checkpoint-index-live'),
-    historyFile: path.join(REPO_ROOT, 'models', `${model}-history.json`),
-    curvesFile: path.join(REPO_ROOT, 'models', `${model}-curves.png`),
+    checkpointDir: path.join(cacheDir(), checkpoint),
+    historyFile: path.join(REPO_ROOT, 'models', `${stem}-history.json`),
+    curvesFile: path.join(REPO_ROOT, 'models', `${stem}-curves.png`),
   };
 }
 
+/** The live-size variant of a classifier (`--live`): its own model folder and checkpoints. */
+function liveTaskFiles(name: TrainTask['name']): TaskFiles {
+  if (name === 'locator' || name === 'back') throw new Error(`the ${name} model has no live-size variant`);
+  return name === 'identity' ? modelFiles('card-identity-live', 'checkpoint-live') : modelFiles('card-index-live', 'checkpoint-index-live');
+}
+
 function defaultTaskFiles(name: TrainTask['name']): TaskFiles {
-  if (name === 'back')
-    return {
-      outDir: path.join(REPO_ROOT, 'models', 'back-looks'),
-      checkpointDir: path.join(cacheDir(), 'checkpoint-back'),
-      historyFile: path.join(REPO_ROOT, 'models', 'back-looks-history.json'),
-      curvesFile: path.join(REPO_ROOT, 'models', 'back-looks-curves.png'),
-    };
-  if (name === 'locator')
-    return {
-      outDir: path.join(REPO_ROOT, 'models', 'card-locator'),
-      checkpointDir: path.join(cacheDir(), 'checkpoint-locator'),
-      historyFile: path.join(REPO_ROOT, 'models', 'card-locator-history.json'),
-      curvesFile: path.join(REPO_ROOT, 'models', 'card-locator-curves.png'),
-    };
-  return name === 'identity'
-    ? {
-        outDir: path.join(REPO_ROOT, 'models', 'card-identity'),
-        checkpointDir: path.join(cacheDir(), 'checkpoint'),
-        historyFile: path.join(REPO_ROOT, 'models', 'training-history.json'),
-        curvesFile: path.join(REPO_ROOT, 'models', 'training-curves.png'),
-      }
-    : {
-        outDir: path.join(REPO_ROOT, 'models', 'card-index'),
-        checkpointDir: path.join(cacheDir(), 'checkpoint-index'),
-        historyFile: path.join(REPO_ROOT, 'models', 'card-index-history.json'),
-        curvesFile: path.join(REPO_ROOT, 'models', 'card-index-curves.png'),
-      };
+  switch (name) {
+    case 'identity':
+      return modelFiles('card-identity', 'checkpoint', 'training');
+    case 'index':
+      return modelFiles('card-index', 'checkpoint-index');
+    case 'locator':
+      return modelFiles('card-locator', 'checkpoint-locator');
+    case 'back':
+      return modelFiles('back-looks', 'checkpoint-back');
+  }
 }
 
 export interface TrainTask extends TaskFiles {

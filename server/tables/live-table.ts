@@ -9,6 +9,7 @@ import type { RefereeState } from '../game/referee';
 import type { FrameObservations } from '../vision/types';
 import {
   MAX_BACK_VIEWS,
+  MAX_FACE_VIEWS,
   PROTOCOL_VERSION,
   type LoggedEvent,
   type PipelineStats,
@@ -54,8 +55,6 @@ const VIEWER_BACKLOG_BYTES = 1024 * 1024;
 const OBSERVATIONS_PER_SECOND = 15;
 /** Recent frames kept for evidence (disputes) and enrolment. */
 const RECENT_FRAMES = 4;
-/** Views of one face kept for restarts (the recogniser is told every view it is shown). */
-const MAX_FACE_VIEWS = 5;
 /** `views` and one more, the newest `keep` of them. */
 function withView(views: readonly Uint8Array[] | undefined, view: Uint8Array, keep: number): Uint8Array[] {
   return [...(views ?? []), view].slice(-keep);
