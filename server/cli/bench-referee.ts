@@ -1,9 +1,14 @@
 /**
- * npm run bench:referee -- --players N --hands K --seed S [--art DIR] [--camera top|oblique]
+ * npm run bench:referee -- --players N --hands K --seed S [--art DIR] [--camera top|oblique] [--use-back-count]
  *   [--tables T] [--fps F] [--workers W] [--width 1280 --height 720]
  *   [--observations truth [--drop 0.1] [--misread 0.03]] [--observations FILE[,FILE…]] [--frames N]
  *
  * Peer help between the recognition workers is on (server default); NERTS_PEER_HELP=0 turns it off.
+ *
+ * Each hand ends with the score sort (server/sim/score-sort.ts): the centre cards dealt out face
+ * down by owner. The JSON line's `scoreSort` compares the camera's back count per player with the
+ * truth; `--use-back-count` makes the bench act as a referee who adopts the camera's count
+ * (the score-sort page's "Use camera count") before scoring, so `handsExact` then includes it.
  *
  * `--prerender` renders every frame before streaming, so frames go out at `--fps` however slow
  * the renderer is (it shares the CPU with the server otherwise and sets the pace).
@@ -60,6 +65,11 @@ interface HandResult {
   scoresSeen: Record<string, number>;
   scoresTruth: Record<string, number>;
   /**
+   * The score sort (full pipeline only): per player, the backs the camera counted against the
+   * truth's centre cards, whether the referee adopted the counts, and the tracker's counts before.
+   */
+  backCount?: { seen: number[]; errors: number[]; tracker: number[]; adopted: boolean; trackerCountsExact: boolean; callByReferee: boolean };
+  /**
    * Centre cards card by card (tracker-only modes, where the rules state is at hand): the truth's,
    * those seen, those seen with the right owner (`right`) and those seen whatever the owner (`named`).
    */
@@ -67,7 +77,7 @@ interface HandResult {
 }
 
 function usage(message: string): never {
-  console.error(`bench:referee: ${message}\nusage: npm run bench:referee -- --players N --hands K --seed S [--art DIR] [--camera top|oblique] [--tables T] [--fps F] [--workers W]`);
+  console.error(`bench:referee: ${message}\nusage: npm run bench:referee -- --players N --hands K --seed S [--art DIR] [--camera top|oblique] [--tables T] [--fps F] [--workers W] [--prerender] [--use-back-count]`);
   process.exit(2);
 }
 
@@ -86,7 +96,8 @@ function entityScores(view: TableView): Record<string, number> {
 function describe(result: HandResult): string {
   return (
     `table ${result.table} hand ${result.hand}: ${result.exact ? 'exact' : 'NOT exact'}; scores ${JSON.stringify(result.scoresSeen)} vs truth ${JSON.stringify(result.scoresTruth)} ` +
-    `(seen/truth: ${result.perPlayer.join(', ')}); disputes ${result.disputesRight}/${result.disputesTruth}`
+    `(seen/truth: ${result.perPlayer.join(', ')}); disputes ${result.disputesRight}/${result.disputesTruth}` +
+    (result.backCount ? `; score sort: backs counted ${result.backCount.seen.join('/')} (errors ${result.backCount.errors.join('/')}; the tracker had ${result.backCount.tracker.join('/')})${result.backCount.adopted ? ', adopted' : ''}${result.backCount.callByReferee ? ', call made by the referee' : ''}` : '')
   );
 }
 
@@ -140,6 +151,26 @@ interface Bench {
 }
 
 /**
+ * The score sort at the end of a hand: the camera's back count per player (view.backCheck) against
+ * the truth; with `adopt`, the referee takes the camera's count wherever it differs from the
+ * centre cards credited, lowering counts first (a lowered count frees cards to give to another).
+ * Null when the camera counted no back at all.
+ */
+async function scoreSort(bench: Bench, tableId: string, refereeToken: string, view: TableView, truth: HandTruth, adopt: boolean): Promise<Omit<NonNullable<HandResult['backCount']>, 'callByReferee'> | null> {
+  const check = view.backCheck;
+  if (!check) return null;
+  const trackerCountsExact = view.players.every((p) => p.centreCards === (truth.centre[p.id] ?? 0) && p.nertsLeft === (truth.nertsLeft[p.id] ?? 0));
+  const seen = check.players.map((p) => p.backsSeen);
+  const tracker = check.players.map((p) => p.centreCards);
+  const errors = check.players.map((p) => Math.abs(p.backsSeen - (truth.centre[p.player] ?? 0)));
+  if (adopt) {
+    const changes = check.players.filter((p) => !p.agrees).sort((a, b) => a.backsSeen - a.centreCards - (b.backsSeen - b.centreCards));
+    for (const p of changes) await bench.request('POST', `/api/tables/${tableId}/corrections`, refereeToken, { player: p.player, centreCards: p.backsSeen, reason: 'camera back count' });
+  }
+  return { seen, errors, tracker, adopted: adopt, trackerCountsExact };
+}
+
+/**
  * Plays every hand of one simulated table through the server's camera socket. With `prerender`,
  * `rendered()` is called once this table's frames are all rendered and resolves when every
  * table's are: tables start streaming together, none while the others still render.
@@ -153,6 +184,7 @@ async function playTable(
   maxFrames: number,
   prerender: boolean,
   rendered: () => Promise<void>,
+  useBackCount: boolean,
 ): Promise<{ results: HandResult[]; stats: PipelineStats; sent: number; wallMs: number }> {
   let sim = source;
   if (prerender) {
@@ -198,6 +230,8 @@ async function playTable(
 
   const results: HandResult[] = [];
   const showings = new BackShowings();
+  /** Per hand: null once the sort began with the call seen, true when the referee had to call. */
+  let callByReferee: boolean | null = false;
   let sent = 0;
   const wallStart = performance.now();
   let paceStart = performance.now();
@@ -224,7 +258,20 @@ async function playTable(
       }
       paceStart += performance.now() - pausedAt;
     }
-    if (frame.frameIndex === 0) await bench.request('POST', `/api/tables/${table.id}/hands`, tokens.referee, {});
+    if (frame.frameIndex === 0) {
+      await bench.request('POST', `/api/tables/${table.id}/hands`, tokens.referee, {});
+      callByReferee = false;
+    }
+    if (!callByReferee && frame.scene.cards.some((card) => card.zone.kind === 'sorted') && frame.handTruth.caller) {
+      // The score sort has begun: a hand the camera did not see called is called by the referee
+      // (the dashboard's call button), as the back count only runs after the call.
+      const view = await bench.request<{ view: TableView }>('GET', `/api/tables/${table.id}`, tokens.view);
+      if (view.view.phase === 'playing') {
+        await bench.request('POST', `/api/tables/${table.id}/call`, tokens.referee, { player: frame.handTruth.caller });
+        callByReferee = true;
+        log(`table ${index} hand ${frame.handIndex}: the camera missed the call; the referee calls it`);
+      } else callByReferee = null;
+    }
     send(frame);
     sent += 1;
     pacedFrames += 1;
@@ -236,8 +283,11 @@ async function playTable(
     if (wait > 0) await sleep(wait);
     if (frame.lastOfHand) {
       await drain();
+      const sorted = (await bench.request<{ view: TableView }>('GET', `/api/tables/${table.id}`, tokens.view)).view;
+      const backCount = await scoreSort(bench, table.id, tokens.referee, sorted, frame.handTruth, useBackCount);
       const view = await bench.request<TableView>('POST', `/api/tables/${table.id}/hands/end`, tokens.referee, {});
       const result = compare(index, frame.handIndex, view, frame.handTruth, sim.variant.name, sim.variant.callGraceMs);
+      if (backCount) result.backCount = { ...backCount, callByReferee: callByReferee === true };
       results.push(result);
       const s = await stats();
       log(`${describe(result)}; fps ${s.fps} p95 ${s.p95Ms} ms, dropped ${s.framesDropped}, failed ${s.framesFailed ?? 0}`);
@@ -266,6 +316,7 @@ async function main(): Promise<void> {
       observations: { type: 'string' },
       frames: { type: 'string' },
       prerender: { type: 'boolean' },
+      'use-back-count': { type: 'boolean' },
       drop: { type: 'string' },
       misread: { type: 'string' },
     },
@@ -293,6 +344,7 @@ async function main(): Promise<void> {
     const disputesRight = results.reduce((sum, r) => sum + r.disputesRight, 0);
     const disputesSeen = results.reduce((sum, r) => sum + r.disputesSeen, 0);
     const cards = results.flatMap((r) => (r.centreCards ? [r.centreCards] : []));
+    const sorts = results.flatMap((r) => (r.backCount ? [r.backCount] : []));
     const total = (key: keyof NonNullable<HandResult['centreCards']>) => cards.reduce((sum, c) => sum + c[key], 0);
     return {
       handsScored: results.length,
@@ -306,6 +358,20 @@ async function main(): Promise<void> {
       disputesRuledRight: disputesTruth ? Math.round((disputesRight / disputesTruth) * 1000) / 1000 : null,
       disputes: { right: disputesRight, truth: disputesTruth, seen: disputesSeen },
       ...(cards.length ? { centreCards: { truth: total('truth'), seen: total('seen'), right: total('right'), named: total('named') } } : {}),
+      ...(sorts.length
+        ? {
+            // The score sort: the camera's count of each player's backs against the truth's centre cards.
+            scoreSort: {
+              hands: sorts.length,
+              adopted: sorts.some((b) => b.adopted),
+              countErrorPerPlayer: { mean: mean(sorts.flatMap((b) => b.errors)), max: Math.max(...sorts.flatMap((b) => b.errors)) },
+              playersCountedExactly: `${sorts.flatMap((b) => b.errors).filter((e) => e === 0).length}/${sorts.flatMap((b) => b.errors).length}`,
+              callsMadeByReferee: sorts.filter((b) => b.callByReferee).length,
+              // Hands whose centre and Nerts counts the tracker alone had exact (before any adoption).
+              handsTrackerCountsExact: Math.round((sorts.filter((b) => b.trackerCountsExact).length / sorts.length) * 1000) / 1000,
+            },
+          }
+        : {}),
     };
   };
 
@@ -376,7 +442,7 @@ async function main(): Promise<void> {
       if (renderedCount === sims.length) allRendered();
       return everyTableRendered;
     };
-    const runs = await Promise.all(sims.map((sim, i) => playTable(bench, i, sim, fps, log, maxFrames, values.prerender === true, rendered)));
+    const runs = await Promise.all(sims.map((sim, i) => playTable(bench, i, sim, fps, log, maxFrames, values.prerender === true, rendered, values['use-back-count'] === true)));
     const results = runs.flatMap((run) => run.results);
     const processed = runs.reduce((sum, run) => sum + run.stats.framesProcessed, 0);
     const summary = {

@@ -51,6 +51,11 @@ export type Correction =
   /** Fix who a centre card belongs to. */
   | { kind: 'set-owner'; playId: string; owner: string | null; deckId?: string }
   | { kind: 'set-nerts-count'; player: string; count: number }
+  /**
+   * The score sort counted this many centre cards of the player's deck: their centre count from
+   * now on, whatever the recorded plays add up to (cards the camera never saw land included).
+   */
+  | { kind: 'set-centre-count'; player: string; count: number }
   /** A foundation's suit was misread (its ace taken for another suit's): its cards keep their ranks and take this suit. */
   | { kind: 'set-suit'; foundationId: string; suit: Suit }
   /** Mark a violation (by its index in `state.violations`) as dismissed. */
@@ -165,6 +170,8 @@ export interface RefereeHand {
   playerStates: Record<string, RefereePlayerState>;
   /** Cards whose back was not recognised. */
   unknownCentre: number;
+  /** Per player: centre cards as counted at the score sort (`set-centre-count`), which override the plays' count. */
+  sortedCounts?: Record<string, number>;
   call: { player: string; atMs: number } | null;
   rotations: number;
   phase: 'playing' | 'ended' | 'scored';
@@ -539,6 +546,12 @@ function applyCorrection(state: RefereeState, hand: RefereeHand, event: Extract<
       player.nertsLeft = fix.count;
       break;
     }
+    case 'set-centre-count': {
+      if (!hand.playerStates[fix.player]) return bad(`no player "${fix.player}"`);
+      if (!Number.isInteger(fix.count) || fix.count < 0 || fix.count > 52) return bad(`bad centre count ${fix.count}`);
+      hand.sortedCounts = { ...hand.sortedCounts, [fix.player]: fix.count };
+      break;
+    }
     case 'set-suit': {
       const foundation = hand.foundations.find((f) => f.id === fix.foundationId);
       if (!foundation) return bad(`no foundation "${fix.foundationId}"`);
@@ -630,6 +643,10 @@ function refreshDerived(hand: RefereeHand): void {
     const player = play.owner !== null ? hand.playerStates[play.owner] : undefined;
     if (player) player.centre++;
     else hand.unknownCentre++;
+  }
+  for (const [id, count] of Object.entries(hand.sortedCounts ?? {})) {
+    const player = hand.playerStates[id];
+    if (player) player.centre = count;
   }
 }
 

@@ -112,7 +112,8 @@ export function cardCorners(pose: PlanePose): Array<{ x: number; y: number }> {
   });
 }
 
-interface Rect {
+/** A convex polygon on the table, mm. */
+export interface Rect {
   corners: Array<{ x: number; y: number }>;
 }
 
@@ -128,7 +129,7 @@ function footprintRect(seat: SeatLayout, grow: number): Rect {
 }
 
 /** Separating-axis test for two convex polygons. */
-function polygonsOverlap(a: Rect, b: Rect): boolean {
+export function polygonsOverlap(a: Rect, b: Rect): boolean {
   for (const poly of [a, b]) {
     const n = poly.corners.length;
     for (let i = 0; i < n; i++) {

@@ -11,6 +11,7 @@ import { resolvePlayers, simulateHand, type HandTruth, type SimPlayerSetup, type
 import { computeLayout, type TableLayout } from './layout';
 import type { SeatLayout, TableScene } from './scene';
 import { HandTimeline } from './timeline';
+import { withScoreSort } from './score-sort';
 import { SimRng } from './bots/rng';
 import { createRenderer, type CameraPose, type CardTruth, type Renderer } from './render/index';
 
@@ -37,6 +38,11 @@ export interface SimTableOptions {
   render?: boolean;
   /** JPEG quality override for the renderer. */
   jpegQuality?: number;
+  /**
+   * End each hand with the score sort (server/sim/score-sort.ts): the centre cards gathered,
+   * then dealt out face down by owner for the camera to count. Default true.
+   */
+  scoreSort?: boolean;
 }
 
 /** One frame of the live table. */
@@ -149,7 +155,7 @@ export async function createSimTable(options: SimTableOptions): Promise<SimTable
     if (handIndex >= handLimit) return false;
     const seed = handSeed(options.seed, handIndex);
     const hand = simulateHand({ players: playerSetups, seed, variant: options.variant, layout });
-    const timeline = new HandTimeline(hand.timeline);
+    const timeline = new HandTimeline(options.scoreSort === false ? hand.timeline : withScoreSort(hand.timeline));
     const frames = Math.floor(timeline.durationMs / frameMs) + 1;
     current = { index: handIndex, seed, hand, timeline, startMs: sessionStartOfNext, frames };
     sessionStartOfNext += frames * frameMs;

@@ -24,7 +24,9 @@ export type Zone =
   | { kind: 'work'; seat: number; pile: number } // pile 0..3
   | { kind: 'waste'; seat: number }
   | { kind: 'stock'; seat: number }
-  | { kind: 'hand'; seat: number }; // held in a player's hand, in flight
+  | { kind: 'hand'; seat: number } // held in a player's hand, in flight
+  // After the call: a centre card turned face down at the score sort, gathered (seat null) or dealt out in front of its owner's seat.
+  | { kind: 'sorted'; seat: number | null };
 
 /** One physical card on (or above) the table. */
 export interface CardPose {

@@ -29,6 +29,8 @@ export interface PhysicalState {
   foundationSpots: Record<string, PlanePose>;
   /** Per completed foundation id: where it was pushed aside, and in which order (stacking height). */
   asideSpots: Record<string, PlanePose & { order: number }>;
+  /** After the call (the score sort, score-sort.ts): per centre card id, where it lies face down now. */
+  sorted?: Record<string, RestingPose & { zone: Zone }>;
 }
 
 /** The model plus physical facts from `timeMs` until the next snapshot. */
@@ -118,7 +120,14 @@ export function restingPoses(layout: TableLayout, table: TableModel, physical: P
     const fanBase = physical.wasteFanBase[playerId] ?? 0;
     tableau.waste.forEach((card, i) => put(card, (id) => wastePose(seat, i, fanBase, id), true, { kind: 'waste', seat: seatIndex }));
   });
-  for (const foundation of table.foundations) {
+  for (const pile of table.foundations) {
+    // At the score sort a pile's cards leave it (gathered, then dealt out): they lie where `sorted` says.
+    const sorted = physical.sorted ?? {};
+    for (const card of pile.cards) {
+      const spot = sorted[cardId(card)];
+      if (spot) put(card, () => spot, false, spot.zone);
+    }
+    const foundation = physical.sorted ? { ...pile, cards: pile.cards.filter((card) => !sorted[cardId(card)]) } : pile;
     const aside = physical.asideSpots[foundation.id];
     if (foundation.completed && aside) {
       foundation.cards.forEach((card, i) =>

@@ -1,7 +1,8 @@
 /**
- * The camera's check of the score sort. After the call, players turn the centre cards over and
- * sort them by back design (every deck has its own back). This counts, per back design, the
- * backs the camera sees outside the players' own areas, robustly over a short window of frames,
+ * The camera's check of the score sort. After the call, players turn the centre cards over, sort
+ * them by back design (every deck has its own back) and deal each player's out face down, apart.
+ * This counts, per back design, the backs the camera sees, except on the players' own
+ * face-down piles (where backs lay during the last seconds of play), robustly over a short window of frames,
  * and compares each player's count with the centre cards the tracker credited them. Pure: the
  * live table feeds it frames and shows the result; nothing here changes a score.
  *
@@ -11,6 +12,7 @@
  * briefly, a one-frame misreading never raises it.
  */
 import type { CardObservation } from '../vision/types';
+import { quadCentre, type Point } from '../geometry';
 import { DEFAULT_TRACKER_TUNING, parseZone } from '../tracker/tracker';
 
 /** Tuning of the back count (times are table time of the frames, ms). */
@@ -23,56 +25,109 @@ export interface BackCountTuning {
   minConfidence: number;
   /** A count must be reached in this many frames of the window to be reported. */
   minAgreeingFrames: number;
+  /** Backs seen in play frames this long before the call mark the players' own piles, ms. */
+  ownBacksWindowMs: number;
+  /** ...from at most this many play frames, at least `ownBacksWindowMs / ownBacksFrames` apart. */
+  ownBacksFrames: number;
 }
 
-/** Defaults: two seconds of frames, a count reached twice, the tracker's confidence floor. */
-export const DEFAULT_BACK_COUNT_TUNING: BackCountTuning = { windowMs: 2000, maxFrames: 40, minConfidence: DEFAULT_TRACKER_TUNING.minConfidence, minAgreeingFrames: 2 };
+/** Defaults: two seconds of frames, a count reached twice, the tracker's confidence floor; own piles from the last 5 s of play. */
+export const DEFAULT_BACK_COUNT_TUNING: BackCountTuning = {
+  windowMs: 2000,
+  maxFrames: 40,
+  minConfidence: DEFAULT_TRACKER_TUNING.minConfidence,
+  minAgreeingFrames: 2,
+  ownBacksWindowMs: 5000,
+  ownBacksFrames: 20,
+};
 
 /** Backs per back design (deck id) in one frame. */
 export type BackTally = Record<string, number>;
+
+/** Where a back lay (image pixels) and how near another back must lie to be the same card (half its short side). */
+export interface BackSpot {
+  centre: Point;
+  radius: number;
+}
 
 /** The counter's state: the recent frames' tallies, oldest first. Plain JSON. */
 export interface BackCountState {
   frames: Array<{ timeMs: number; tally: BackTally }>;
   /** Whether any back has been counted since the counter started (the sort has begun). */
   anyBackSeen: boolean;
+  /** Backs in the last play frames before the call (addPlayFrame), oldest first. */
+  playFrames: Array<{ timeMs: number; backs: BackSpot[] }>;
+  /**
+   * The players' own face-down piles (their stocks) as the call found them: every back seen in
+   * `playFrames`, frozen by the first sort frame. A back lying there is no centre card. Null before.
+   */
+  ownBacks: BackSpot[] | null;
 }
 
 /** A counter before the first frame. */
 export function initialBackCountState(): BackCountState {
-  return { frames: [], anyBackSeen: false };
+  return { frames: [], anyBackSeen: false, playFrames: [], ownBacks: null };
+}
+
+function spotOf(card: CardObservation): BackSpot {
+  const [a, b, c] = card.corners;
+  const shortSide = Math.min(Math.hypot(b[0] - a[0], b[1] - a[1]), Math.hypot(c[0] - b[0], c[1] - b[1]));
+  return { centre: quadCentre(card.corners), radius: shortSide / 2 };
+}
+
+function onSpot(card: CardObservation, spots: readonly BackSpot[]): boolean {
+  const [x, y] = quadCentre(card.corners);
+  return spots.some((spot) => Math.hypot(spot.centre[0] - x, spot.centre[1] - y) < spot.radius);
 }
 
 /**
- * Whether a card in `zone` lies where the centre cards are sorted: the centre, or anywhere
- * outside a seat's area. A seat's area holds that player's own stock and Nerts pile, backs that
- * are not centre cards.
+ * Notes where backs lie during play (the players' stocks), so that the sort does not count them:
+ * a real table's seat zones hold a player's stock and the free table in front of them alike.
+ * Frames closer than the window allows are skipped; older ones dropped.
+ */
+export function addPlayFrame(state: BackCountState, timeMs: number, cards: CardObservation[], tuning: BackCountTuning = DEFAULT_BACK_COUNT_TUNING): BackCountState {
+  const newest = state.playFrames[state.playFrames.length - 1];
+  if (newest && timeMs >= newest.timeMs && timeMs - newest.timeMs < tuning.ownBacksWindowMs / tuning.ownBacksFrames) return state;
+  const backs = cards.filter((card) => card.kind === 'back' && card.confidence >= tuning.minConfidence).map(spotOf);
+  const kept = newest && timeMs < newest.timeMs ? [] : state.playFrames.filter((frame) => frame.timeMs > timeMs - tuning.ownBacksWindowMs);
+  return { ...state, playFrames: [...kept, { timeMs, backs }].slice(-tuning.ownBacksFrames) };
+}
+
+/**
+ * Whether a card in `zone` lies where the centre cards are sorted: anywhere but a seat's stock
+ * and Nerts pile, whose backs are that player's own cards, not centre cards. Players deal their
+ * sorted cards out in the free space in front of them, which may lie inside their seat's area.
  */
 export function isSortArea(zone: string | undefined): boolean {
   const parsed = parseZone(zone);
-  return parsed === null || parsed.area === 'centre';
+  return parsed === null || parsed.area === 'centre' || (parsed.part !== 'stock' && parsed.part !== 'nerts');
 }
 
 /**
  * Backs per back design in one frame's cards: confident backs with a known design in the sort
- * area. A face-down stack counts as the one back the camera sees on top; spread cards each count.
+ * area and not on one of the players' own piles (`ownBacks`). A face-down stack counts as the one
+ * back the camera sees on top; spread cards each count.
  */
-export function tallyBacks(cards: CardObservation[], minConfidence: number): BackTally {
+export function tallyBacks(cards: CardObservation[], minConfidence: number, ownBacks: readonly BackSpot[] = []): BackTally {
   const tally: BackTally = {};
   for (const card of cards) {
-    if (card.kind !== 'back' || !card.backId || card.confidence < minConfidence || !isSortArea(card.zone)) continue;
+    if (card.kind !== 'back' || !card.backId || card.confidence < minConfidence || !isSortArea(card.zone) || onSpot(card, ownBacks)) continue;
     tally[card.backId] = (tally[card.backId] ?? 0) + 1;
   }
   return tally;
 }
 
-/** Adds one frame (its table time in ms and its cards); frames out of the window are dropped. A clock that jumps back restarts the window. */
+/**
+ * Adds one frame of the sort (its table time in ms and its cards); frames out of the window are
+ * dropped. A clock that jumps back restarts the window. The first sort frame freezes `ownBacks`.
+ */
 export function addBackFrame(state: BackCountState, timeMs: number, cards: CardObservation[], tuning: BackCountTuning = DEFAULT_BACK_COUNT_TUNING): BackCountState {
-  const tally = tallyBacks(cards, tuning.minConfidence);
+  const ownBacks = state.ownBacks ?? state.playFrames.flatMap((frame) => frame.backs);
+  const tally = tallyBacks(cards, tuning.minConfidence, ownBacks);
   const newest = state.frames[state.frames.length - 1];
   const kept = newest && timeMs < newest.timeMs ? [] : state.frames.filter((frame) => frame.timeMs > timeMs - tuning.windowMs);
   const frames = [...kept, { timeMs, tally }].slice(-tuning.maxFrames);
-  return { frames, anyBackSeen: state.anyBackSeen || Object.keys(tally).length > 0 };
+  return { ...state, frames, anyBackSeen: state.anyBackSeen || Object.keys(tally).length > 0, ownBacks };
 }
 
 /** The robust count of `backId` now: the highest count that `minAgreeingFrames` frames of the window reached (fewer frames: the lowest of them). */

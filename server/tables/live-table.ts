@@ -28,7 +28,7 @@ import type { StoredTable, TableStore } from './store';
 import type { CardCode } from '../game/cards';
 import { PipelineCounters } from './stats';
 import type { FrameHeader } from '../workers/frame-format';
-import { addBackFrame, backCheck, initialBackCountState, type BackCheck, type BackCountState } from './back-count';
+import { addBackFrame, addPlayFrame, backCheck, initialBackCountState, type BackCheck, type BackCountState } from './back-count';
 import { defaultCalibration, withZones, zoneLocator } from './zone-layout';
 import type { Point } from '../geometry';
 
@@ -339,7 +339,9 @@ export class LiveTable {
         this.record(result.events, frame.seq);
       }
     }
-    // The score sort: after the call and before scoring, the camera counts the sorted backs.
+    // The score sort: after the call and before scoring, the camera counts the sorted backs
+    // (not the players' own stocks, noted during play).
+    if (phase === 'playing') this.backCount = addPlayFrame(this.backCount, frame.captureTimeMs, observations.cards);
     if (this.rules.referee.hand?.phase === 'ended') {
       this.backCount = addBackFrame(this.backCount, frame.captureTimeMs, observations.cards);
       const view = this.view();

@@ -108,6 +108,11 @@ function toRefereeEvents(state: RulesState, event: TableEvent, timeMs: number, s
           const unowned = hand.plays.filter((p) => p.status === 'on-foundation' && p.owner === null).slice(0, diff);
           for (const play of unowned) fixes.push({ type: 'correction', atMs, by, reason: event.reason, fix: { kind: 'set-owner', playId: play.playId, owner: event.player } });
         }
+        // Too few cards to give (the camera never saw some land): the count itself stands, as counted at the sort.
+        const reachable = diff > 0 ? mine.length + Math.min(diff, hand.plays.filter((p) => p.status === 'on-foundation' && p.owner === null).length) : event.centreCards;
+        if (reachable !== event.centreCards || hand.sortedCounts?.[event.player] !== undefined) {
+          fixes.push({ type: 'correction', atMs, by, reason: event.reason, fix: { kind: 'set-centre-count', player: event.player, count: event.centreCards } });
+        }
       }
       return fixes;
     }
@@ -149,13 +154,8 @@ export function applyRules(previous: RulesState, event: TableEvent, timeMs: numb
     timeOfEventIndex.push(timeMs);
     violations.push(...result.violations.map(toViolation));
   }
-  // Centre-count corrections the reducer cannot express (no unowned card to give): say so.
-  if (event.type === 'correction' && event.centreCards !== undefined && referee.hand) {
-    const now = referee.hand.playerStates[event.player]?.centre;
-    if (now === undefined) violations.push({ code: 'correction/bad-target', message: `no player ${event.player} in this hand` });
-    else if (now !== event.centreCards) {
-      violations.push({ code: 'correction/bad-target', message: `${event.player} has ${now} centre cards; no unowned centre card is left to give them (correct the other players first)`, player: event.player });
-    }
+  if (event.type === 'correction' && event.centreCards !== undefined && referee.hand && referee.hand.playerStates[event.player] === undefined) {
+    violations.push({ code: 'correction/bad-target', message: `no player ${event.player} in this hand` });
   }
   const evidence = event.type === 'dispute-opened' ? { ...previous.evidence, [event.disputeId]: event.evidence } : previous.evidence;
   const stalledSinceMs = event.type === 'stall' ? event.sinceMs : event.type === 'card-played' || event.type === 'hand-started' || event.type === 'stuck-rotation' ? null : previous.stalledSinceMs;

@@ -94,6 +94,12 @@ export const LOCATE_DEFAULTS = {
   inkLoneBlob: 0.3,
   offSize: 0.15,
   /**
+   * With a calibration: a whole-card outline whose short side is this share of a card's width
+   * is also read as the card of the calibrated size about it (grownOutlines): a back whose white
+   * border reads as table is outlined on its pattern, about 0.75 of the card.
+   */
+  grownBand: [0.6, 0.86] as [number, number],
+  /**
    * Straight-edge outlines (lineCards; frames without a calibration): Canny thresholds as a
    * multiple of cannyLow / cannyHigh, the shortest segment as a share of the image's longer
    * side, and the share of each side, and of all four, that must lie on an edge.
@@ -174,9 +180,10 @@ export interface LocatedCard {
    * learned locator; 'probe': an outline fitted on a calibrated Nerts pile (probe.ts), or where a
    * card's blob shows on a pale patterned cloth; 'ink': found by its ink on a plain pale table
    * (inkBlobCards, resizedOutlines, loneMarkCards); 'lines': spanned by two long straight edges
-   * (lineCards, frames without a calibration).
+   * (lineCards, frames without a calibration); 'grown': the calibrated card about an outline
+   * clearly smaller than a card (grownOutlines).
    */
-  source: 'single' | 'split' | 'net' | 'probe' | 'ink' | 'lines';
+  source: 'single' | 'split' | 'net' | 'probe' | 'ink' | 'lines' | 'grown';
   /** Fraction of the quad supported by the card mask, 0..1. */
   support: number;
   /**
@@ -847,6 +854,27 @@ export function resizedOutlines(found: LocatedCard[], knownWidth: number, params
 }
 
 /**
+ * With a calibration: each whole-card outline clearly smaller than a card (its short side within
+ * `grownBand` of the calibrated width) is often a back's pattern inside its white border (the
+ * border taken for table: a purple back on wood read as "not a card", at a similarity of 0.7 to
+ * its own enrolled views) or a court card's picture frame. The card of the calibrated size about
+ * it, same centre and angle, is read as well, unless a card of about that size is there already;
+ * the inner outline then reads as no card, or is dropped as nested (suppressNested).
+ */
+export function grownOutlines(found: LocatedCard[], knownWidth: number, params: typeof LOCATE_DEFAULTS): LocatedCard[] {
+  const [low, high] = params.grownBand;
+  const added: LocatedCard[] = [];
+  for (const card of found) {
+    const share = quadShortSide(card.corners) / knownWidth;
+    if (card.source !== 'single' || share < low || share > high) continue;
+    const corners = orderCardQuad(geometryQuad({ ...cardGeometry(card.corners), short: knownWidth, long: knownWidth * params.aspect }));
+    const known = (f: LocatedCard) => !offCalibratedSize(f.corners, knownWidth, params) && sameCard(f.corners, corners, knownWidth * 0.18);
+    if (!found.some(known) && !added.some(known)) added.push({ corners, source: 'grown', support: 1 });
+  }
+  return added;
+}
+
+/**
  * Plain pale table, lone marks: an ace (or a card whose border is too faint) shows only a pip and
  * its two index marks, too far apart to close into a card-sized blob. The ink no card `found` so
  * far covers, closed over most of a card's width, marks where such a card lies but not its angle:
@@ -1089,6 +1117,8 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
         singleWidths.push(w);
       }
     }
+    // Calibrated, once every whole-card outline is in: the card about each one clearly too small.
+    if (knownWidth && !ink) found.push(...grownOutlines(found, knownWidth, params));
     // Plain pale table, once every other outline is in: a calibrated-size card about each outline
     // of the wrong size, and lone marks no outline explains.
     if (ink && knownWidth) {

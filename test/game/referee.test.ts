@@ -269,6 +269,32 @@ describe('referee: corrections, scoring, log', () => {
     expect(after.match!.totalsBeforeLastHand).toEqual({ ann: 1, bob: -25 });
   });
 
+  it('[R5] a centre count taken at the score sort overrides the plays, re-scores, and is checked', () => {
+    const events: RefereeEvent[] = [
+      start('nertz'),
+      play('AH', 'red', 'c1', 1),
+      play('2H', 'blue', 'c1', 2),
+      { type: 'nerts-count', atMs: 3, player: 'ann', count: 0 },
+      { type: 'call', atMs: 4, player: 'ann' },
+      { type: 'hand-scored', atMs: 5 },
+    ];
+    // The camera saw one card of bob's land; the sort counts three (two it never saw).
+    const counted = run([...events, { type: 'correction', atMs: 6, by: 'official', reason: 'camera back count', fix: { kind: 'set-centre-count', player: 'bob', count: 3 } }]);
+    expect(counted.hand!.playerStates.bob.centre).toBe(3);
+    expect(counted.hand!.scores!.scores).toEqual({ ann: 1, bob: 3 - 26 });
+    expect(counted.hand!.foundations[0].cards).toHaveLength(2);
+    // A later change of the plays does not move a counted player; a new count does.
+    const again = run([
+      ...events,
+      { type: 'correction', atMs: 6, by: 'official', reason: 'camera back count', fix: { kind: 'set-centre-count', player: 'bob', count: 3 } },
+      { type: 'correction', atMs: 7, by: 'official', reason: 'found', fix: { kind: 'add-play', foundationId: 'c1', card: '3H', owner: 'bob' } },
+      { type: 'correction', atMs: 8, by: 'official', reason: 'recounted', fix: { kind: 'set-centre-count', player: 'bob', count: 2 } },
+    ]);
+    expect(again.hand!.playerStates.bob.centre).toBe(2);
+    expect(codes(run([...events, { type: 'correction', atMs: 6, by: 'official', reason: 'x', fix: { kind: 'set-centre-count', player: 'bob', count: 53 } }]))).toEqual(['correction/bad-target']);
+    expect(codes(run([...events, { type: 'correction', atMs: 6, by: 'official', reason: 'x', fix: { kind: 'set-centre-count', player: 'eve', count: 1 } }]))).toEqual(['correction/bad-target']);
+  });
+
   it('[R6] a match that ended takes no more hands: the next hand starts a new match', () => {
     const quick = (n: number): RefereeEvent[] => [
       start({ preset: 'nertz', target: 2 }),

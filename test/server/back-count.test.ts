@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addBackFrame, backCheck, backCountOf, initialBackCountState, isSortArea, tallyBacks, type BackCountState } from '../../server/tables/back-count';
+import { addBackFrame, addPlayFrame, backCheck, backCountOf, DEFAULT_BACK_COUNT_TUNING, initialBackCountState, isSortArea, tallyBacks, type BackCountState } from '../../server/tables/back-count';
 import type { CardObservation, Quad } from '../../server/vision/types';
 
 /** A back of deck `backId` centred at (x, y) pixels in `zone`. */
@@ -23,7 +23,10 @@ describe('score-sort back count', () => {
     expect(isSortArea('centre')).toBe(true);
     expect(isSortArea(undefined)).toBe(true);
     expect(isSortArea('seat-0/stock')).toBe(false);
-    expect(isSortArea('seat-1')).toBe(false);
+    expect(isSortArea('seat-0/nerts')).toBe(false);
+    // Cards dealt out in the free space in front of a player (inside the seat's area, on an empty work pile's place) count.
+    expect(isSortArea('seat-1')).toBe(true);
+    expect(isSortArea('seat-1/work-2')).toBe(true);
     const tally = tallyBacks(
       [
         back('deck-ann', 100),
@@ -59,6 +62,32 @@ describe('score-sort back count', () => {
     state = addBackFrame(state, 12_500, spread('deck-ann', 2));
     expect(state.frames.map((frame) => frame.timeMs)).toEqual([12_400, 12_500]);
     expect(backCountOf(state, 'deck-ann')).toBe(2);
+  });
+
+  it('does not count the players’ own stocks: backs lying where backs lay in the last seconds of play', () => {
+    const annStock = back('deck-ann', 100, 'seat-0');
+    const bobStock = back('deck-bob', 800, 'seat-1');
+    // Play: both stocks seen, Bob's hidden by his hand in the latest frames, a card in flight once.
+    let state = initialBackCountState();
+    state = addPlayFrame(state, 1_000, [annStock, bobStock]);
+    state = addPlayFrame(state, 1_100, [annStock]); // closer than the sampling step: skipped
+    expect(state.playFrames).toHaveLength(1);
+    state = addPlayFrame(state, 4_000, [annStock]);
+    state = addPlayFrame(state, 5_500, [annStock, back('deck-bob', 450, 'centre', 0.2)]); // unsure: not a pile
+    expect(state.playFrames.map((frame) => frame.timeMs)).toEqual([1_000, 4_000, 5_500]);
+    // The sort: both stocks still lie there; Ann deals two cards beside hers (one in her seat's area), Bob one.
+    const sort = [annStock, bobStock, back('deck-ann', 100 + 61), back('deck-ann', 300, 'seat-0'), back('deck-bob', 700)];
+    state = addBackFrame(state, 6_000, sort);
+    state = addBackFrame(state, 6_100, sort);
+    expect(state.ownBacks?.map((spot) => spot.centre)).toEqual([[100, 342], [800, 342], [100, 342], [100, 342]]);
+    expect(backCountOf(state, 'deck-ann')).toBe(2);
+    expect(backCountOf(state, 'deck-bob')).toBe(1);
+    // Frozen at the first sort frame: play frames are no longer looked at.
+    expect(addBackFrame(state, 6_200, sort).ownBacks).toBe(state.ownBacks);
+    // Play frames older than the window mark nothing.
+    const late = addPlayFrame(addPlayFrame(initialBackCountState(), 1_000, [bobStock]), 1_000 + DEFAULT_BACK_COUNT_TUNING.ownBacksWindowMs + 1, []);
+    expect(late.playFrames).toHaveLength(1);
+    expect(backCountOf(addBackFrame(addBackFrame(late, 7_000, [bobStock]), 7_100, [bobStock]), 'deck-bob')).toBe(1);
   });
 
   it('restarts the window when the camera clock jumps back', () => {

@@ -128,7 +128,7 @@ describe('rules bridge: log entries → referee reducer → view', () => {
     expect(bad.log[0].violations).toEqual(['dispute/unknown']);
   });
 
-  it('score-sort corrections: Nerts count directly, centre counts by moving ownership', () => {
+  it('score-sort corrections: Nerts count directly, centre counts by moving ownership, or as counted', () => {
     const { state, seq } = play([
       [0, { type: 'hand-started', hand: 1 }],
       [1000, { type: 'card-played', player: 'ann', card: 'AD', foundationId: 'f1', newPile: true }],
@@ -150,8 +150,12 @@ describe('rules bridge: log entries → referee reducer → view', () => {
       [1, 9],
     ]);
     expect(view.scores!.find((row) => row.player === 'bob')!.nertsLeft).toBe(9);
-    const impossible = play([[5000, { type: 'correction', player: 'bob', centreCards: 5, reason: 'miscount' }]], fixed.state, fixed.seq);
-    expect(impossible.log[0].violations).toEqual(['correction/bad-target']);
+    // More than the recorded plays can give (cards the camera never saw land): the count stands as counted.
+    const counted = play([[5000, { type: 'correction', player: 'bob', centreCards: 5, reason: 'counted at the sort' }]], fixed.state, fixed.seq);
+    expect(counted.log[0].violations).toEqual([]);
+    expect(toView(counted.state, context).players.map((p) => p.centreCards)).toEqual([1, 5]);
+    const nobody = play([[5000, { type: 'correction', player: 'eve', centreCards: 5, reason: 'miscount' }]], fixed.state, fixed.seq);
+    expect(nobody.log[0].violations).toContain('correction/bad-target');
   });
 
   it('counts the centre cards the camera guessed the owner of, and a lowered count takes those first', () => {

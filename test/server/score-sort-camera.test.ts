@@ -121,6 +121,15 @@ describe('score sort: the camera counts the sorted backs', () => {
     const fixBob = await server.app.inject({ method: 'POST', url: `/api/tables/${table.id}/corrections`, headers: auth, payload: { player: 'bob', centreCards: 1, reason: 'camera back count' } });
     expect(fixBob.statusCode).toBe(200);
     expect(fixBob.json().backCheck.players.every((player: { agrees: boolean }) => player.agrees)).toBe(true);
+    // A count the recorded plays cannot reach (the camera never saw a card of Bob's land) still
+    // stands: the sort's count is the count. Lowering it again follows the new count.
+    const centreOf = (view: TableView, id: string) => view.players.find((player) => player.id === id)?.centreCards;
+    const raised = await server.app.inject({ method: 'POST', url: `/api/tables/${table.id}/corrections`, headers: auth, payload: { player: 'bob', centreCards: 3, reason: 'counted by hand' } });
+    expect(raised.statusCode).toBe(200);
+    expect([centreOf(raised.json(), 'ann'), centreOf(raised.json(), 'bob')]).toEqual([1, 3]);
+    expect(raised.json().violations.filter((v: { code: string }) => v.code === 'correction/bad-target')).toEqual([]);
+    const lowered = await server.app.inject({ method: 'POST', url: `/api/tables/${table.id}/corrections`, headers: auth, payload: { player: 'bob', centreCards: 1, reason: 'camera back count' } });
+    expect(centreOf(lowered.json(), 'bob')).toBe(1);
 
     // Scoring freezes the count (frames after it change nothing); the next hand clears it.
     const ended = await server.app.inject({ method: 'POST', url: `/api/tables/${table.id}/hands/end`, headers: auth, payload: {} });
@@ -129,8 +138,8 @@ describe('score sort: the camera counts the sorted backs', () => {
     expect(live.view().backCheck?.players.map((player) => player.backsSeen)).toEqual([1, 1]);
     const events = await server.app.inject({ url: `/api/tables/${table.id}/events?token=${tokens.view}` });
     // The sort's frames (centre cards gone, backs in their place) add no table events of their own.
-    expect(events.json().map((e: { event: { type: string } }) => e.event.type)).toEqual(['hand-started', 'card-played', 'card-played', 'call', 'correction', 'correction', 'hand-ended']);
-    expect(events.json().filter((e: { event: { type: string } }) => e.event.type === 'correction').map((e: { event: { reason: string } }) => e.event.reason)).toEqual(['camera back count', 'camera back count']);
+    expect(events.json().map((e: { event: { type: string } }) => e.event.type)).toEqual(['hand-started', 'card-played', 'card-played', 'call', 'correction', 'correction', 'correction', 'correction', 'hand-ended']);
+    expect(events.json().filter((e: { event: { type: string } }) => e.event.type === 'correction').map((e: { event: { reason: string } }) => e.event.reason)).toEqual(['camera back count', 'camera back count', 'counted by hand', 'camera back count']);
     const next = await server.app.inject({ method: 'POST', url: `/api/tables/${table.id}/hands`, headers: auth, payload: {} });
     expect(next.json().backCheck).toBeUndefined();
     camera.close();

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_REGION } from '../../server/vision/classes';
-import { agreeOnSize, cornerHypotheses, dropFragmentBacks, dropFrameOutlines, dropRepeatedOutlines, edgeSizedHypotheses, fillDarkCells, LOCATE_DEFAULTS, locateCards, mayHoldSeveral, oneOutlinePerNertsPile, orderCardQuad, paleTableShare, shareInside, splitWidths, suppressNested, visiblePart, fitOnWhiter, keepSurestRivals, regionRivalGroup, resizedOutlines, whiterThanCloth, whiterThanClothMask, type LocatedCard } from '../../server/vision/locate';
+import { agreeOnSize, cornerHypotheses, dropFragmentBacks, dropFrameOutlines, dropRepeatedOutlines, edgeSizedHypotheses, fillDarkCells, LOCATE_DEFAULTS, locateCards, mayHoldSeveral, oneOutlinePerNertsPile, orderCardQuad, paleTableShare, shareInside, splitWidths, suppressNested, visiblePart, fitOnWhiter, keepSurestRivals, regionRivalGroup, resizedOutlines, grownOutlines, whiterThanCloth, whiterThanClothMask, type LocatedCard } from '../../server/vision/locate';
 import { loadOpenCv, type OpenCv } from '../../server/vision/opencv';
 import type { Point, Quad } from '../../server/vision/types';
 import { paintCards, type PaintedCard } from './painted-cards';
@@ -431,6 +431,33 @@ describe('a plain white table (cards show only by their ink)', () => {
     expect(Math.min(...tries.map(off))).toBeLessThan((15.5 * Math.PI) / 180);
     // The floor round the table is no card.
     expect(found.every((f) => centre(f.corners)[0] > 40 && centre(f.corners)[0] < 440)).toBe(true);
+  });
+});
+
+describe('grownOutlines', () => {
+  const single = (cx: number, cy: number, w: number, source: LocatedCard['source'] = 'single'): LocatedCard => ({
+    corners: [[cx - w / 2, cy - 0.7 * w], [cx + w / 2, cy - 0.7 * w], [cx + w / 2, cy + 0.7 * w], [cx - w / 2, cy + 0.7 * w]],
+    source,
+    support: 1,
+  });
+
+  it('adds the calibrated card about an outline clearly smaller than a card (a back outlined inside its border)', () => {
+    const added = grownOutlines([single(100, 100, 27)], 36, LOCATE_DEFAULTS);
+    expect(added).toHaveLength(1);
+    expect(added[0].source).toBe('grown');
+    expect(centre(added[0].corners)[0]).toBeCloseTo(100, 5);
+    expect(centre(added[0].corners)[1]).toBeCloseTo(100, 5);
+    expect(quadShort(added[0].corners)).toBeCloseTo(36, 5);
+  });
+
+  it('adds nothing for outlines of about a card, far too small ones (pips, index strips), bigger ones, other sources, or where the card is found', () => {
+    expect(grownOutlines([single(100, 100, 33)], 36, LOCATE_DEFAULTS)).toHaveLength(0);
+    expect(grownOutlines([single(100, 100, 15)], 36, LOCATE_DEFAULTS)).toHaveLength(0);
+    expect(grownOutlines([single(100, 100, 45)], 36, LOCATE_DEFAULTS)).toHaveLength(0);
+    expect(grownOutlines([single(100, 100, 27, 'split')], 36, LOCATE_DEFAULTS)).toHaveLength(0);
+    expect(grownOutlines([single(100, 100, 27), single(101, 100, 35)], 36, LOCATE_DEFAULTS)).toHaveLength(0);
+    // Two outlines inside one card give it once.
+    expect(grownOutlines([single(100, 100, 27), single(101, 100, 28)], 36, LOCATE_DEFAULTS)).toHaveLength(1);
   });
 });
 

@@ -54,6 +54,17 @@ export function cameraCorrection(playerId: string, count: CameraCount): { player
   return { player: playerId, centreCards: count.backsSeen, reason: CAMERA_COUNT_REASON };
 }
 
+/**
+ * The corrections that adopt every camera count that differs, lowered counts first: a lowered
+ * count frees the cards it drops, which a raised count then takes (their plays keep their cards).
+ */
+export function cameraCorrections(view: TableView): Array<{ player: string; centreCards: number; reason: string }> {
+  return (view.backCheck?.players ?? [])
+    .filter((player) => !player.agrees)
+    .sort((a, b) => a.backsSeen - a.centreCards - (b.backsSeen - b.centreCards))
+    .map((player) => cameraCorrection(player.player, player));
+}
+
 /** How many players' credited centre cards the camera disagrees with (0 when it has not counted). */
 export function cameraMismatches(view: TableView): number {
   return view.backCheck?.players.filter((player) => !player.agrees).length ?? 0;

@@ -15,7 +15,7 @@ import { playerNames } from '../lib/format';
 import { tokenFor } from '../lib/tokens';
 import { useTable } from '../lib/useLiveTable';
 import { useRefereeAction } from '../lib/useRefereeAction';
-import { cameraCorrection, cameraCountOf, cameraMismatches, correctionsOf, penaltyOf, unsureCentreOf, type CameraCount } from '../lib/scoreSort';
+import { cameraCorrection, cameraCorrections, cameraCountOf, cameraMismatches, correctionsOf, penaltyOf, unsureCentreOf, type CameraCount } from '../lib/scoreSort';
 
 /** The score sort page. */
 export function ScoreSortPage() {
@@ -86,13 +86,14 @@ export function ScoreSortPage() {
         </table>
         <p className="small muted">
           Sort the centre cards by back: each player’s pile should match “Centre cards”. If it does not, correct it below with the reason.
-          {' '}The camera counts each deck’s backs it sees in the centre (spread the cards out: a stack counts as one) and flags a count that differs.
+          {' '}Then deal each player’s cards out face down in front of them, apart from each other: the camera counts each deck’s backs it sees (a card under another hides its back; a stack counts as one) and flags a count that differs.
           {view.players.some((player) => (player.unsureCards ?? []).length > 0) && <> “Unsure” cards were credited on weak evidence of who played them: check those first.</>}
         </p>
         {cameraCounted && (
-          <p className={mismatches ? 'notice notice--warn' : 'notice'} role="status" data-testid="camera-summary">
+          <div className={mismatches ? 'notice notice--warn' : 'notice'} role="status" data-testid="camera-summary">
             {mismatches ? `The camera’s back count differs for ${mismatches} ${mismatches === 1 ? 'player' : 'players'}: check those piles.` : 'The camera’s back count agrees with every player’s centre cards.'}
-          </p>
+            {isReferee && mismatches > 1 && <UseEveryCameraCount view={view} />}
+          </div>
         )}
       </section>
       <div className="grid grid--2">
@@ -148,6 +149,22 @@ function ScoreRowView({ row, name, seat, team, unsure, camera }: { row: ScoreRow
       <td className="num" data-testid="row-hand-score"><strong>{row.handScore}</strong></td>
       <td className="num" data-testid="row-total">{row.total}</td>
     </tr>
+  );
+}
+
+/** One click adopting every camera count that differs (lowered counts first, so the cards they free go to the raised ones). */
+function UseEveryCameraCount({ view }: { view: TableView }) {
+  const { tableId, tokens } = useTable();
+  const { busy, error, run } = useRefereeAction();
+  const adopt = async () => {
+    for (const correction of cameraCorrections(view)) await api.correct(tableId, tokenFor(tokens, 'referee'), correction);
+  };
+  return (
+    <>
+      {' '}
+      <button type="button" disabled={busy} onClick={() => run(adopt)}>Use every camera count</button>
+      {error && <p className="error small" role="alert">{error}</p>}
+    </>
   );
 }
 

@@ -91,6 +91,38 @@ describe.skipIf(skipReason !== null)('score sort: the camera’s back count in C
     expect(browser.errors).toEqual([]);
   });
 
+  it('adopts every differing camera count in one click, raising a count past the cards the camera saw land', async () => {
+    const { page } = browser;
+    const { table, tokens } = created;
+    const auth = { authorization: `Bearer ${tokens.referee}` };
+    await server.app.inject({ method: 'POST', url: `/api/tables/${table.id}/hands`, headers: auth, payload: {} });
+    await playScript(server.app, table.id, tokens.camera);
+    const live = server.app.tables.get(table.id)!;
+    await expect.poll(() => live.view().players.map((player) => player.centreCards), { timeout: 10_000 }).toEqual([4, 2, 2]);
+    await server.app.inject({ method: 'POST', url: `/api/tables/${table.id}/call`, headers: auth, payload: { player: 'cyrus' } });
+    await page.goto(`${server.origin}${created.urls.dashboard.replace('?', '/score?')}`);
+    await page.getByTestId('score-sort').waitFor();
+
+    // Ann dealt out five (one the camera never saw land), Bob one (one credited to him was Ann's).
+    const nertsTops = sceneAfter(OPENING, OPENING.plays.length).filter((card) => card.zone?.startsWith('seat-'));
+    const sorted = [...nertsTops, ...backsInCentre('deck-ann', 5, 420, 260), ...backsInCentre('deck-bob', 1, 420, 380), ...backsInCentre('deck-cyrus', 2, 420, 480)];
+    await sendFrames(server.app, table.id, tokens.camera, Array.from({ length: 6 }, () => sorted));
+    await page.getByRole('button', { name: 'Use every camera count' }).waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId('camera-summary').textContent()).toContain('differs for 2 players');
+    await page.getByRole('button', { name: 'Use every camera count' }).click();
+    const row = (player: string) => page.locator(`tr[data-player="${player}"]`);
+    await expect.poll(() => Promise.all(['ann', 'bob', 'cyrus'].map((p) => row(p).getByTestId('row-centre').textContent())), { timeout: 10_000 }).toEqual(['5', '1', '2']);
+    await expect.poll(() => page.getByTestId('camera-summary').textContent(), { timeout: 10_000 }).toContain('agrees with every player');
+    const hand = live.view().hand;
+    const log = live.events(-1, 1000).filter((entry) => entry.hand === hand && entry.event.type === 'correction');
+    // Bob's lowered count first (it frees the card), then Ann's raised one.
+    expect(log.map((entry) => entry.event)).toEqual([
+      { type: 'correction', player: 'bob', centreCards: 1, reason: 'camera back count' },
+      { type: 'correction', player: 'ann', centreCards: 5, reason: 'camera back count' },
+    ]);
+    expect(browser.errors).toEqual([]);
+  });
+
   it('says on the setup page that an uncalibrated table uses the default layout, drawn on the image', async () => {
     const { page } = browser;
     await page.goto(`${server.origin}${created.urls.dashboard.replace('?', '/setup?')}`);
