@@ -32,6 +32,9 @@ import { addBackFrame, addPlayFrame, backCheck, initialBackCountState, type Back
 import { defaultCalibration, withZones, zoneLocator } from './zone-layout';
 import type { Point } from '../geometry';
 
+/** At the score sort, a frame is read whole (every card localised and read) this often, ms. */
+export const SORT_WHOLE_READ_MS = 1000;
+
 /** The part of a ws WebSocket a table uses (ws ships no types here). */
 export interface TableSocket {
   readonly readyState: number;
@@ -113,6 +116,8 @@ export class LiveTable {
   readonly frameListeners = new Set<(observations: FrameObservationsMessage) => void>();
   /** Backs the camera counts during the score sort (this hand's; not persisted: the camera can count again). */
   private backCount: BackCountState = initialBackCountState();
+  /** When a score-sort frame was last sent to be read whole (performance.now(), ms). */
+  private lastWholeReadMs = -Infinity;
   /** The back check last pushed to viewers, as JSON (a new view goes out only when it changes). */
   private lastBackCheckSent = 'null';
   /** Zone lookup of the default layout for the current frame size and seat count (uncalibrated tables). */
@@ -275,7 +280,12 @@ export class LiveTable {
     this.counters.received();
     this.recentFrames.push({ seq, image, contentType: `image/${header.format}` });
     if (this.recentFrames.length > RECENT_FRAMES) this.recentFrames.shift();
-    this.pool.offer(this.id, { seq, image, captureTimeMs, receivedAtMs: performance.now() });
+    // The score sort lies still and is counted whole: every SORT_WHOLE_READ_MS a frame is read
+    // whole (change tracking re-localises only what moved, and left dealt cards unread).
+    const now = performance.now();
+    const everyCard = this.rules.referee.hand?.phase === 'ended' && now - this.lastWholeReadMs >= SORT_WHOLE_READ_MS;
+    if (everyCard) this.lastWholeReadMs = now;
+    this.pool.offer(this.id, { seq, image, captureTimeMs, receivedAtMs: now, ...(everyCard ? { everyCard } : {}) });
     return seq;
   }
 

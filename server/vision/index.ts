@@ -37,7 +37,7 @@ import {
   type IdentityReading,
 } from './identify';
 import { runCnn, runLocate, type Helper, type LocatePart, type RunCnn, type RunLocate } from './inference';
-import { addAsRivals, detectionScale, dropFragmentBacks, dropFrameOutlines, dropLinesHoldingCards, dropRepeatedOutlines, keepSurestRivals, LOCATE_DEFAULTS, locateCards, oneOutlinePerNertsPile, paleTableShare, regionRivalGroup, shareInside, suppressNested, visiblePart, type LocatedCard } from './locate';
+import { addAsRivals, detectionScale, dropFragmentBacks, dropFrameOutlines, dropLinesHoldingCards, dropOversizeHoldingCards, dropRepeatedOutlines, keepSurestRivals, LOCATE_DEFAULTS, locateCards, oneOutlinePerNertsPile, paleTableShare, regionRivalGroup, shareInside, suppressNested, visiblePart, type LocatedCard } from './locate';
 import { locatorScaleForCard, locatorScales, refineLocated, runLocator, unionOfLocated } from './locator';
 import { loadLayersModelFromDir, readModelMetadata } from './model-io';
 import { loadOpenCv, type OpenCv } from './opencv';
@@ -481,7 +481,7 @@ class TfjsRecognizer implements CardRecognizer {
     // Outlines found by their ink (a plain pale table) count in the centre only: that is where
     // the cards were lost; at the seats the probes fit the Nerts piles, and rough ink fits by the
     // piles made the Nerts counts worse (docs/BENCHMARKS.md, session 23).
-    const found = (await this.locateWithTracking(image, timestampMs)).filter((card) => card.source !== 'ink' || !this.plane || this.zoneOf(card.corners) === 'centre');
+    const found = (await this.locateWithTracking(image, timestampMs, options.everyCard === true)).filter((card) => card.source !== 'ink' || !this.plane || this.zoneOf(card.corners) === 'centre');
     const located = this.probeRememberedCentre(image, this.probeNertsPiles(image, oneOutlinePerNertsPile(found, nertsPileOf)));
     lap('locate');
 
@@ -540,7 +540,9 @@ class TfjsRecognizer implements CardRecognizer {
     const isBack = (card: ReadCard) => card.id.identity.kind === 'back';
     const sureFace = (card: ReadCard) => card.id.identity.kind === 'face' && card.id.identity.confidence >= SURE_FACE;
     // Calibration knows a card's size; without it, a "back" far smaller than the sure faces is a fragment of something else.
-    const surest = this.plane ? repeated : dropLinesHoldingCards(dropFragmentBacks(repeated, isBack, sureFace), (card) => card.id.identity.confidence >= this.minConfidence);
+    const surest = this.plane
+      ? dropOversizeHoldingCards(repeated, (card) => card.id.identity.confidence >= this.minConfidence, this.plane.cardWidthPx)
+      : dropLinesHoldingCards(dropFragmentBacks(repeated, isBack, sureFace), (card) => card.id.identity.confidence >= this.minConfidence);
     const cards: CardObservation[] = suppressNested(surest, (card) => !faint(card)).map((card) => this.observation(card));
     lap('observe');
     return { timestampMs, width: image.width, height: image.height, cards, ...(this.motion ? { motion: this.motion } : {}), timingsMs: timings };
@@ -638,7 +640,7 @@ class TfjsRecognizer implements CardRecognizer {
    * changed: a card missed while a hand moved over it is looked for again, and cards there are
    * outlined afresh (and read again where the outline moved), within 12 intervals.
    */
-  private async locateWithTracking(image: RgbImage, timestampMs: number): Promise<LocatedCard[]> {
+  private async locateWithTracking(image: RgbImage, timestampMs: number, whole = false): Promise<LocatedCard[]> {
     const thumb = greyThumb(image);
     const previous = this.previousThumb;
     this.previousThumb = thumb;
@@ -652,7 +654,7 @@ class TfjsRecognizer implements CardRecognizer {
       regions = mergeOverlapping([...regions, refreshTile(this.refreshCount++, image.width, image.height, cardLength)]);
     }
     let located: LocatedCard[];
-    const changed = regions && totalArea(regions) <= 0.6 * image.width * image.height ? regions : null;
+    const changed = !whole && regions && totalArea(regions) <= 0.6 * image.width * image.height ? regions : null;
     this.changed = changed;
     if (!changed) {
       located = await this.locate(image, image);

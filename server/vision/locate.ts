@@ -421,8 +421,23 @@ export function plausibleLineCards(lines: Quad[], typicalWidth: number | undefin
  * two straight edges, which read as a back would hide the cards on it (suppressNested).
  */
 export function dropLinesHoldingCards<T extends LocatedCard>(cards: T[], sure: (card: T) => boolean): T[] {
+  return dropOutlinesHoldingCards(cards, sure, (card) => card.source === 'lines');
+}
+
+/**
+ * With a calibration: drops each outline clearly wider than a card (short side over
+ * `oversize` times the calibrated width) that holds the centres of two or more cards read surely
+ * and smaller than it: two cards lying side by side (dealt out at the score sort, 7 px apart at
+ * webcam size) outlined as one were read as a back that hid both (suppressNested).
+ */
+export function dropOversizeHoldingCards<T extends LocatedCard>(cards: T[], sure: (card: T) => boolean, knownWidth: number, oversize = 1.25): T[] {
+  return dropOutlinesHoldingCards(cards, sure, (card) => quadShortSide(card.corners) > knownWidth * oversize);
+}
+
+/** Drops each card that `mayHold` says could be several and that holds two or more surely read, smaller cards. */
+function dropOutlinesHoldingCards<T extends LocatedCard>(cards: T[], sure: (card: T) => boolean, mayHold: (card: T) => boolean): T[] {
   return cards.filter((card) => {
-    if (card.source !== 'lines') return true;
+    if (!mayHold(card)) return true;
     const w = quadShortSide(card.corners);
     const held = cards.filter((other) => other !== card && sure(other) && quadShortSide(other.corners) < w * 0.8 && pointInQuad(card.corners, ...quadCentre(other.corners)));
     return held.length < 2;
@@ -1118,7 +1133,7 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
       }
     }
     // Calibrated, once every whole-card outline is in: the card about each one clearly too small.
-    if (knownWidth && !ink) found.push(...grownOutlines(found, knownWidth, params));
+    if (knownWidth) found.push(...grownOutlines(found, knownWidth, params));
     // Plain pale table, once every other outline is in: a calibrated-size card about each outline
     // of the wrong size, and lone marks no outline explains.
     if (ink && knownWidth) {

@@ -99,7 +99,10 @@ export type FrameInput =
 /** The recogniser behind a small interface so the server and tests can use a fake. */
 /** Options of one Recognizer.recognize call. */
 export interface RecognizeOptions {
-  /** Read every card now, however many changed (default false: live frames may leave some for later). */
+  /**
+   * Localise the whole frame and read every card now, however many changed (default false: live
+   * frames re-localise what changed and may leave some cards for later).
+   */
   everyCard?: boolean;
 }
 

@@ -27,6 +27,8 @@ export interface PendingFrame {
   image: Uint8Array;
   captureTimeMs: number;
   receivedAtMs: number;
+  /** Localise the whole frame and read every card (RecognizeOptions.everyCard), e.g. at the score sort. */
+  everyCard?: boolean;
 }
 
 /** What a table hears back from the pool for its live frames. */
@@ -327,7 +329,7 @@ export class RecognitionPool {
         if (this.tables.get(tableId) === queue) queue.sink.onFailed(frame, error.message);
       },
     });
-    slot.worker.postMessage({ type: 'recognize', jobId, tableId, image: frame.image, timestampMs: frame.captureTimeMs } satisfies ToWorker);
+    slot.worker.postMessage({ type: 'recognize', jobId, tableId, image: frame.image, timestampMs: frame.captureTimeMs, ...(frame.everyCard ? { everyCard: true } : {}) } satisfies ToWorker);
   }
 
   /** Jobs sent to workers and not answered yet (tests check nothing leaks). */

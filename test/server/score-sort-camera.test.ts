@@ -83,6 +83,13 @@ describe('score sort: the camera counts the sorted backs', () => {
     await annPlays(camera, 'AS', []);
     await annPlays(camera, '2S', [seen(640, 360, { code: 'AS' })]);
     const live = server.app.tables.get(table.id)!;
+    // Which frames the table asks the pool to read whole (at the score sort, one a second at most).
+    const wholeReads: boolean[] = [];
+    const offer = server.app.pool.offer.bind(server.app.pool);
+    server.app.pool.offer = (tableId, frame) => {
+      wholeReads.push(frame.everyCard === true);
+      offer(tableId, frame);
+    };
     await until(() => live.view().players.find((player) => player.id === 'ann')?.centreCards === 2);
     // Backs seen while playing are not the score sort: nothing to check yet.
     await camera.show([seen(640, 360, { code: '2S' }), seen(200, 660, { backId: 'deck-ann' })], 3);
@@ -101,6 +108,11 @@ describe('score sort: the camera counts the sorted backs', () => {
     await camera.show(oneBack, 1);
     await camera.show(twoBacks, 2);
     const agreeing = (view: TableView) => view.backCheck?.players.find((player) => player.player === 'ann');
+    // No frame of play was read whole; the sort's first frame was, and the next few (well within a second) were not.
+    const sortFrames = wholeReads.slice(-6);
+    expect(wholeReads.slice(0, -6).some(Boolean)).toBe(false);
+    expect(sortFrames[0]).toBe(true);
+    expect(sortFrames.filter(Boolean).length).toBeLessThanOrEqual(2);
     await until(() => inbox.messages.some((m) => m.type === 'view' && agreeing(m.view)?.backsSeen === 2));
     expect(live.view().backCheck?.players).toEqual([
       { player: 'ann', deckId: 'deck-ann', backsSeen: 2, centreCards: 2, agrees: true },

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { joinCollinear, quadsFromSegments, sideSupport, type Segment } from '../../server/vision/lines';
-import { addAsRivals, dropLinesHoldingCards, LOCATE_DEFAULTS, lineCards, locateCards, plausibleLineCards, type LocatedCard } from '../../server/vision/locate';
+import { addAsRivals, dropLinesHoldingCards, dropOversizeHoldingCards, LOCATE_DEFAULTS, lineCards, locateCards, plausibleLineCards, type LocatedCard } from '../../server/vision/locate';
 import { loadOpenCv, type OpenCv } from '../../server/vision/opencv';
 import type { Point, Quad } from '../../server/vision/types';
 import { paintCards } from './painted-cards';
@@ -108,6 +108,18 @@ describe('straight-edge outlines that are no card', () => {
     expect(kept).not.toContain(table);
     expect(kept).toContain(card);
     expect(kept.length).toBe(5);
+  });
+
+  it('with a calibration, drops an outline clearly wider than a card holding two surely read cards (two cards side by side outlined as one)', () => {
+    const at = (corners: Quad, sure: boolean) => ({ corners, source: 'single' as const, support: 1, sure });
+    const pair = at([[60, 80], [140, 80], [140, 130], [60, 130]], true); // two 36-px cards 8 px apart, one outline
+    const left = at(square(80, 105, 36), true);
+    const right = at(square(120, 105, 36), true);
+    const lone = at(square(300, 105, 36), true);
+    expect(dropOversizeHoldingCards([pair, left, right, lone], (c) => c.sure, 36)).toEqual([left, right, lone]);
+    // Only one sure card inside (the other unread or faint): the wide outline stays, as does a card-sized one.
+    expect(dropOversizeHoldingCards([pair, left, { ...right, sure: false }], (c) => c.sure, 36)).toContain(pair);
+    expect(dropOversizeHoldingCards([left, right], (c) => c.sure, 36)).toEqual([left, right]);
   });
 });
 
