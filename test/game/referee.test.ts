@@ -243,15 +243,18 @@ describe('referee: corrections, scoring, log', () => {
     expect(codes(run([...handEvents, { type: 'hand-scored', atMs: 6 }]))).toEqual(['hand/ended']);
   });
 
+  /** A two-card hand (ann's AH, bob's 2H), ann calls, scored. */
+  const scoredHand = (): RefereeEvent[] => [
+    start('nertz'),
+    play('AH', 'red', 'c1', 1),
+    play('2H', 'blue', 'c1', 2),
+    { type: 'nerts-count', atMs: 3, player: 'ann', count: 0 },
+    { type: 'call', atMs: 4, player: 'ann' },
+    { type: 'hand-scored', atMs: 5 },
+  ];
+
   it('[R5] a correction after the hand was scored re-scores the hand and the match totals', () => {
-    const events: RefereeEvent[] = [
-      start('nertz'),
-      play('AH', 'red', 'c1', 1),
-      play('2H', 'blue', 'c1', 2),
-      { type: 'nerts-count', atMs: 3, player: 'ann', count: 0 },
-      { type: 'call', atMs: 4, player: 'ann' },
-      { type: 'hand-scored', atMs: 5 },
-    ];
+    const events = scoredHand();
     const before = run([...events, ...events]);
     expect(before.hand!.scores!.scores).toEqual({ ann: 1, bob: 1 - 26 });
     expect(before.match!.totals).toEqual({ ann: 2, bob: -50 });
@@ -270,14 +273,7 @@ describe('referee: corrections, scoring, log', () => {
   });
 
   it('[R5] a centre count taken at the score sort overrides the plays, re-scores, and is checked', () => {
-    const events: RefereeEvent[] = [
-      start('nertz'),
-      play('AH', 'red', 'c1', 1),
-      play('2H', 'blue', 'c1', 2),
-      { type: 'nerts-count', atMs: 3, player: 'ann', count: 0 },
-      { type: 'call', atMs: 4, player: 'ann' },
-      { type: 'hand-scored', atMs: 5 },
-    ];
+    const events = scoredHand();
     // The camera saw one card of bob's land; the sort counts three (two it never saw).
     const counted = run([...events, { type: 'correction', atMs: 6, by: 'official', reason: 'camera back count', fix: { kind: 'set-centre-count', player: 'bob', count: 3 } }]);
     expect(counted.hand!.playerStates.bob.centre).toBe(3);

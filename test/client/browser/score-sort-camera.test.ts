@@ -44,8 +44,8 @@ describe.skipIf(skipReason !== null)('score sort: the camera’s back count in C
     await server?.close();
   });
 
-  it('shows each player’s camera count, marks the mismatch, and adopts the camera count in one click', async () => {
-    const { page } = browser;
+  /** A new hand: the scripted opening (Ann 4, Bob 2, Cyrus 2 centre cards), then Cyrus's call. */
+  async function openingThenCall() {
     const { table, tokens } = created;
     const auth = { authorization: `Bearer ${tokens.referee}` };
     await server.app.inject({ method: 'POST', url: `/api/tables/${table.id}/hands`, headers: auth, payload: {} });
@@ -53,6 +53,13 @@ describe.skipIf(skipReason !== null)('score sort: the camera’s back count in C
     const live = server.app.tables.get(table.id)!;
     await expect.poll(() => live.view().players.map((player) => player.centreCards), { timeout: 10_000 }).toEqual([4, 2, 2]);
     await server.app.inject({ method: 'POST', url: `/api/tables/${table.id}/call`, headers: auth, payload: { player: 'cyrus' } });
+    return live;
+  }
+
+  it('shows each player’s camera count, marks the mismatch, and adopts the camera count in one click', async () => {
+    const { page } = browser;
+    const { table, tokens } = created;
+    const live = await openingThenCall();
 
     await page.goto(`${server.origin}${created.urls.dashboard.replace('?', '/score?')}`);
     await page.getByTestId('score-sort').waitFor();
@@ -94,12 +101,7 @@ describe.skipIf(skipReason !== null)('score sort: the camera’s back count in C
   it('adopts every differing camera count in one click, raising a count past the cards the camera saw land', async () => {
     const { page } = browser;
     const { table, tokens } = created;
-    const auth = { authorization: `Bearer ${tokens.referee}` };
-    await server.app.inject({ method: 'POST', url: `/api/tables/${table.id}/hands`, headers: auth, payload: {} });
-    await playScript(server.app, table.id, tokens.camera);
-    const live = server.app.tables.get(table.id)!;
-    await expect.poll(() => live.view().players.map((player) => player.centreCards), { timeout: 10_000 }).toEqual([4, 2, 2]);
-    await server.app.inject({ method: 'POST', url: `/api/tables/${table.id}/call`, headers: auth, payload: { player: 'cyrus' } });
+    const live = await openingThenCall();
     await page.goto(`${server.origin}${created.urls.dashboard.replace('?', '/score?')}`);
     await page.getByTestId('score-sort').waitFor();
 
