@@ -104,12 +104,10 @@ function toRefereeEvents(state: RulesState, event: TableEvent, timeMs: number, s
         // latest). Too few: unowned centre cards become theirs.
         const doubtful = [...mine.filter((p) => ownerUnsure(state, p.playId, p.owner)), ...mine.filter((p) => !ownerUnsure(state, p.playId, p.owner)).reverse()];
         if (diff < 0) for (const play of doubtful.slice(0, -diff)) fixes.push({ type: 'correction', atMs, by, reason: event.reason, fix: { kind: 'set-owner', playId: play.playId, owner: null } });
-        if (diff > 0) {
-          const unowned = hand.plays.filter((p) => p.status === 'on-foundation' && p.owner === null).slice(0, diff);
-          for (const play of unowned) fixes.push({ type: 'correction', atMs, by, reason: event.reason, fix: { kind: 'set-owner', playId: play.playId, owner: event.player } });
-        }
+        const given = diff > 0 ? hand.plays.filter((p) => p.status === 'on-foundation' && p.owner === null).slice(0, diff) : [];
+        for (const play of given) fixes.push({ type: 'correction', atMs, by, reason: event.reason, fix: { kind: 'set-owner', playId: play.playId, owner: event.player } });
         // Too few cards to give (the camera never saw some land): the count itself stands, as counted at the sort.
-        const reachable = diff > 0 ? mine.length + Math.min(diff, hand.plays.filter((p) => p.status === 'on-foundation' && p.owner === null).length) : event.centreCards;
+        const reachable = diff > 0 ? mine.length + given.length : event.centreCards;
         if (reachable !== event.centreCards || hand.sortedCounts?.[event.player] !== undefined) {
           fixes.push({ type: 'correction', atMs, by, reason: event.reason, fix: { kind: 'set-centre-count', player: event.player, count: event.centreCards } });
         }
