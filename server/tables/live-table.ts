@@ -425,7 +425,7 @@ export class LiveTable {
 
   /** A manual Nerts call by the referee: play freezes. */
   manualCall(player: string, timeMs = Date.now()): { view: TableView; violations: LoggedEvent['violations'] } {
-    this.tracker = markCalled(this.tracker);
+    this.tracker = markCalled(this.tracker, player);
     const [entry] = this.record([{ timeMs, event: { type: 'call', player, manual: true } }]);
     return { view: this.view(), violations: entry.violations };
   }

@@ -122,6 +122,12 @@ export interface TrackerConfig extends ReadingTuning, PileLookTuning {
   /** A Nerts pile seen empty this long (and in this many frames) = the call, ms. */
   emptyNertsMs: number;
   emptyNertsFrames: number;
+  /**
+   * After the call, the caller's Nerts pile seen empty this long (and in `emptyNertsFrames` frames)
+   * is empty whatever count the camera had: the rules say a caller's pile is empty, and the camera
+   * can miss the last cards leaving it (a count stuck at 3 used to stay there to the score), ms.
+   */
+  callerEmptyNertsMs: number;
   /** A seat sighting counts when the same code was seen there this recently too, ms. */
   sightingRepeatMs: number;
   /**
@@ -240,6 +246,7 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   setAsideUnseenMax: 2,
   emptyNertsMs: 600,
   emptyNertsFrames: 4,
+  callerEmptyNertsMs: 2000,
   callWaitMs: 2500,
   nertsLookReturnMs: 5000,
   nertsLookSteadyMs: 100,
@@ -492,6 +499,8 @@ export interface TrackerState {
   nextPileNumber: number;
   nextDisputeNumber: number;
   called: boolean;
+  /** Who called, once known (the camera's own call or a manual one naming the player). */
+  caller?: string;
   /** When the call was heard (the camera's own call; absent for a manual one and in older saved states), ms. */
   calledAtMs?: number;
   lastPlayMs: number | null;
@@ -1130,12 +1139,26 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
       if (!state.called) seat.callPending = { sinceMs: seat.emptySinceMs ?? now, lastCard, landedMs: null, leftBefore };
       else emit({ type: 'nerts-count', player: seat.playerId, left: 0 }, seat.emptySinceMs ?? now);
     }
+    // The caller's pile seen bare a good while after the call is empty, whatever the count said.
+    const callerBare =
+      state.called &&
+      state.caller === seat.playerId &&
+      seat.nertsLeft > 0 &&
+      seat.emptySinceMs !== null &&
+      now - seat.emptySinceMs >= config.callerEmptyNertsMs &&
+      seat.emptyFrames >= config.emptyNertsFrames;
+    if (callerBare) {
+      seat.nertsLeft = 0;
+      seat.nertsTop = null;
+      emit({ type: 'nerts-count', player: seat.playerId, left: 0 }, seat.emptySinceMs ?? now);
+    }
     const pending = seat.callPending;
     if (pending && !state.called) {
       const movedToWork = (seenInSeat.get(seat.seat) ?? []).some((card) => card.code === pending.lastCard && /\/work/.test(card.zone ?? ''));
       if (movedToWork) pending.landedMs ??= now;
       if ((pending.landedMs !== null && now >= pending.landedMs + config.callSettleMs) || now - pending.sinceMs >= config.callWaitMs) {
         state.called = true;
+        state.caller = seat.playerId;
         seat.callPending = null;
         const heard = pending.landedMs !== null ? Math.max(pending.landedMs + config.callReactionMs, (state.lastLandingMs ?? -Infinity) + 1) : now;
         state.calledAtMs = heard;
@@ -1758,6 +1781,7 @@ export function flushPending(previous: TrackerState, config: TrackerConfig): { s
   const caller = callers.sort((a, b) => a.sinceMs - b.sinceMs)[0];
   if (caller && !state.called) {
     state.called = true;
+    state.caller = caller.seat.playerId;
     events.push({ timeMs: now, event: { type: 'call', player: caller.seat.playerId, manual: false } });
   }
   return { state, events };
@@ -1874,7 +1898,7 @@ function watchRace(
   return true;
 }
 
-/** Marks the hand as called from outside (manual call): later plays are after the call. */
-export function markCalled(previous: TrackerState): TrackerState {
-  return { ...previous, called: true };
+/** Marks the hand as called from outside (manual call, naming the caller when known): later plays are after the call. */
+export function markCalled(previous: TrackerState, caller?: string): TrackerState {
+  return { ...previous, called: true, ...(caller !== undefined ? { caller } : {}) };
 }

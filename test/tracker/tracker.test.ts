@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TRACKER_TUNING, cardsBetween, flushPending, initialTrackerState, step, type TimedEvent, type TrackerConfig, type TrackerState } from '../../server/tracker/tracker';
+import { DEFAULT_TRACKER_TUNING, cardsBetween, flushPending, initialTrackerState, markCalled, step, type TimedEvent, type TrackerConfig, type TrackerState } from '../../server/tracker/tracker';
 import type { FrameObservations } from '../../server/vision/types';
 import { face, frame, frames, played } from './observations';
 
@@ -462,6 +462,20 @@ describe('tracker: Nerts piles and the call', () => {
     ];
     const { events } = run(sequence);
     expect(events.filter((e) => e.type === 'call')).toHaveLength(0);
+  });
+
+  it("after a manual call, the caller's pile lying bare a while is empty whatever count the camera had; another's is not", () => {
+    // Ann's pile showed one top (12 left by the camera's count); she really went out unseen and the referee called for her.
+    const before = frames(0, 4, 100, () => [face('QC', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts'), face('9C', BOB_NERTS.x, BOB_NERTS.y, 'seat-1/nerts')]);
+    const playing = run(before);
+    const called = markCalled(playing.state, 'ann');
+    const short = run(frames(400, 10, 100, () => []), called);
+    expect(short.events.filter((e) => e.type === 'nerts-count')).toEqual([]); // a second bare: a hand may cover it
+    const long = run(frames(400, 30, 100, () => []), called);
+    expect(long.events.filter((e) => e.type === 'nerts-count')).toEqual([{ type: 'nerts-count', player: 'ann', left: 0 }]);
+    // Without knowing the caller (or for anyone else) a bare full pile stays as counted.
+    const unnamed = run(frames(400, 30, 100, () => []), markCalled(playing.state));
+    expect(unnamed.events.filter((e) => e.type === 'nerts-count')).toEqual([]);
   });
 });
 
