@@ -100,6 +100,14 @@ export const LOCATE_DEFAULTS = {
    */
   grownBand: [0.6, 0.86] as [number, number],
   /**
+   * With a calibration: closed outlines in the colour edges (Canny of the Lab a* and b* channels,
+   * these thresholds) whose short side lies within `chromaSize` of the calibrated width. A back
+   * as bright as the wood under it (a light blue back on a light stripe of grain) has no
+   * brightness edge and a border too thin for the whiteness mask, but its colour differs.
+   */
+  chromaCanny: [20, 60] as [number, number],
+  chromaSize: [0.8, 1.25] as [number, number],
+  /**
    * Straight-edge outlines (lineCards; frames without a calibration): Canny thresholds as a
    * multiple of cannyLow / cannyHigh, the shortest segment as a share of the image's longer
    * side, and the share of each side, and of all four, that must lie on an edge.
@@ -181,9 +189,10 @@ export interface LocatedCard {
    * card's blob shows on a pale patterned cloth; 'ink': found by its ink on a plain pale table
    * (inkBlobCards, resizedOutlines, loneMarkCards); 'lines': spanned by two long straight edges
    * (lineCards, frames without a calibration); 'grown': the calibrated card about an outline
-   * clearly smaller than a card (grownOutlines).
+   * clearly smaller than a card (grownOutlines); 'chroma': a closed outline in the colour edges
+   * (chromaOutlines, calibrated frames).
    */
-  source: 'single' | 'split' | 'net' | 'probe' | 'ink' | 'lines' | 'grown';
+  source: 'single' | 'split' | 'net' | 'probe' | 'ink' | 'lines' | 'grown' | 'chroma';
   /** Fraction of the quad supported by the card mask, 0..1. */
   support: number;
   /**
@@ -964,7 +973,7 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
     // with each blob's holes filled: a card's pips and picture are not white, and a court card
     // lying on others falls short of the support. (At calibrated webcam size the pips are specks.)
     let maskBytes: Uint8Array;
-    if (knownWidth) maskBytes = mask.data.slice();
+    if (knownWidth && !process.env.NERTS_FILL) maskBytes = mask.data.slice();
     else {
       const filled = track(new cv.Mat(dh, dw, cv.CV_8UC1, new cv.Scalar(0)));
       const contours = track(new cv.MatVector());
@@ -1110,26 +1119,16 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
       cv.GaussianBlur(grey, blurred, new cv.Size(5, 5), 0);
       const outline = track(new cv.Mat());
       cv.Canny(blurred, outline, params.cannyLow * 0.6, params.cannyHigh * 0.8);
-      cv.dilate(outline, outline, kernel);
-      const contours = track(new cv.MatVector());
-      const hierarchy = track(new cv.Mat());
-      cv.findContours(outline, contours, hierarchy, cv.RETR_LIST, cv.CHAIN_APPROX_SIMPLE);
-      for (let i = 0; i < contours.size(); i++) {
-        const contour = track(contours.get(i));
-        const area = cv.contourArea(contour);
-        if (area < minArea) continue;
-        const rect = cv.minAreaRect(contour);
-        const short = Math.min(rect.size.width, rect.size.height);
-        const long = Math.max(rect.size.width, rect.size.height);
-        const aspect = long / Math.max(1, short);
-        // Tolerant of an index or pip touching the outline: most of the rectangle is filled.
-        if (area / Math.max(1, short * long) < 0.8 || aspect < params.minAspect || aspect > params.maxAspect || short < params.minCardSide) continue;
-        if (knownWidth && short > knownWidth * params.maxSingleWidth) continue;
-        const corners = orderCardQuad(rectCorners(rect.center, rect.size, rect.angle));
-        const w = short;
-        if (found.some((f) => sameCard(f.corners, corners, w * 0.18))) continue;
-        found.push({ corners, source: 'single', support: area / (short * long) });
-        singleWidths.push(w);
+      for (const { corners, support, width } of closedOutlines(cv, outline, minArea, knownWidth ? [0, knownWidth * params.maxSingleWidth] : [0, Infinity], params, track)) {
+        if (found.some((f) => sameCard(f.corners, corners, width * 0.18))) continue;
+        found.push({ corners, source: 'single', support });
+        singleWidths.push(width);
+      }
+    }
+    // Calibrated: the same in the colour edges (a back no brighter than the wood under it).
+    if (knownWidth) {
+      for (const { corners, support, width } of chromaOutlines(cv, small, knownWidth, minArea, params, track)) {
+        if (!found.some((f) => sameCard(f.corners, corners, width * 0.18))) found.push({ corners, source: 'chroma', support });
       }
     }
     // Calibrated, once every whole-card outline is in: the card about each one clearly too small.
@@ -1192,6 +1191,62 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
   } finally {
     for (const m of mats) m.delete();
   }
+}
+
+/**
+ * Card-shaped closed outlines in an edge image (changed: it is dilated in place): contours at
+ * least `minArea`, most of their rectangle filled (an index or pip touching the outline is
+ * tolerated), a card's aspect, a short side of at least `minCardSide` and within `shortRange`
+ * (detection pixels). Duplicates are left to the caller.
+ */
+function closedOutlines(cv: OpenCv, edges: CvMat, minArea: number, shortRange: [number, number], params: typeof LOCATE_DEFAULTS, track: Track): Array<{ corners: Quad; support: number; width: number }> {
+  const kernel = track(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(3, 3)));
+  cv.dilate(edges, edges, kernel);
+  const contours = track(new cv.MatVector());
+  const hierarchy = track(new cv.Mat());
+  cv.findContours(edges, contours, hierarchy, cv.RETR_LIST, cv.CHAIN_APPROX_SIMPLE);
+  const outlines: Array<{ corners: Quad; support: number; width: number }> = [];
+  for (let i = 0; i < contours.size(); i++) {
+    const contour = track(contours.get(i));
+    const area = cv.contourArea(contour);
+    if (area < minArea) continue;
+    const rect = cv.minAreaRect(contour);
+    const short = Math.min(rect.size.width, rect.size.height);
+    const long = Math.max(rect.size.width, rect.size.height);
+    const aspect = long / Math.max(1, short);
+    const fill = area / Math.max(1, short * long);
+    if (fill < 0.8 || aspect < params.minAspect || aspect > params.maxAspect || short < params.minCardSide) continue;
+    if (short < shortRange[0] || short > shortRange[1]) continue;
+    outlines.push({ corners: orderCardQuad(rectCorners(rect.center, rect.size, rect.angle)), support: fill, width: short });
+  }
+  return outlines;
+}
+
+/**
+ * Calibrated frames: card-sized closed outlines in the colour edges (Canny of the blurred Lab a*
+ * and b* channels, `chromaCanny`), a short side within `chromaSize` of the card's width. Finds a
+ * back whose colour, not brightness, tells it from the table (see LOCATE_DEFAULTS.chromaCanny).
+ */
+export function chromaOutlines(cv: OpenCv, rgb: CvMat, knownWidth: number, minArea: number, params: typeof LOCATE_DEFAULTS, track: Track): Array<{ corners: Quad; support: number; width: number }> {
+  const lab = track(new cv.Mat());
+  cv.cvtColor(rgb, lab, cv.COLOR_RGB2Lab);
+  const channels = track(new cv.MatVector());
+  cv.split(lab, channels);
+  const edges = track(new cv.Mat());
+  const channelEdges = track(new cv.Mat());
+  const blurred = track(new cv.Mat());
+  const [low, high] = params.chromaCanny;
+  for (const index of [1, 2]) {
+    const channel = track(channels.get(index));
+    cv.GaussianBlur(channel, blurred, new cv.Size(5, 5), 0);
+    if (index === 1) cv.Canny(blurred, edges, low, high);
+    else {
+      cv.Canny(blurred, channelEdges, low, high);
+      cv.bitwise_or(edges, channelEdges, edges);
+    }
+  }
+  const [small, large] = params.chromaSize;
+  return closedOutlines(cv, edges, minArea, [knownWidth * small, knownWidth * large], params, track);
 }
 
 /**

@@ -39,6 +39,7 @@ export interface OpenCv {
   CV_8UC3: number;
   COLOR_RGB2HSV: number;
   COLOR_RGB2GRAY: number;
+  COLOR_RGB2Lab: number;
   THRESH_BINARY: number;
   THRESH_OTSU: number;
   MORPH_OPEN: number;
@@ -68,6 +69,7 @@ export interface OpenCv {
   Canny(src: CvMat, edges: CvMat, threshold1: number, threshold2: number): void;
   dilate(src: CvMat, dst: CvMat, kernel: CvMat): void;
   bitwise_not(src: CvMat, dst: CvMat): void;
+  bitwise_or(a: CvMat, b: CvMat, dst: CvMat): void;
   adaptiveThreshold(src: CvMat, dst: CvMat, maxValue: number, method: number, type: number, blockSize: number, c: number): void;
   GaussianBlur(src: CvMat, dst: CvMat, size: unknown, sigma: number): void;
   HoughLinesP(src: CvMat, lines: CvMat, rho: number, theta: number, threshold: number, minLineLength: number, maxLineGap: number): void;
