@@ -213,7 +213,8 @@ export class RecognitionPool {
     const queue = this.tables.get(tableId);
     if (!queue) return;
     if (queue.waiting) queue.sink.onDropped(1);
-    queue.waiting = frame;
+    // A whole read asked for and not yet started goes to the frame that replaces it.
+    queue.waiting = queue.waiting?.everyCard && !frame.everyCard ? { ...frame, everyCard: true } : frame;
     this.pump();
   }
 

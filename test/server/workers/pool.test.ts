@@ -72,4 +72,22 @@ describe('RecognitionPool', () => {
     expect(sink.delivered).toEqual([0, 4]);
     expect(sink.dropped).toBe(3);
   });
+
+  it('passes a whole read asked of a replaced frame on to the frame that replaces it', async () => {
+    pool = new RecognitionPool({ kind: 'fake', fake: { delayMs: 50 }, workers: 1 });
+    await pool.backend;
+    const sink = countingSink();
+    const whole: number[] = [];
+    const deliver = sink.onObservations;
+    sink.onObservations = (frame: PendingFrame) => {
+      if (frame.everyCard) whole.push(frame.seq);
+      deliver(frame);
+    };
+    pool.attach('t', sink);
+    // 0 goes straight to the worker; 1 (a whole read, the score sort's once a second) waits and is replaced by 2, then 3.
+    for (let seq = 0; seq < 4; seq += 1) pool.offer('t', { seq, image, captureTimeMs: seq, receivedAtMs: performance.now(), ...(seq === 1 ? { everyCard: true } : {}) });
+    await until(() => sink.delivered.length + sink.dropped === 4);
+    expect(sink.delivered).toEqual([0, 3]);
+    expect(whole).toEqual([3]);
+  });
 });
