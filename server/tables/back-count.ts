@@ -106,13 +106,17 @@ export function isSortArea(zone: string | undefined): boolean {
 /**
  * Backs per back design in one frame's cards: confident backs with a known design in the sort
  * area and not on one of the players' own piles (`ownBacks`). A face-down stack counts as the one
- * back the camera sees on top; spread cards each count.
+ * back the camera sees on top; spread cards each count; two outlines of one card count once.
  */
 export function tallyBacks(cards: CardObservation[], minConfidence: number, ownBacks: readonly BackSpot[] = []): BackTally {
   const tally: BackTally = {};
-  for (const card of cards) {
-    if (card.kind !== 'back' || !card.backId || card.confidence < minConfidence || !isSortArea(card.zone) || onSpot(card, ownBacks)) continue;
-    tally[card.backId] = (tally[card.backId] ?? 0) + 1;
+  // Two outlines of one card (centres within half its width) count once: the surer reading.
+  const counted: BackSpot[] = [];
+  const backs = cards.filter((card) => card.kind === 'back' && card.backId && card.confidence >= minConfidence && isSortArea(card.zone) && !onSpot(card, ownBacks));
+  for (const card of backs.sort((a, b) => b.confidence - a.confidence)) {
+    if (onSpot(card, counted)) continue;
+    counted.push(spotOf(card));
+    tally[card.backId!] = (tally[card.backId!] ?? 0) + 1;
   }
   return tally;
 }

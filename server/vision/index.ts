@@ -535,8 +535,12 @@ class TfjsRecognizer implements CardRecognizer {
     // (kept for the tracker's pile prior) may be an outline round two cards, and must not hide them.
     const faint = (card: ReadCard) => card.zone === 'centre' && card.id.identity.confidence < this.minConfidence;
     const sureness = (card: ReadCard) => card.id.identity.confidence;
-    const faceCode = (card: ReadCard) => (card.id.identity.kind === 'face' ? card.id.identity.code : undefined);
-    const repeated = dropRepeatedOutlines(keepSurestRivals(kept, sureness), faceCode, sureness);
+    // Outlines of one card read alike (a face by its code, a back by its deck): the surest stays.
+    const sameReading = (card: ReadCard) => {
+      const identity = card.id.identity;
+      return identity.kind === 'face' ? identity.code : identity.kind === 'back' ? `back:${identity.design}` : undefined;
+    };
+    const repeated = dropRepeatedOutlines(keepSurestRivals(kept, sureness), sameReading, sureness);
     const isBack = (card: ReadCard) => card.id.identity.kind === 'back';
     const sureFace = (card: ReadCard) => card.id.identity.kind === 'face' && card.id.identity.confidence >= SURE_FACE;
     // Calibration knows a card's size; without it, a "back" far smaller than the sure faces is a fragment of something else.

@@ -96,9 +96,10 @@ export const LOCATE_DEFAULTS = {
   /**
    * With a calibration: a whole-card outline whose short side is this share of a card's width
    * is also read as the card of the calibrated size about it (grownOutlines): a back whose white
-   * border reads as table is outlined on its pattern, about 0.75 of the card.
+   * border reads as table is outlined on its pattern, about 0.75 of the card (or just inside the
+   * border, 0.87: a green back on green felt, read as 'other' so).
    */
-  grownBand: [0.6, 0.86] as [number, number],
+  grownBand: [0.6, 0.9] as [number, number],
   /**
    * With a calibration: closed outlines in the colour edges (Canny of the Lab a* and b* channels,
    * these thresholds) whose short side lies within `chromaSize` of the calibrated width. A back
@@ -892,7 +893,8 @@ export function grownOutlines(found: LocatedCard[], knownWidth: number, params: 
     const share = quadShortSide(card.corners) / knownWidth;
     if (card.source !== 'single' || share < low || share > high) continue;
     const corners = orderCardQuad(geometryQuad({ ...cardGeometry(card.corners), short: knownWidth, long: knownWidth * params.aspect }));
-    const known = (f: LocatedCard) => !offCalibratedSize(f.corners, knownWidth, params) && sameCard(f.corners, corners, knownWidth * 0.18);
+    // Found already: an outline of about the card's size there, not itself one clearly too small.
+    const known = (f: LocatedCard) => !offCalibratedSize(f.corners, knownWidth, params) && quadShortSide(f.corners) / knownWidth > high && sameCard(f.corners, corners, knownWidth * 0.18);
     if (!found.some(known) && !added.some(known)) added.push({ corners, source: 'grown', support: 1 });
   }
   return added;

@@ -42,6 +42,11 @@ describe('score-sort back count', () => {
     expect(tally).toEqual({ 'deck-ann': 2, 'deck-bob': 1 });
   });
 
+  it('counts two outlines of one card once (the surer reading), and cards dealt a little apart each', () => {
+    const tally = tallyBacks([back('deck-ann', 100, 'centre', 0.97), back('deck-ann', 102, 'centre', 0.99), back('deck-bob', 104, 'centre', 0.5), back('deck-ann', 170)], 0.35);
+    expect(tally).toEqual({ 'deck-ann': 2 });
+  });
+
   it('a hand hiding cards for a frame does not lower the count; one misread frame does not raise it', () => {
     const ann = (count: number) => spread('deck-ann', count);
     const state = fed([ann(7), ann(7), ann(3), ann(7), ann(9), ann(7)]);

@@ -79,9 +79,9 @@ describe('RecognitionPool', () => {
     const sink = countingSink();
     const whole: number[] = [];
     const deliver = sink.onObservations;
-    sink.onObservations = (frame: PendingFrame) => {
-      if (frame.everyCard) whole.push(frame.seq);
-      deliver(frame);
+    sink.onObservations = (...args: Parameters<TableSink['onObservations']>) => {
+      if (args[0].everyCard) whole.push(args[0].seq);
+      deliver(...args);
     };
     pool.attach('t', sink);
     // 0 goes straight to the worker; 1 (a whole read, the score sort's once a second) waits and is replaced by 2, then 3.
