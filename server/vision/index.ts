@@ -661,7 +661,7 @@ class TfjsRecognizer implements CardRecognizer {
     const changed = !whole && regions && totalArea(regions) <= 0.6 * image.width * image.height ? regions : null;
     this.changed = changed;
     if (!changed) {
-      located = await this.locate(image, image);
+      located = await this.locate(image, image, whole);
     } else {
       located = this.previousLocated.filter((card) => !changed.some((r) => contains(r, quadCentre(card.corners))));
       located.push(...(await this.locateRegions(image, changed)));
@@ -720,10 +720,11 @@ class TfjsRecognizer implements CardRecognizer {
    * so sizes and thresholds do not depend on the region. The classical localiser always runs;
    * with the learned locator loaded, its cards are added where the classical one has none (the
    * classical outline is exact when it finds a card; the net finds far more of them).
+   * `colourEdges`: a frame read whole also gets the colour-edge outlines (LocateOptions).
    */
-  private async locate(part: RgbImage, frame: RgbImage): Promise<LocatedCard[]> {
+  private async locate(part: RgbImage, frame: RgbImage, colourEdges = false): Promise<LocatedCard[]> {
     const cardWidthPx = this.plane?.cardWidthPx;
-    const [classical] = await this.localLocate([{ image: part, options: { cardWidthPx, scale: detectionScale(frame.width, frame.height), paleCloth: this.paleCloth, plainTable: this.plainTable } }]);
+    const [classical] = await this.localLocate([{ image: part, options: { cardWidthPx, scale: detectionScale(frame.width, frame.height), paleCloth: this.paleCloth, plainTable: this.plainTable, colourEdges } }]);
     if (!this.locatorModel) return classical;
     const factors = cardWidthPx ? [locatorScaleForCard(cardWidthPx)] : locatorScales(frame.width, frame.height);
     // Outline fitting costs a few ms a card: only for the net's cards the classical localiser has

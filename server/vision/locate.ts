@@ -101,8 +101,8 @@ export const LOCATE_DEFAULTS = {
    */
   grownBand: [0.6, 0.9] as [number, number],
   /**
-   * With a calibration: closed outlines in the colour edges (Canny of the Lab a* and b* channels,
-   * these thresholds) whose short side lies within `chromaSize` of the calibrated width. A back
+   * With a calibration and `colourEdges`: closed outlines in the colour edges (Canny of the Lab a*
+   * and b* channels, these thresholds) whose short side lies within `chromaSize` of the calibrated width. A back
    * as bright as the wood under it (a light blue back on a light stripe of grain) has no
    * brightness edge and a border too thin for the whiteness mask, but its colour differs.
    */
@@ -143,6 +143,12 @@ export interface LocateOptions {
    * with paleCloth): cards are also looked for by their ink (see inkMask).
    */
   plainTable?: boolean;
+  /**
+   * Also look for card outlines in the colour edges (chromaOutlines; needs cardWidthPx). It costs
+   * about a third more per live frame (locate and the extra reads), so the recogniser asks for it
+   * only on frames read whole (the score sort's once a second, single POSTed frames).
+   */
+  colourEdges?: boolean;
 }
 
 /**
@@ -1127,8 +1133,8 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
         singleWidths.push(width);
       }
     }
-    // Calibrated: the same in the colour edges (a back no brighter than the wood under it).
-    if (knownWidth) {
+    // Calibrated, when asked: the same in the colour edges (a back no brighter than the wood under it).
+    if (knownWidth && options.colourEdges) {
       for (const { corners, support, width } of chromaOutlines(cv, small, knownWidth, minArea, params, track)) {
         if (!found.some((f) => sameCard(f.corners, corners, width * 0.18))) found.push({ corners, source: 'chroma', support });
       }

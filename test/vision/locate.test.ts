@@ -127,7 +127,7 @@ describe('locateCards', () => {
     expect(found.filter((f) => quadShort(f.corners) > 20 * LOCATE_DEFAULTS.maxSingleWidth)).toEqual([]);
   });
 
-  it('finds backs no brighter than the cloth by their colour edges, cards a few pixels apart each on its own (calibrated only)', () => {
+  it('finds backs no brighter than the cloth by their colour edges when asked, cards a few pixels apart each on its own (calibrated only)', () => {
     // Blue backs on brown cloth of the same brightness (their thin pale border blurs away at
     // webcam size): no brightness edge and nothing white, but a strong colour edge. Dealt in an L.
     const backs = [
@@ -136,15 +136,16 @@ describe('locateCards', () => {
       { cx: 100, cy: 127, w: 30, h: 42, angle: 0 },
     ];
     const data = paintCards(260, 200, backs, () => [20, 45, 150]);
-    const found = locateCards(cv, { data, width: 260, height: 200 }, { cardWidthPx: 30 });
+    const found = locateCards(cv, { data, width: 260, height: 200 }, { cardWidthPx: 30, colourEdges: true });
     for (const back of backs) {
       const near = found.filter((f) => Math.hypot(centre(f.corners)[0] - back.cx, centre(f.corners)[1] - back.cy) < 6);
       expect(near.length, `a card at ${back.cx},${back.cy}`).toBeGreaterThan(0);
       expect(near.some((f) => Math.abs(quadShort(f.corners) - 30) <= 4)).toBe(true);
     }
     expect(found.filter((f) => f.source === 'chroma').length).toBeGreaterThan(0);
-    // Without a calibration there is no colour pass (photos have their straight-edge path).
-    expect(locateCards(cv, { data, width: 260, height: 200 }).filter((f) => f.source === 'chroma')).toEqual([]);
+    // Not asked for (live frames: it costs), or without a calibration (photos have their straight-edge path): no colour pass.
+    expect(locateCards(cv, { data, width: 260, height: 200 }, { cardWidthPx: 30 })).toEqual([]);
+    expect(locateCards(cv, { data, width: 260, height: 200 }, { colourEdges: true }).filter((f) => f.source === 'chroma')).toEqual([]);
   });
 
   it('finds nothing on an empty cloth', () => {
