@@ -535,10 +535,12 @@ class TfjsRecognizer implements CardRecognizer {
     // (kept for the tracker's pile prior) may be an outline round two cards, and must not hide them.
     const faint = (card: ReadCard) => card.zone === 'centre' && card.id.identity.confidence < this.minConfidence;
     const sureness = (card: ReadCard) => card.id.identity.confidence;
-    // Outlines of one card read alike (a face by its code, a back by its deck): the surest stays.
+    // Outlines of one card read alike (a face by its code; on a calibrated table a back by its
+    // deck, which the score sort counts): the surest stays. (Backs without a calibration too cost
+    // the real photos' precision 93.7 → 93.3 %, cards found the same.)
     const sameReading = (card: ReadCard) => {
       const identity = card.id.identity;
-      return identity.kind === 'face' ? identity.code : identity.kind === 'back' ? `back:${identity.design}` : undefined;
+      return identity.kind === 'face' ? identity.code : identity.kind === 'back' && this.plane ? `back:${identity.design}` : undefined;
     };
     const repeated = dropRepeatedOutlines(keepSurestRivals(kept, sureness), sameReading, sureness);
     const isBack = (card: ReadCard) => card.id.identity.kind === 'back';
