@@ -144,8 +144,8 @@ export interface LocateOptions {
    */
   plainTable?: boolean;
   /**
-   * Also look for card outlines in the colour edges (chromaOutlines; needs cardWidthPx). It costs
-   * about a third more per live frame (locate and the extra reads), so the recogniser asks for it
+   * Also look for card outlines in the colour edges (chromaOutlines; needs cardWidthPx). It cost
+   * about 40 % more per live frame (locate and the extra reads), so the recogniser asks for it
    * only on frames read whole (the score sort's once a second, single POSTed frames).
    */
   colourEdges?: boolean;
@@ -981,7 +981,7 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
     // with each blob's holes filled: a card's pips and picture are not white, and a court card
     // lying on others falls short of the support. (At calibrated webcam size the pips are specks.)
     let maskBytes: Uint8Array;
-    if (knownWidth && !process.env.NERTS_FILL) maskBytes = mask.data.slice();
+    if (knownWidth) maskBytes = mask.data.slice();
     else {
       const filled = track(new cv.Mat(dh, dw, cv.CV_8UC1, new cv.Scalar(0)));
       const contours = track(new cv.MatVector());
