@@ -885,7 +885,8 @@ export function resizedOutlines(found: LocatedCard[], knownWidth: number, params
 }
 
 /**
- * With a calibration: each whole-card outline clearly smaller than a card (its short side within
+ * With a calibration: each whole-card outline (a single blob, or a closed outline in the grey or
+ * colour edges) clearly smaller than a card (its short side within
  * `grownBand` of the calibrated width) is often a back's pattern inside its white border (the
  * border taken for table: a purple back on wood read as "not a card", at a similarity of 0.7 to
  * its own enrolled views) or a court card's picture frame. The card of the calibrated size about
@@ -897,7 +898,7 @@ export function grownOutlines(found: LocatedCard[], knownWidth: number, params: 
   const added: LocatedCard[] = [];
   for (const card of found) {
     const share = quadShortSide(card.corners) / knownWidth;
-    if (card.source !== 'single' || share < low || share > high) continue;
+    if ((card.source !== 'single' && card.source !== 'chroma') || share < low || share > high) continue;
     const corners = orderCardQuad(geometryQuad({ ...cardGeometry(card.corners), short: knownWidth, long: knownWidth * params.aspect }));
     // Found already: an outline of about the card's size there, not itself one clearly too small.
     const known = (f: LocatedCard) => !offCalibratedSize(f.corners, knownWidth, params) && quadShortSide(f.corners) / knownWidth > high && sameCard(f.corners, corners, knownWidth * 0.18);

@@ -471,6 +471,8 @@ describe('grownOutlines', () => {
     expect(quadShort(added[0].corners)).toBeCloseTo(36, 5);
     // Just inside the border (0.87 of the width; a green back on green felt read 'other' so), the outline itself not taken for the card found.
     expect(grownOutlines([single(100, 100, 31.3)], 36, LOCATE_DEFAULTS)).toHaveLength(1);
+    // A colour-edge outline on a purple back's pattern too (a dealt back read as no card).
+    expect(grownOutlines([single(100, 100, 29, 'chroma')], 36, LOCATE_DEFAULTS)).toHaveLength(1);
   });
 
   it('adds nothing for outlines of about a card, far too small ones (pips, index strips), bigger ones, other sources, or where the card is found', () => {
