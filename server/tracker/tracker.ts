@@ -1139,11 +1139,13 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
       if (!state.called) seat.callPending = { sinceMs: seat.emptySinceMs ?? now, lastCard, landedMs: null, leftBefore };
       else emit({ type: 'nerts-count', player: seat.playerId, left: 0 }, seat.emptySinceMs ?? now);
     }
-    // The caller's pile seen bare a good while after the call is empty, whatever the count said.
+    // The caller's pile, seen before, seen bare a good while after the call is empty, whatever the
+    // count said (a pile the camera never saw says nothing).
     const callerBare =
       state.called &&
       state.caller === seat.playerId &&
       seat.nertsLeft > 0 &&
+      (seat.nertsSeen.length > 0 || (seat.nertsLooks?.tops.length ?? 0) > 0) &&
       seat.emptySinceMs !== null &&
       now - seat.emptySinceMs >= config.callerEmptyNertsMs &&
       seat.emptyFrames >= config.emptyNertsFrames;

@@ -476,6 +476,10 @@ describe('tracker: Nerts piles and the call', () => {
     // Without knowing the caller (or for anyone else) a bare full pile stays as counted.
     const unnamed = run(frames(400, 30, 100, () => []), markCalled(playing.state));
     expect(unnamed.events.filter((e) => e.type === 'nerts-count')).toEqual([]);
+    // A pile the camera never saw says nothing (bob called, his pile never in view).
+    const annOnly = run(frames(0, 4, 100, () => [face('QC', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts')]));
+    const unseen = run(frames(400, 30, 100, () => []), markCalled(annOnly.state, 'bob'));
+    expect(unseen.events.filter((e) => e.type === 'nerts-count')).toEqual([]);
   });
 });
 
