@@ -1241,19 +1241,16 @@ export function chromaOutlines(cv: OpenCv, rgb: CvMat, knownWidth: number, minAr
   cv.cvtColor(rgb, lab, cv.COLOR_RGB2Lab);
   const channels = track(new cv.MatVector());
   cv.split(lab, channels);
-  const edges = track(new cv.Mat());
-  const channelEdges = track(new cv.Mat());
-  const blurred = track(new cv.Mat());
   const [low, high] = params.chromaCanny;
-  for (const index of [1, 2]) {
-    const channel = track(channels.get(index));
-    cv.GaussianBlur(channel, blurred, new cv.Size(5, 5), 0);
-    if (index === 1) cv.Canny(blurred, edges, low, high);
-    else {
-      cv.Canny(blurred, channelEdges, low, high);
-      cv.bitwise_or(edges, channelEdges, edges);
-    }
-  }
+  const blurred = track(new cv.Mat());
+  // Edges of a* (red–green) and of b* (yellow–blue), together.
+  const [edges, bEdges] = [1, 2].map((index) => {
+    cv.GaussianBlur(track(channels.get(index)), blurred, new cv.Size(5, 5), 0);
+    const channelEdges = track(new cv.Mat());
+    cv.Canny(blurred, channelEdges, low, high);
+    return channelEdges;
+  });
+  cv.bitwise_or(edges, bEdges, edges);
   const [small, large] = params.chromaSize;
   return closedOutlines(cv, edges, minArea, [knownWidth * small, knownWidth * large], params, track);
 }
