@@ -262,7 +262,7 @@ async function playTable(
       await bench.request('POST', `/api/tables/${table.id}/hands`, tokens.referee, {});
       callByReferee = false;
     }
-    if (!callByReferee && frame.scene.cards.some((card) => card.zone.kind === 'sorted') && frame.handTruth.caller) {
+    if (callByReferee === false && frame.scene.cards.some((card) => card.zone.kind === 'sorted') && frame.handTruth.caller) {
       // The score sort has begun: a hand the camera did not see called is called by the referee
       // (the dashboard's call button), as the back count only runs after the call.
       const view = await bench.request<{ view: TableView }>('GET', `/api/tables/${table.id}`, tokens.view);
