@@ -13,6 +13,7 @@
  * while a frame is recognised, and the first frame after the recogniser is free is the next one
  * read (the rest are dropped), so busy moments (several hands over the table) lose frames as
  * they do live. Which frames survive then depends on this machine's speed at the time.
+ * After each hand's call, a frame a second is read whole, as a live table reads the score sort.
  * Then `npm run bench:referee -- --observations FILE` referees it again in seconds, so the
  * tracker can be tuned on real recogniser output. About 10 minutes for 2 hands of 3 players on
  * this machine.
@@ -28,6 +29,7 @@ import { RecognitionPool } from '../workers/pool';
 import { LivePacer, RecordingWriter } from '../tables/recording';
 import { simCalibration } from '../tables/sim-calibration';
 import { BackShowings, ShownBacks } from '../tables/sim-feed';
+import { SORT_WHOLE_READ_MS } from '../tables/live-table';
 
 function usage(message: string): never {
   console.error(`record:observations: ${message}\nusage: npm run record:observations -- --out FILE [--players N] [--hands K] [--seed S] [--every E | --pace live] [--workers W [--prerender]] [--camera top|oblique] [--art DIR]`);
@@ -79,6 +81,7 @@ async function main(): Promise<void> {
   let kept = 0;
   const pacer = new LivePacer();
   const shownBacks = new ShownBacks();
+  let lastWholeReadMs = -Infinity;
   if (values.prerender) log('rendering every frame first…');
   const frames = values.prerender ? await renderAll(sim) : sim;
   for await (const frame of frames) {
@@ -87,8 +90,13 @@ async function main(): Promise<void> {
     const due = paced ? pacer.takes(frame.timeMs) : count % every === 0;
     count++;
     if (due || frame.lastOfHand) {
+      // After the call a live table reads a frame whole every SORT_WHOLE_READ_MS (the score sort,
+      // live-table.ts); so does the recorder, from the truth's call.
+      const called = frame.handTruth.callMs !== null && frame.handTimeMs >= frame.handTruth.callMs;
+      const everyCard = called && frame.timeMs - lastWholeReadMs >= SORT_WHOLE_READ_MS;
+      if (everyCard) lastWholeReadMs = frame.timeMs;
       const readStarted = performance.now();
-      writer.frame(frame.handIndex, frame.frameIndex, frame.timeMs, await recognizer.recognize(frame.jpeg, frame.timeMs));
+      writer.frame(frame.handIndex, frame.frameIndex, frame.timeMs, await recognizer.recognize(frame.jpeg, frame.timeMs, everyCard));
       pacer.read(frame.timeMs, performance.now() - readStarted);
       kept++;
     }
@@ -125,7 +133,8 @@ interface Reader {
   setCalibration(calibration: TableCalibration | null): void;
   /** Enrols a deck's back from all its views (at most 5). */
   enrollBack(deckId: string, views: Uint8Array[]): Promise<void>;
-  recognize(jpeg: Uint8Array, timeMs: number): Promise<FrameObservations>;
+  /** `everyCard`: read the whole frame (RecognizeOptions.everyCard). */
+  recognize(jpeg: Uint8Array, timeMs: number, everyCard: boolean): Promise<FrameObservations>;
   close(): Promise<void>;
 }
 
@@ -136,7 +145,7 @@ async function inProcessRecognizer(config: RecognizerConfig): Promise<Reader> {
     backend: recognizer.backend,
     setCalibration: (calibration) => recognizer.setCalibration(calibration),
     enrollBack: (deckId, views) => recognizer.enrollBack(deckId, views.map((data) => ({ kind: 'encoded', data }))),
-    recognize: (jpeg, timeMs) => recognizer.recognize({ kind: 'encoded', data: jpeg }, timeMs),
+    recognize: (jpeg, timeMs, everyCard) => recognizer.recognize({ kind: 'encoded', data: jpeg }, timeMs, { everyCard }),
     close: async () => recognizer.dispose(),
   };
 }
@@ -157,10 +166,10 @@ async function poolRecognizer(workers: number, config: RecognizerConfig): Promis
     backend,
     setCalibration: (calibration) => pool.setCalibration(TABLE, calibration),
     enrollBack: (deckId, views) => pool.enrollBack(TABLE, deckId, views),
-    recognize: (jpeg, timeMs) =>
+    recognize: (jpeg, timeMs, everyCard) =>
       new Promise<FrameObservations>((resolve, reject) => {
         waiting = { resolve, reject };
-        pool.offer(TABLE, { seq: seq++, image: jpeg, captureTimeMs: timeMs, receivedAtMs: performance.now() });
+        pool.offer(TABLE, { seq: seq++, image: jpeg, captureTimeMs: timeMs, receivedAtMs: performance.now(), ...(everyCard ? { everyCard } : {}) });
       }),
     close: async () => {
       clearInterval(keepAlive);

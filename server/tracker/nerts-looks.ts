@@ -30,6 +30,8 @@ export interface NertsLooks {
   topNames?: Array<string | null>;
   /** Which card each top is a look of, 0 first (parallel to `tops`; absent: each top its own card). */
   topCards?: number[];
+  /** When each card first showed, by card number (ms; null when unknown; absent in older states and for sightings without times). */
+  cardSinceMs?: Array<number | null>;
 }
 
 export interface LookTuning {
@@ -95,7 +97,7 @@ export function addLook(
   const recent = [...state.recent, latestSighting].slice(-tuning.steadyFrames);
   const topNames = state.topNames ?? state.tops.map(() => null);
   const topCards = state.topCards ?? state.tops.map((_, k) => k);
-  const next: NertsLooks = { recent, tops: state.tops, topNames, topCards };
+  const next: NertsLooks = { recent, tops: state.tops, topNames, topCards, ...(state.cardSinceMs ? { cardSinceMs: state.cardSinceMs } : {}) };
   // The sightings, newest last, that agree with the newest: the same look, lying still.
   const agrees = (other: (typeof recent)[number]) =>
     cosine(other.look, latestSighting.look) >= tuning.sameCard && Math.hypot(other.at[0] - latestSighting.at[0], other.at[1] - latestSighting.at[1]) <= tuning.maxShift * sighting.cardLength;
@@ -116,17 +118,94 @@ export function addLook(
     const unnamed = topCards.every((card, k) => card !== latest || topNames[k] === null);
     const sameAsBefore = state.tops.some((seen, k) => topCards[k] === latest - 1 && cosine(seen, top) >= tuning.returnSameCard);
     if (mayReturn && latest > 0 && sameAsBefore && unnamed) {
-      return { state: { ...next, topCards: topCards.map((card) => (card === latest ? latest - 1 : card)) }, newCard: false, returned: true };
+      const cardSinceMs = state.cardSinceMs?.slice(0, latest);
+      return { state: { ...next, topCards: topCards.map((card) => (card === latest ? latest - 1 : card)), ...(cardSinceMs ? { cardSinceMs } : {}) }, newCard: false, returned: true };
     }
     return { state: next, newCard: false };
   }
   const name = steadyName(held);
   const named = name === null ? -1 : topNames.indexOf(name);
   const cards = topCards.length ? latest + 1 : 0;
-  // The same card: surely named as an earlier top, or no break since the latest card showed.
-  const sameAs = named >= 0 ? topCards[named] : !open && cards > 0 ? cards - 1 : -1;
+  // The same card: surely named as an earlier top, or no break since the latest card showed (unless
+  // the two are surely named apart).
+  const latestName = topNames.find((n, k) => topCards[k] === latest && n !== null) ?? null;
+  const namedApart = name !== null && latestName !== null && name !== latestName;
+  const sameAs = named >= 0 ? topCards[named] : !open && !namedApart && cards > 0 ? cards - 1 : -1;
   const card = sameAs >= 0 ? sameAs : cards;
-  return { state: { recent, tops: [...state.tops, top], topNames: [...topNames, name], topCards: [...topCards, card] }, newCard: sameAs < 0 && cards > 0 };
+  const onsetMs = held[0].timeMs;
+  const cardSinceMs = sameAs >= 0 || onsetMs === undefined ? state.cardSinceMs : sinceFrom(state.cardSinceMs, card, onsetMs);
+  return {
+    state: { recent, tops: [...state.tops, top], topNames: [...topNames, name], topCards: [...topCards, card], ...(cardSinceMs ? { cardSinceMs } : {}) },
+    newCard: sameAs < 0 && cards > 0,
+  };
+}
+
+/** `since` with card `card` (and none after it) first shown at `timeMs`. */
+function sinceFrom(since: ReadonlyArray<number | null> | undefined, card: number, timeMs: number): Array<number | null> {
+  const kept = (since ?? []).slice(0, card);
+  while (kept.length < card) kept.push(null);
+  return [...kept, timeMs];
+}
+
+/**
+ * The tracker's vote on names settled on a new name for the pile's top (tracker.ts): the name of
+ * the latest card when the looks left it unnamed, else a card the looks missed (it lay on the pile
+ * too briefly, or under a hand, to show a steady look), so the pile shrank by one. A card added
+ * this way has no look (an empty one, like no other); its look, if it steadies later, is taken as
+ * that card by its name, or as the latest card when the pile had no break (see addLook's `open`).
+ * A name some top already carries adds nothing (see nameShowsAgain).
+ */
+export function addName(state: NertsLooks, name: string, timeMs: number): { state: NertsLooks; newCard: boolean } {
+  const topNames = state.topNames ?? state.tops.map(() => null);
+  const topCards = state.topCards ?? state.tops.map((_, k) => k);
+  if (topNames.includes(name)) return { state, newCard: false };
+  if (topCards.length === 0) {
+    return { state: { ...state, tops: [[]], topNames: [name], topCards: [0], cardSinceMs: [timeMs] }, newCard: false };
+  }
+  const latest = Math.max(...topCards);
+  const latestTops = topCards.flatMap((card, k) => (card === latest ? [k] : []));
+  if (latestTops.every((k) => topNames[k] === null)) {
+    // The looks saw this card without a sure name: now it has one.
+    const named = [...topNames];
+    named[latestTops[latestTops.length - 1]] = name;
+    return { state: { ...state, topNames: named, topCards }, newCard: false };
+  }
+  return {
+    state: { ...state, tops: [...state.tops, []], topNames: [...topNames, name], topCards: [...topCards, latest + 1], cardSinceMs: sinceFrom(state.cardSinceMs, latest + 1, timeMs) },
+    newCard: true,
+  };
+}
+
+/**
+ * The tracker's vote on names says the pile's top is `name` again, from sure readings at
+ * `sureReadingsMs`. When that is the card before the latest, read surely at least `minReadings`
+ * times since the latest card showed, the latest was no card gone: the card before it lay on the
+ * pile all along (the latest was a drifting look of it, or a misread) or left and came back (a
+ * lost race). Either way the latest is taken back (`returned`), its tops become looks of the card
+ * before, and the names they carried, which the vote contradicts, are dropped. Only readings
+ * within `withinMs` of the latest card's showing count: a lost race comes back at once, and a
+ * card that left long ago, read on a work pile beside the Nerts pile, is not back. Cards before
+ * that cannot come back, so a name like theirs changes nothing.
+ */
+export function nameShowsAgain(state: NertsLooks, name: string, sureReadingsMs: readonly number[], withinMs: number, minReadings = 2): { state: NertsLooks; returned: boolean } {
+  const topNames = state.topNames ?? state.tops.map(() => null);
+  const topCards = state.topCards ?? state.tops.map((_, k) => k);
+  const named = topNames.indexOf(name);
+  if (named < 0 || topCards.length === 0) return { state, returned: false };
+  const latest = Math.max(...topCards);
+  const card = topCards[named];
+  const since = state.cardSinceMs?.[latest];
+  if (card !== latest - 1 || since === undefined || since === null) return { state, returned: false };
+  if (sureReadingsMs.filter((t) => t > since && t <= since + withinMs).length < minReadings) return { state, returned: false };
+  return {
+    state: {
+      ...state,
+      topNames: topNames.map((n, k) => (topCards[k] === latest && n !== name ? null : n)),
+      topCards: topCards.map((c) => (c === latest ? card : c)),
+      cardSinceMs: state.cardSinceMs!.slice(0, latest),
+    },
+    returned: true,
+  };
 }
 
 /** The name most of the steady window's sightings give, surely and without a rival; else null. */

@@ -12,7 +12,7 @@ import { cardFrom, parseCard, rankValue, SUIT_NAMES, suitOf, type CardCode, type
 import type { CardObservation, FrameObservations, Point } from '../vision/types';
 import { quadCentre, quadLongSide } from '../geometry';
 import type { OwnerEvidence, TableEvent } from '../protocol';
-import { addLook, cardsGoneByLook, DEFAULT_LOOK_TUNING, initialLooks, type NertsLooks } from './nerts-looks';
+import { addLook, addName, cardsGoneByLook, DEFAULT_LOOK_TUNING, initialLooks, nameShowsAgain, type NertsLooks } from './nerts-looks';
 import { initialPileWatch, watchPileLook, type PileLookTuning, type TopReading, type PileLookWatch } from './pile-looks';
 import { cardsBetween, pilePrior, readWithPrior, type ReadingTuning } from './readings';
 import { addSuitLean, TWIN_SUIT, twinLean, type SuitLean } from './pile-suit';
@@ -1097,6 +1097,10 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
         if (!known) {
           seat.nertsSeen.push(decided.code);
           pause.name = false;
+          // The name joins the looks' cards: it names the latest, or it is a card they missed.
+          const named = addName(seat.nertsLooks ?? initialLooks(), decided.code, now);
+          seat.nertsLooks = named.state;
+          if (named.newCard) pause.look = false;
           if (seat.nertsSeen.length > 1) {
             pause.newTopMs = now;
             noteNertsDeparture(seat, now, config, seat.nertsSeen[seat.nertsSeen.length - 2]);
@@ -1104,8 +1108,20 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
         }
       }
     }
-    // Cards gone: distinct tops after the first, by name or by look, whichever saw more of them.
-    const gone = Math.max(seat.nertsSeen.length - 1, cardsGoneByLook(seat.nertsLooks ?? initialLooks()));
+    if (decided?.code && seat.nertsLooks) {
+      // The card before the latest read surely again since the latest showed: the latest is no card gone.
+      const sureReadings = seat.nertsVotes.filter((vote) => vote.code === decided.code && vote.weight >= config.sureNameConfidence).map((vote) => vote.timeMs);
+      const latestSince = seat.nertsLooks.cardSinceMs?.at(-1);
+      const again = nameShowsAgain(seat.nertsLooks, decided.code, sureReadings, config.nertsLookReturnMs);
+      if (again.returned) {
+        seat.nertsLooks = again.state;
+        seat.nertsTop = decided.code;
+        seat.nertsDepartures = (seat.nertsDepartures ?? []).filter((departure) => latestSince === null || latestSince === undefined || departure.atMs < latestSince);
+        lookReturned = true;
+      }
+    }
+    // Cards gone: distinct cards after the first, by look and by name together (see addName).
+    const gone = cardsGoneByLook(seat.nertsLooks ?? initialLooks());
     const left = Math.max(1, seat.nertsSize - gone);
     if (left < seat.nertsLeft) {
       seat.nertsLeft = left;

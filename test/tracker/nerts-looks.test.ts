@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addLook, cardsGoneByLook, DEFAULT_LOOK_TUNING, initialLooks, type NertsLooks } from '../../server/tracker/nerts-looks';
+import { addLook, addName, cardsGoneByLook, DEFAULT_LOOK_TUNING, initialLooks, nameShowsAgain, type NertsLooks } from '../../server/tracker/nerts-looks';
 
 /** A unit look pointing mostly along axis `k` of 8, with a little of `wobble` along the next axis. */
 function look(k: number, wobble = 0): number[] {
@@ -164,6 +164,72 @@ describe('Nerts cards counted by look', () => {
     const frames = Array.from({ length: 30 }, (_, i) => look(2, 0.15 * Math.sin(i)));
     expect(feed(frames).state.tops).toHaveLength(1);
   });
+  it('a new look with no break but surely named apart from the latest card is a new card (5S, then 3D turned at once)', () => {
+    let state = initialLooks();
+    const add = (l: number[], name: string) => addLook(state, { look: l, at: [300, 600], cardLength: 80, name }, DEFAULT_LOOK_TUNING, false);
+    for (let i = 0; i < 3; i++) state = add(look(0), '5S').state;
+    const newCards = [0, 1, 2].map(() => {
+      const result = add(look(2), '3D');
+      state = result.state;
+      return result.newCard;
+    });
+    expect(newCards).toEqual([false, false, true]);
+    expect(cardsGoneByLook(state)).toBe(1);
+  });
+
+  it('a name the looks did not name names the latest card; a new name after a named card is a card the looks missed', () => {
+    const timed = (l: number[], timeMs: number, name?: string) => ({ look: l, at: [300, 600] as [number, number], cardLength: 80, timeMs, ...(name ? { name } : {}) });
+    let state = initialLooks();
+    for (const t of [0, 100, 200]) state = addLook(state, timed(look(0), t, '2C')).state;
+    // 2S lay on the pile too briefly for a steady look; the vote on names saw it.
+    const missed = addName(state, '2S', 1000);
+    expect(missed.newCard).toBe(true);
+    expect(cardsGoneByLook(missed.state)).toBe(1);
+    expect(missed.state.cardSinceMs).toEqual([0, 1000]);
+    // Its look steadies later, named the same: that card, not another.
+    state = missed.state;
+    let result = addLook(state, timed(look(3), 1100, '2S'));
+    for (const t of [1200, 1300]) result = addLook(result.state, timed(look(3), t, '2S'));
+    expect(result.newCard).toBe(false);
+    expect(cardsGoneByLook(result.state)).toBe(1);
+    // The next card by look alone (JD at webcam size), after a break: one more gone.
+    state = result.state;
+    for (const t of [2000, 2100, 2200]) state = addLook(state, timed(look(5), t)).state;
+    expect(cardsGoneByLook(state)).toBe(2);
+    // Then the vote names it: the latest card gets the name, no card added; a known name adds nothing.
+    const naming = addName(state, 'JD', 2500);
+    expect(naming.newCard).toBe(false);
+    expect(cardsGoneByLook(naming.state)).toBe(2);
+    expect(naming.state.topNames?.at(-1)).toBe('JD');
+    expect(addName(naming.state, '2C', 2600).state).toBe(naming.state);
+    // Names alone (observations without looks) count cards too.
+    let names = initialLooks();
+    for (const [k, code] of ['3D', '9D', '9S'].entries()) names = addName(names, code, k * 1000).state;
+    expect(cardsGoneByLook(names)).toBe(2);
+  });
+
+  it('the card before the latest read surely again soon after the latest showed takes the latest back', () => {
+    const timed = (l: number[], timeMs: number, name?: string) => ({ look: l, at: [300, 600] as [number, number], cardLength: 80, timeMs, ...(name ? { name } : {}) });
+    let state = initialLooks();
+    for (const t of [0, 100, 200]) state = addLook(state, timed(look(0), t, '8S')).state;
+    // A look drift misread as 10C: a new card by look at 5000.
+    for (const t of [5000, 5100, 5200]) state = addLook(state, timed(look(2), t, '10C')).state;
+    expect(cardsGoneByLook(state)).toBe(1);
+    // One sure 8S since then is not enough; readings before it showed do not count.
+    expect(nameShowsAgain(state, '8S', [100, 200, 5300], 5000).returned).toBe(false);
+    // Readings long after (8S read on a work pile beside the pile) do not count either.
+    expect(nameShowsAgain(state, '8S', [10500, 10600], 5000).returned).toBe(false);
+    const again = nameShowsAgain(state, '8S', [5300, 5400], 5000);
+    expect(again.returned).toBe(true);
+    expect(cardsGoneByLook(again.state)).toBe(0);
+    // The contradicted name is dropped, so a real 10C later is a new card.
+    expect(again.state.topNames).toEqual(['8S', null]);
+    expect(addName(again.state, '10C', 20000).newCard).toBe(true);
+    // A name two cards back changes nothing (that card cannot come back).
+    for (const t of [8000, 8100, 8200]) state = addLook(state, timed(look(4), t, 'KS')).state;
+    expect(nameShowsAgain(state, '8S', [8300, 8400], 5000).returned).toBe(false);
+  });
+
   it('keeps plain JSON state (it is saved with the hand)', () => {
     const { state } = feed([look(0), look(0), look(0), look(5), look(5), look(5)]);
     expect(JSON.parse(JSON.stringify(state))).toEqual(state);
