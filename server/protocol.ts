@@ -414,6 +414,21 @@ export const PipelineStatsSchema = Type.Object({
   /** Receipt-to-observations latency percentiles over the last 200 frames, ms. */
   p50Ms: Type.Number(),
   p95Ms: Type.Number(),
+  /**
+   * Since the table opened (this server run), to the millisecond: all frames, frames read during
+   * play, and whole reads (every card read, at the score sort) apart.
+   */
+  session: Type.Optional(
+    Type.Object({
+      p50Ms: Type.Number(),
+      p95Ms: Type.Number(),
+      playFrames: Type.Integer(),
+      playP50Ms: Type.Number(),
+      playP95Ms: Type.Number(),
+      wholeReads: Type.Integer(),
+      wholeReadP95Ms: Type.Number(),
+    }),
+  ),
 });
 export type PipelineStats = Static<typeof PipelineStatsSchema>;
 

@@ -301,7 +301,7 @@ export class LiveTable {
 
   private readonly sink: TableSink = {
     onObservations: (frame: PendingFrame, recognised: FrameObservations, latencyMs: number) => {
-      this.counters.processed(latencyMs);
+      this.counters.processed(latencyMs, frame.everyCard === true);
       const observations = this.stored.calibration === null ? this.withDefaultZones(recognised) : recognised;
       this.latestObservations = observations;
       this.onObservations(frame, observations, latencyMs);

@@ -1,11 +1,42 @@
 /**
  * Pipeline counters of one table: frames received, processed, dropped (latest frame wins),
- * rejected, processing rate and latency percentiles (receipt → observations, ms).
+ * rejected, processing rate and latency percentiles (receipt → observations, ms): over the latest
+ * frames for the dashboard, and since the table opened, play frames and whole reads (the score
+ * sort's) apart, for benchmarks.
  */
 import type { PipelineStats } from '../protocol';
 
 const LATENCY_WINDOW = 200;
 const FPS_WINDOW_MS = 3000;
+
+/**
+ * Latencies since the start in 1 ms bins up to 10 s (and one bin beyond): percentiles over any
+ * number of frames in fixed memory.
+ */
+export class LatencyHistogram {
+  private static readonly MAX_MS = 10_000;
+  private readonly bins = new Uint32Array(LatencyHistogram.MAX_MS + 2);
+  count = 0;
+
+  add(latencyMs: number): void {
+    const bin = Math.min(LatencyHistogram.MAX_MS + 1, Math.max(0, Math.round(latencyMs)));
+    this.bins[bin] += 1;
+    this.count += 1;
+  }
+
+  /** The q-quantile (0–1) of `histograms` together, ms (to the bin); 0 when empty. */
+  static quantile(q: number, ...histograms: LatencyHistogram[]): number {
+    const total = histograms.reduce((sum, h) => sum + h.count, 0);
+    if (total === 0) return 0;
+    const rank = Math.min(total - 1, Math.floor(q * total));
+    let seen = 0;
+    for (let bin = 0; bin < LatencyHistogram.MAX_MS + 2; bin++) {
+      for (const h of histograms) seen += h.bins[bin];
+      if (seen > rank) return bin;
+    }
+    return LatencyHistogram.MAX_MS + 1;
+  }
+}
 
 /** Mutable counters; `snapshot()` gives the protocol's PipelineStats. */
 export class PipelineCounters {
@@ -17,6 +48,8 @@ export class PipelineCounters {
   private viewerMessagesSkipped = 0;
   private readonly latencies: number[] = [];
   private readonly processedAt: number[] = [];
+  private readonly playLatencies = new LatencyHistogram();
+  private readonly wholeReadLatencies = new LatencyHistogram();
 
   received(): void {
     this.framesReceived += 1;
@@ -33,9 +66,10 @@ export class PipelineCounters {
   viewerSkipped(): void {
     this.viewerMessagesSkipped += 1;
   }
-  /** A frame came back from the recogniser after `latencyMs` (ms). */
-  processed(latencyMs: number): void {
+  /** A frame came back from the recogniser after `latencyMs` (ms); `wholeRead`: it was read whole (RecognizeOptions.everyCard). */
+  processed(latencyMs: number, wholeRead = false): void {
     this.framesProcessed += 1;
+    (wholeRead ? this.wholeReadLatencies : this.playLatencies).add(latencyMs);
     this.latencies.push(latencyMs);
     if (this.latencies.length > LATENCY_WINDOW) this.latencies.shift();
     const now = performance.now();
@@ -60,6 +94,15 @@ export class PipelineCounters {
       fps: span > 0 ? Math.round(((recent.length - 1) / span) * 10) / 10 : 0,
       p50Ms: Math.round(pick(0.5) * 10) / 10,
       p95Ms: Math.round(pick(0.95) * 10) / 10,
+      session: {
+        p50Ms: LatencyHistogram.quantile(0.5, this.playLatencies, this.wholeReadLatencies),
+        p95Ms: LatencyHistogram.quantile(0.95, this.playLatencies, this.wholeReadLatencies),
+        playFrames: this.playLatencies.count,
+        playP50Ms: LatencyHistogram.quantile(0.5, this.playLatencies),
+        playP95Ms: LatencyHistogram.quantile(0.95, this.playLatencies),
+        wholeReads: this.wholeReadLatencies.count,
+        wholeReadP95Ms: LatencyHistogram.quantile(0.95, this.wholeReadLatencies),
+      },
     };
   }
 }
