@@ -2,6 +2,7 @@
  * npm run bench:referee -- --players N --hands K --seed S [--art DIR] [--camera top|oblique] [--use-back-count]
  *   [--tables T] [--fps F] [--workers W] [--width 1280 --height 720]
  *   [--observations truth [--drop 0.1] [--misread 0.03]] [--observations FILE[,FILE…]] [--frames N]
+ *   [--record FILE]
  *
  * Peer help between the recognition workers is on (server default); NERTS_PEER_HELP=0 turns it off.
  *
@@ -26,6 +27,10 @@
  * server; observations come from the simulator's ground truth with seeded noise. Its numbers
  * are an upper bound for the full pipeline, labelled as such in the JSON line.
  *
+ * `--record FILE` writes what the server's tracker was given on the first table (every frame it
+ * stepped on, the referee's calls, each hand's truth) as a recording (server/tables/recording.ts),
+ * so a live run's mistakes can be refereed again offline, exactly as they happened.
+ *
  * `--observations FILE[,FILE…]` referees recordings of the real recogniser's observations on
  * simulated hands (`npm run record:observations`; server/tables/recording.ts) through the
  * tracker and rules: the same accuracy numbers as the full pipeline for that recogniser output,
@@ -41,7 +46,8 @@ import { buildApp } from '../app';
 import { createSimTable, type SimFrame, type SimTable } from '../sim/live';
 import { simCalibration } from '../tables/sim-calibration';
 import { BackShowings, backViews } from '../tables/sim-feed';
-import { openRecording } from '../tables/recording';
+import { openRecording, RecordingWriter } from '../tables/recording';
+import type { LiveTable } from '../tables/live-table';
 import { refereeFromTruth, refereeObservations } from '../tables/truth-referee';
 import type { CreatedTable, PipelineStats, TableView } from '../protocol';
 import type { HandTruth } from '../sim/bots/engine';
@@ -78,7 +84,7 @@ interface HandResult {
 }
 
 function usage(message: string): never {
-  console.error(`bench:referee: ${message}\nusage: npm run bench:referee -- --players N --hands K --seed S [--art DIR] [--camera top|oblique] [--tables T] [--fps F] [--workers W] [--prerender] [--use-back-count]`);
+  console.error(`bench:referee: ${message}\nusage: npm run bench:referee -- --players N --hands K --seed S [--art DIR] [--camera top|oblique] [--tables T] [--fps F] [--workers W] [--prerender] [--use-back-count] [--record FILE]`);
   process.exit(2);
 }
 
@@ -149,6 +155,8 @@ function compare(tableIndex: number, handIndex: number, view: TableView, truth: 
 interface Bench {
   base: string;
   request<T>(method: string, path: string, token: string, body?: unknown): Promise<T>;
+  /** The server's table (in this process), to record what its tracker is given. */
+  liveTable(id: string): LiveTable | undefined;
 }
 
 /**
@@ -186,6 +194,7 @@ async function playTable(
   prerender: boolean,
   rendered: () => Promise<void>,
   useBackCount: boolean,
+  recording: RecordingWriter | null,
 ): Promise<{ results: HandResult[]; stats: PipelineStats; sent: number; wallMs: number }> {
   let sim = source;
   if (prerender) {
@@ -204,6 +213,13 @@ async function playTable(
   });
   const { table, tokens } = created;
   if (sim.camera) await bench.request('PUT', `/api/tables/${table.id}/calibration`, tokens.referee, simCalibration(sim.layout, sim.camera));
+  // --record: every frame the tracker steps on, as the hand the bench is playing (it drains the
+  // pipeline at each hand's end, so no frame crosses over).
+  let handIndex = 0;
+  if (recording) bench.liveTable(table.id)?.trackerFrameListeners.add(({ timeMs, observations }) => {
+    const { timingsMs: _timings, ...obs } = observations;
+    recording.frame(handIndex, 0, timeMs, obs);
+  });
   const socket = new WebSocket(`${bench.base.replace('http', 'ws')}/api/tables/${table.id}/camera?token=${tokens.camera}`);
   await new Promise<void>((resolve, reject) => {
     socket.once('open', () => resolve());
@@ -262,6 +278,7 @@ async function playTable(
     if (frame.frameIndex === 0) {
       await bench.request('POST', `/api/tables/${table.id}/hands`, tokens.referee, {});
       callByReferee = false;
+      handIndex = frame.handIndex;
     }
     if (callByReferee === false && frame.scene.cards.some((card) => card.zone.kind === 'sorted') && frame.handTruth.caller) {
       // The score sort has begun: a hand the camera did not see called is called by the referee
@@ -269,6 +286,7 @@ async function playTable(
       const view = await bench.request<{ view: TableView }>('GET', `/api/tables/${table.id}`, tokens.view);
       if (view.view.phase === 'playing') {
         await bench.request('POST', `/api/tables/${table.id}/call`, tokens.referee, { player: frame.handTruth.caller });
+        recording?.call(frame.handIndex, frame.timeMs, frame.handTruth.caller);
         callByReferee = true;
         log(`table ${index} hand ${frame.handIndex}: the camera missed the call; the referee calls it`);
       } else callByReferee = null;
@@ -284,6 +302,7 @@ async function playTable(
     if (wait > 0) await sleep(wait);
     if (frame.lastOfHand) {
       await drain();
+      recording?.truth(frame.handIndex, frame.handTruth);
       const sorted = (await bench.request<{ view: TableView }>('GET', `/api/tables/${table.id}`, tokens.view)).view;
       const backCount = await scoreSort(bench, table.id, tokens.referee, sorted, frame.handTruth, useBackCount);
       const view = await bench.request<TableView>('POST', `/api/tables/${table.id}/hands/end`, tokens.referee, {});
@@ -318,6 +337,7 @@ async function main(): Promise<void> {
       frames: { type: 'string' },
       prerender: { type: 'boolean' },
       'use-back-count': { type: 'boolean' },
+      record: { type: 'string' },
       drop: { type: 'string' },
       misread: { type: 'string' },
     },
@@ -330,6 +350,7 @@ async function main(): Promise<void> {
   if (!Number.isFinite(seed)) usage('--seed must be a number');
   const camera = values.camera ?? 'top';
   if (camera !== 'top' && camera !== 'oblique') usage('--camera must be top or oblique');
+  if (values.record !== undefined && values.observations !== undefined) usage('--record records a full-pipeline run; it does not go with --observations');
   const tables = positiveInt(values.tables, 'tables', 1);
   const fps = positiveInt(values.fps, 'fps', tables > 1 ? 10 : 30);
   const workers = positiveInt(values.workers, 'workers', 1);
@@ -418,6 +439,7 @@ async function main(): Promise<void> {
   log(`server on ${address}, recogniser ${backend}, ${tables} table(s) x ${hands} hand(s), ${players} players, seed ${seed}, camera ${camera}, ${fps} fps`);
   const bench: Bench = {
     base: address,
+    liveTable: (id) => app.tables.get(id),
     async request<T>(method: string, path: string, token: string, body?: unknown): Promise<T> {
       const response = await fetch(`${address}${path}`, {
         method,
@@ -443,7 +465,14 @@ async function main(): Promise<void> {
       if (renderedCount === sims.length) allRendered();
       return everyTableRendered;
     };
-    const runs = await Promise.all(sims.map((sim, i) => playTable(bench, i, sim, fps, log, maxFrames, values.prerender === true, rendered, values['use-back-count'] === true)));
+    const recording = values.record ? new RecordingWriter(values.record, { seed, players: sims[0].players, variant: sims[0].variant, calibration: sims[0].camera ? simCalibration(sims[0].layout, sims[0].camera) : null }) : null;
+    const runs = await Promise.all(
+      sims.map((sim, i) => playTable(bench, i, sim, fps, log, maxFrames, values.prerender === true, rendered, values['use-back-count'] === true, i === 0 ? recording : null)),
+    );
+    if (recording) {
+      await recording.close();
+      log(`recorded what the tracker was given to ${values.record} (npm run bench:referee -- --observations ${values.record})`);
+    }
     const results = runs.flatMap((run) => run.results);
     const processed = runs.reduce((sum, run) => sum + run.stats.framesProcessed, 0);
     const summary = {

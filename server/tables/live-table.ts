@@ -112,8 +112,11 @@ export class LiveTable {
   readonly counters = new PipelineCounters();
   /** The latest processed observations (for enrolment: which back was held up). */
   latestObservations: FrameObservations | null = null;
-  /** Listeners for processed frames (the benchmark and tests read them). */
-  readonly frameListeners = new Set<(observations: FrameObservationsMessage) => void>();
+  /**
+   * Listeners for the frames the tracker steps on, with what it is given (the benchmark records
+   * them: `bench:referee -- --record FILE`, so a live run can be refereed again offline).
+   */
+  readonly trackerFrameListeners = new Set<(frame: { timeMs: number; observations: FrameObservations }) => void>();
   /** Backs the camera counts during the score sort (this hand's; not persisted: the camera can count again). */
   private backCount: BackCountState = initialBackCountState();
   /** When a score-sort frame was last sent to be read whole (performance.now(), ms). */
@@ -340,9 +343,9 @@ export class LiveTable {
       cards: observations.cards,
       timingsMs: { ...(observations.timingsMs ?? {}), total: latencyMs },
     };
-    for (const listener of this.frameListeners) listener(message);
     const phase = this.rules.referee.hand?.phase;
     if (phase === 'playing' || phase === 'ended') {
+      for (const listener of this.trackerFrameListeners) listener({ timeMs: frame.captureTimeMs, observations });
       const result = step(this.tracker, { ...observations, timestampMs: frame.captureTimeMs }, this.trackerConfig);
       this.tracker = result.state;
       if (result.events.length > 0) {

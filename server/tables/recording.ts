@@ -8,7 +8,9 @@
  * Format `nerts-observations/1`, one JSON object a line:
  * - first `{ type: 'meta', format, seed, players, variant, calibration }`;
  * - then `{ type: 'frame', hand, frameIndex, timeMs, obs }` (obs: FrameObservations without timings)
- *   and, after a hand's last frame, `{ type: 'truth', hand, truth }` (HandTruth).
+ *   and, after a hand's last frame, `{ type: 'truth', hand, truth }` (HandTruth);
+ * - `{ type: 'call', hand, timeMs, player }` where a referee called for a player because the camera
+ *   had missed the call (`bench:referee -- --record`): the tracker is told before the next frame.
  */
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -29,7 +31,8 @@ export interface RecordingMeta extends RefereedTable {
 type RecordingLine =
   | RecordingMeta
   | { type: 'frame'; hand: number; frameIndex: number; timeMs: number; obs: FrameObservations }
-  | { type: 'truth'; hand: number; truth: HandTruth };
+  | { type: 'truth'; hand: number; truth: HandTruth }
+  | { type: 'call'; hand: number; timeMs: number; player: string };
 
 /** Writes a recording line by line. */
 export class RecordingWriter {
@@ -47,6 +50,11 @@ export class RecordingWriter {
 
   truth(hand: number, truth: HandTruth): void {
     this.write({ type: 'truth', hand, truth });
+  }
+
+  /** A referee called for `player` (the camera had missed the call). */
+  call(hand: number, timeMs: number, player: string): void {
+    this.write({ type: 'call', hand, timeMs, player });
   }
 
   async close(): Promise<void> {
@@ -70,12 +78,16 @@ export async function openRecording(file: string): Promise<{ meta: RecordingMeta
   async function* frames(): AsyncGenerator<ObservedFrame> {
     // A frame is held back until the next line says whether its hand's truth follows.
     let held: ObservedFrame | null = null;
+    let calledBy: string | null = null;
     for (let next = await lines.next(); !next.done; next = await lines.next()) {
       if (!next.value.trim()) continue;
       const line = JSON.parse(next.value) as RecordingLine;
       if (line.type === 'frame') {
         if (held) yield held;
-        held = { handIndex: line.hand, timeMs: line.timeMs, observations: line.obs };
+        held = { handIndex: line.hand, timeMs: line.timeMs, observations: line.obs, ...(calledBy !== null ? { calledBy } : {}) };
+        calledBy = null;
+      } else if (line.type === 'call') {
+        calledBy = line.player;
       } else if (line.type === 'truth' && held && held.handIndex === line.hand) {
         yield { ...held, handTruth: line.truth };
         held = null;

@@ -10,7 +10,7 @@ import type { HandTruth } from '../sim/bots/engine';
 import { presetCamera, type CameraPose } from '../sim/render/camera';
 import type { TableView } from '../protocol';
 import type { FrameObservations } from '../vision/types';
-import { DEFAULT_TRACKER_TUNING, flushPending, initialTrackerState, step, type TimedEvent, type TrackerState } from '../tracker/tracker';
+import { DEFAULT_TRACKER_TUNING, flushPending, initialTrackerState, markCalled, step, type TimedEvent, type TrackerState } from '../tracker/tracker';
 import { sceneObservations, seededRandom, type Noise } from '../tracker/sim-observations';
 import { simCalibration } from './sim-calibration';
 import { applyRules, initialRulesState, toView, variantInput, type RulesContext, type RulesState } from './rules';
@@ -31,6 +31,8 @@ export interface ObservedFrame {
   observations: FrameObservations;
   /** On the last frame of a hand: the simulator's truth (the hand is scored after it). */
   handTruth?: HandTruth;
+  /** A referee called for this player just before this frame (the camera had missed the call). */
+  calledBy?: string;
 }
 
 /** Who plays and under which rules, as a recording or a simulated table says. */
@@ -65,6 +67,11 @@ export async function refereeObservations(table: RefereedTable, frames: AsyncIte
       hand = frame.handIndex;
       tracker = initialTrackerState(config);
       apply([{ timeMs: frame.timeMs, event: { type: 'hand-started', hand: frame.handIndex + 1 } }]);
+    }
+    if (frame.calledBy !== undefined) {
+      // As LiveTable.manualCall: the tracker learns who called, the rules get the call.
+      tracker = markCalled(tracker, frame.calledBy);
+      apply([{ timeMs: frame.timeMs, event: { type: 'call', player: frame.calledBy, manual: true } }]);
     }
     const result = step(tracker, { ...frame.observations, timestampMs: frame.timeMs }, config);
     tracker = result.state;

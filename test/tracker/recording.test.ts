@@ -47,6 +47,40 @@ describe('recorded observations', () => {
     for (const player of replayed[0].view.players) expect(player.nertsLeft).toBe(replayed[0].truth.nertsLeft[player.id]);
   });
 
+  it("replays a referee's call (the camera missed it) before the next frame, as LiveTable.manualCall", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nerts-recording-'));
+    const file = join(dir, 'called.jsonl');
+    const sim = await createSimTable({ players: 2, seed: 3, fps: 10, render: false, hands: 1 });
+    const camera = presetCamera('top', 1280, 720, sim.layout.table);
+    const calibration = simCalibration(sim.layout, camera);
+    const writer = new RecordingWriter(file, { seed: 3, players: sim.players, variant: sim.variant, calibration });
+    const random = seededRandom(5);
+    // Only the first 10 s are seen; then the referee calls for p2 and one more frame comes.
+    let calledAt = -1;
+    for await (const frame of sim) {
+      if (frame.handTimeMs > 10_000 && calledAt < 0) {
+        writer.call(frame.handIndex, frame.timeMs, 'p2');
+        calledAt = frame.timeMs;
+      }
+      if (calledAt < 0 || frame.lastOfHand) writer.frame(frame.handIndex, frame.frameIndex, frame.timeMs, sceneObservations(frame.scene, camera, calibration, { drop: 0, misread: 0 }, random));
+      if (frame.lastOfHand) writer.truth(frame.handIndex, frame.handTruth);
+    }
+    await writer.close();
+    const { meta, frames } = await openRecording(file);
+    const seen: Array<string | undefined> = [];
+    const tagged = (async function* () {
+      for await (const frame of frames) {
+        seen.push(frame.calledBy);
+        yield frame;
+      }
+    })();
+    const [hand] = await refereeObservations(meta, tagged);
+    // The call rides on the first frame after it, the hand's last.
+    expect(seen.filter((c) => c !== undefined)).toEqual(['p2']);
+    expect(seen.at(-1)).toBe('p2');
+    expect(hand.view.calledBy).toBe('p2');
+  });
+
   it('refuses a file that is not a recording', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'nerts-recording-')), 'not.jsonl');
     writeFileSync(file, '{"hello":1}\n');
