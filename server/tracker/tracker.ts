@@ -1043,6 +1043,9 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
       pause.lastFaceMs = now;
     }
     if (topMoved) pause.name = pause.look = true;
+    // The pile's face-down card showing: its top has just been taken (the next is not turned yet).
+    const backOnPile = seen.some((card) => card.kind === 'back' && (!seat.nertsAt || Math.hypot(quadCentre(card.corners)[0] - seat.nertsAt[0], quadCentre(card.corners)[1] - seat.nertsAt[1]) <= cardHeightPx(card.corners) / 2));
+    if (backOnPile) pause.name = pause.look = true;
     // Just after a new top, another is the same card still arriving.
     const settled = pause.newTopMs === undefined || now - pause.newTopMs >= config.nertsMinGapMs;
     if (looked?.look) {
@@ -1059,6 +1062,10 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
         pause.lookTopMs = undefined;
         lookReturned = true;
       }
+      // A break is used up by the first steady top after it: the latest card still lying there
+      // closes the pile again (a card lifted off shows a look of its own on the way, no new card;
+      // its successor comes after the next break: the pile's back, or a hand over it).
+      if (added.steadyAsLatest && !backOnPile) pause.look = false;
       // The first top, or a new card, closes the pile until the next break.
       if (added.newCard || (before === 0 && added.state.tops.length === 1)) {
         pause.look = false;

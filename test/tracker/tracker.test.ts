@@ -353,6 +353,21 @@ describe('tracker: Nerts piles and the call', () => {
     expect(counts).toEqual([{ type: 'nerts-count', player: 'ann', left: 12 }, { type: 'nerts-count', player: 'ann', left: 11 }]);
   });
 
+  it("counts one card for a top lifted off (its look on the way is no card) and the next turned after the pile's back shows", () => {
+    // As recorded live (3 players, seed 1): the 2S lies on the pile (a break long before), the
+    // hand lifts it and it shows a look of its own for three frames, 10 px off; then the pile's
+    // face-down card (its back) until the player turns the JD.
+    const unit = (k: number) => Array.from({ length: 8 }, (_, i) => (i === k ? 1 : 0));
+    const top = (at: number, k: number, count: number, dx = 0) => frames(at, count, 33, () => [{ ...face('KH', ANN_NERTS.x + dx, ANN_NERTS.y, 'seat-0/nerts', 0.15), look: unit(k) }]);
+    const back = (at: number, count: number) => frames(at, count, 33, () => [{ ...face('KH', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts', 0.99), kind: 'back' as const, code: undefined, backId: 'deck-ann' }]);
+    const sequence = [...top(0, 0, 10), frame(340, []), frame(600, []), ...top(900, 0, 30), ...top(1900, 1, 3, 10), ...back(2000, 20), ...top(2700, 2, 10)];
+    const counts = run(sequence).events.filter((e) => e.type === 'nerts-count');
+    expect(counts).toEqual([{ type: 'nerts-count', player: 'ann', left: 12 }]);
+    // The back alone is the break: with no frame bare of cards, the next card still counts.
+    const noGap = [...top(0, 0, 30), ...back(1000, 3), ...top(1100, 1, 10)];
+    expect(run(noGap).events.filter((e) => e.type === 'nerts-count')).toEqual([{ type: 'nerts-count', player: 'ann', left: 12 }]);
+  });
+
   it('gives a Nerts card back when the top before it shows again soon after (the new look was that card, part covered)', () => {
     const unit = (k: number) => Array.from({ length: 8 }, (_, i) => (i === k ? 1 : 0));
     const top = (at: number, k: number, count = 4) => frames(at, count, 100, () => [{ ...face('KH', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts', 0.15), look: unit(k) }]);
