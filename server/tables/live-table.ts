@@ -108,6 +108,8 @@ export class LiveTable {
   private frameSeq = 0;
   private lastObservationsSentMs = 0;
   private lastFailureSentMs = 0;
+  /** The latest frame's capture time (camera clock) and when it came (performance.now()), ms. */
+  private lastCapture: { captureTimeMs: number; receivedAtMs: number } | null = null;
   private readonly recentFrames: Array<{ seq: number; image: Uint8Array; contentType: string }> = [];
   readonly counters = new PipelineCounters();
   /** The latest processed observations (for enrolment: which back was held up). */
@@ -289,7 +291,18 @@ export class LiveTable {
     const everyCard = this.rules.referee.hand?.phase === 'ended' && now - this.lastWholeReadMs >= SORT_WHOLE_READ_MS;
     if (everyCard) this.lastWholeReadMs = now;
     this.pool.offer(this.id, { seq, image, captureTimeMs, receivedAtMs: now, ...(everyCard ? { everyCard } : {}) });
+    this.lastCapture = { captureTimeMs, receivedAtMs: now };
     return seq;
+  }
+
+  /**
+   * Now on the camera's clock, which times the tracker's events (frames carry their capture
+   * times: a sim table's run from its start, a phone's may be off the server's by seconds): the
+   * latest frame's capture time plus the time since it came. The referee's actions are timed on
+   * it, so a manual call falls between the right plays. Before any frame, the server's clock.
+   */
+  private tableNow(): number {
+    return this.lastCapture ? this.lastCapture.captureTimeMs + (performance.now() - this.lastCapture.receivedAtMs) : Date.now();
   }
 
   /** Counts a frame refused at the boundary. */
@@ -417,7 +430,7 @@ export class LiveTable {
   // ------------------------------------------------------------------ referee actions
 
   /** Starts the next hand (the tracker starts afresh). */
-  startHand(timeMs = Date.now()): TableView {
+  startHand(timeMs = this.tableNow()): TableView {
     const hand = this.rules.referee.handsStarted + 1;
     this.tracker = initialTrackerState(this.trackerConfig);
     this.resetBackCount();
@@ -427,26 +440,26 @@ export class LiveTable {
   }
 
   /** A manual Nerts call by the referee: play freezes. */
-  manualCall(player: string, timeMs = Date.now()): { view: TableView; violations: LoggedEvent['violations'] } {
+  manualCall(player: string, timeMs = this.tableNow()): { view: TableView; violations: LoggedEvent['violations'] } {
     this.tracker = markCalled(this.tracker, player);
     const [entry] = this.record([{ timeMs, event: { type: 'call', player, manual: true } }]);
     return { view: this.view(), violations: entry.violations };
   }
 
   /** The table agreed a stuck rotation (everyone stuck): logged; the stall prompt clears. */
-  stuckRotation(timeMs = Date.now()): { view: TableView; violations: LoggedEvent['violations'] } {
+  stuckRotation(timeMs = this.tableNow()): { view: TableView; violations: LoggedEvent['violations'] } {
     const [entry] = this.record([{ timeMs, event: { type: 'stuck-rotation' } }]);
     return { view: this.view(), violations: entry.violations };
   }
 
   /** The referee overrules a dispute's automatic ruling. */
-  overrule(disputeId: string, winner: string, timeMs = Date.now()): { view: TableView; violations: LoggedEvent['violations'] } {
+  overrule(disputeId: string, winner: string, timeMs = this.tableNow()): { view: TableView; violations: LoggedEvent['violations'] } {
     const [entry] = this.record([{ timeMs, event: { type: 'dispute-resolved', disputeId, winner, by: 'referee' } }]);
     return { view: this.view(), violations: entry.violations };
   }
 
   /** Ends the hand and scores it. */
-  endHand(timeMs = Date.now()): { view: TableView; violations: LoggedEvent['violations'] } {
+  endHand(timeMs = this.tableNow()): { view: TableView; violations: LoggedEvent['violations'] } {
     // Plays still waiting for their owner are decided now, before scoring.
     const flushed = flushPending(this.tracker, this.trackerConfig);
     this.tracker = flushed.state;
@@ -456,7 +469,7 @@ export class LiveTable {
   }
 
   /** A score-sort correction, recorded in the log. */
-  correct(correction: { player: string; centreCards?: number; nertsLeft?: number; reason: string }, timeMs = Date.now()): { view: TableView; violations: LoggedEvent['violations'] } {
+  correct(correction: { player: string; centreCards?: number; nertsLeft?: number; reason: string }, timeMs = this.tableNow()): { view: TableView; violations: LoggedEvent['violations'] } {
     const [entry] = this.record([{ timeMs, event: { type: 'correction', ...correction } }]);
     return { view: this.view(), violations: entry.violations };
   }

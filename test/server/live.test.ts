@@ -43,6 +43,21 @@ describe('live pipeline: camera socket → worker → tracker → rules → view
     viewer.terminate();
   });
 
+  it("times the referee's call on the camera's clock (frames timed from 0, as a simulated table's), between the right plays", async () => {
+    const { table, tokens } = await createTable(server.app);
+    await server.app.inject({ method: 'POST', url: `/api/tables/${table.id}/hands?token=${tokens.referee}`, payload: {} });
+    const camera = await server.app.injectWS(`/api/tables/${table.id}/camera?token=${tokens.camera}`);
+    for (let i = 0; i < 5; i += 1) await sendProcessed(server.app, table.id, camera, cameraMessage(1000 + i * 100, [face('AS', 160, 90, CENTRE)]));
+    const called = await server.app.inject({ method: 'POST', url: `/api/tables/${table.id}/call?token=${tokens.referee}`, payload: { player: 'ann' } });
+    expect(called.statusCode).toBe(200);
+    const log = (await server.app.inject({ url: `/api/tables/${table.id}/events?token=${tokens.view}` })).json() as Array<{ timeMs: number; event: { type: string } }>;
+    const call = log.find((entry) => entry.event.type === 'call');
+    // Just after the latest frame's capture time (1400), not the server's clock (about 1.7e12).
+    expect(call?.timeMs).toBeGreaterThanOrEqual(1400);
+    expect(call?.timeMs).toBeLessThan(1400 + 60_000);
+    camera.terminate();
+  });
+
   it('refuses a bad token with a close code and bad frames with an error message', async () => {
     const { table, tokens } = await createTable(server.app);
     const closed = new Promise<number>((resolve) => {
