@@ -620,6 +620,19 @@ function pileTop(faces: readonly CardObservation[], at: Point | undefined): Card
   return surest(inPlace.length > 0 ? inPlace : faces);
 }
 
+/**
+ * Whether a back lies on a Nerts pile (its face-down next card: the top was just taken): within
+ * half a card's length of where the pile lies (`at`), or anywhere in its zone before that is known.
+ */
+function backOnPile(seen: readonly CardObservation[], at: Point | undefined): boolean {
+  return seen.some((card) => {
+    if (card.kind !== 'back') return false;
+    if (!at) return true;
+    const [x, y] = quadCentre(card.corners);
+    return Math.hypot(x - at[0], y - at[1]) <= cardHeightPx(card.corners) / 2;
+  });
+}
+
 /** A Nerts pile's top lies within this many card lengths of where the pile was seen surely. */
 const NERTS_PLACE_CARDS = 0.3;
 
@@ -1044,8 +1057,8 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
     }
     if (topMoved) pause.name = pause.look = true;
     // The pile's face-down card showing: its top has just been taken (the next is not turned yet).
-    const backOnPile = seen.some((card) => card.kind === 'back' && (!seat.nertsAt || Math.hypot(quadCentre(card.corners)[0] - seat.nertsAt[0], quadCentre(card.corners)[1] - seat.nertsAt[1]) <= cardHeightPx(card.corners) / 2));
-    if (backOnPile) pause.name = pause.look = true;
+    const backShows = backOnPile(seen, seat.nertsAt);
+    if (backShows) pause.name = pause.look = true;
     // Just after a new top, another is the same card still arriving.
     const settled = pause.newTopMs === undefined || now - pause.newTopMs >= config.nertsMinGapMs;
     if (looked?.look) {
@@ -1065,7 +1078,7 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
       // A break is used up by the first steady top after it: the latest card still lying there
       // closes the pile again (a card lifted off shows a look of its own on the way, no new card;
       // its successor comes after the next break: the pile's back, or a hand over it).
-      if (added.steadyAsLatest && !backOnPile) pause.look = false;
+      if (added.steadyAsLatest && !backShows) pause.look = false;
       // The first top, or a new card, closes the pile until the next break.
       if (added.newCard || (before === 0 && added.state.tops.length === 1)) {
         pause.look = false;
