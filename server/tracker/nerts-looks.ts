@@ -80,8 +80,8 @@ function unitMean(looks: readonly number[][]): number[] {
 
 /**
  * Adds one frame's sighting of the pile's top: its look, its centre and its length (image px).
- * `steadyAsLatest` is true when the steady top is the latest card as it looked before (the
- * caller closes the pile then: tracker.ts).
+ * `steadyKnown` is true when the top is steady and no new card: it looks like the latest card or
+ * the one before (the caller closes the pile then: tracker.ts).
  * `newCard` is true when a steady top unlike the latest two cards' looks appears (a card left the pile); a
  * top that returns to an earlier look adds nothing, except that with `mayReturn` the card before
  * the latest showing steadily again takes the latest back (`returned`: the latest, never surely
@@ -94,7 +94,7 @@ export function addLook(
   tuning: LookTuning = DEFAULT_LOOK_TUNING,
   open = true,
   mayReturn = false,
-): { state: NertsLooks; newCard: boolean; returned?: boolean; steadyAsLatest?: boolean } {
+): { state: NertsLooks; newCard: boolean; returned?: boolean; steadyKnown?: boolean } {
   const latestSighting = { look: [...sighting.look], at: sighting.at, ...(sighting.name ? { name: sighting.name } : {}), ...(sighting.timeMs !== undefined ? { timeMs: sighting.timeMs } : {}) };
   const recent = [...state.recent, latestSighting].slice(-tuning.steadyFrames);
   const topNames = state.topNames ?? state.tops.map(() => null);
@@ -123,8 +123,7 @@ export function addLook(
       const cardSinceMs = state.cardSinceMs?.slice(0, latest);
       return { state: { ...next, topCards: topCards.map((card) => (card === latest ? latest - 1 : card)), ...(cardSinceMs ? { cardSinceMs } : {}) }, newCard: false, returned: true };
     }
-    const steadyAsLatest = state.tops.some((seen, k) => topCards[k] === latest && cosine(seen, top) >= tuning.sameCard);
-    return { state: next, newCard: false, ...(steadyAsLatest ? { steadyAsLatest } : {}) };
+    return { state: next, newCard: false, steadyKnown: true };
   }
   const name = steadyName(held);
   const named = name === null ? -1 : topNames.indexOf(name);

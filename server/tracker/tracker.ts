@@ -1075,10 +1075,10 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
         pause.lookTopMs = undefined;
         lookReturned = true;
       }
-      // A break is used up by the first steady top after it: the latest card still lying there
-      // closes the pile again (a card lifted off shows a look of its own on the way, no new card;
-      // its successor comes after the next break: the pile's back, or a hand over it).
-      if (added.steadyAsLatest && !backShows) pause.look = false;
+      // A break is used up by the first steady top after it: a card the pile showed before still
+      // lying there closes it again (a card lifted off shows a look of its own on the way, no new
+      // card; its successor comes after the next break: the pile's back, or a hand over it).
+      if (added.steadyKnown && !backShows) pause.look = false;
       // The first top, or a new card, closes the pile until the next break.
       if (added.newCard || (before === 0 && added.state.tops.length === 1)) {
         pause.look = false;
