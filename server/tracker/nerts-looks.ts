@@ -94,6 +94,7 @@ export function addLook(
   tuning: LookTuning = DEFAULT_LOOK_TUNING,
   open = true,
   mayReturn = false,
+  gone = false,
 ): { state: NertsLooks; newCard: boolean; returned?: boolean; steadyKnown?: boolean } {
   const latestSighting = { look: [...sighting.look], at: sighting.at, ...(sighting.name ? { name: sighting.name } : {}), ...(sighting.timeMs !== undefined ? { timeMs: sighting.timeMs } : {}) };
   const recent = [...state.recent, latestSighting].slice(-tuning.steadyFrames);
@@ -110,9 +111,20 @@ export function addLook(
   const steady = held.length >= tuning.steadyFrames || (tuning.steadyMs !== undefined && held.length >= 2 && heldMs >= tuning.steadyMs);
   if (!steady) return { state: next, newCard: false };
   const top = unitMean(held.map((r) => r.look));
+  const latest = topCards.length ? Math.max(...topCards) : 0;
+  const name = steadyName(held);
+  if (gone && topCards.length > 0) {
+    // The latest card left (the pile's back showed): a top is a new card unless it is that card
+    // come back (a lost race), surely alike or surely named the same.
+    const latestName = topNames.find((n, k) => topCards[k] === latest && n !== null) ?? null;
+    const back = state.tops.some((seen, k) => topCards[k] === latest && cosine(seen, top) >= tuning.returnSameCard) || (name !== null && name === latestName);
+    if (back) return { state: next, newCard: false, steadyKnown: true };
+    const onsetMs = held[0].timeMs;
+    const cardSinceMs = onsetMs === undefined ? state.cardSinceMs : sinceFrom(state.cardSinceMs, latest + 1, onsetMs);
+    return { state: { ...next, tops: [...state.tops, top], topNames: [...topNames, name], topCards: [...topCards, latest + 1], ...(cardSinceMs ? { cardSinceMs } : {}) }, newCard: true };
+  }
   // Only the latest card and the one before can show again (a card that lost a race comes back
   // at once): a look like an older card's is a look-alike (3C after 3D at webcam size), a new card.
-  const latest = topCards.length ? Math.max(...topCards) : 0;
   const earlier = state.tops.findIndex((seen, k) => topCards[k] >= latest - 1 && cosine(seen, top) >= tuning.sameCard);
   if (earlier >= 0) {
     // The card before the latest shows again: when the caller allows it (the latest came by look,
@@ -125,7 +137,6 @@ export function addLook(
     }
     return { state: next, newCard: false, steadyKnown: true };
   }
-  const name = steadyName(held);
   const named = name === null ? -1 : topNames.indexOf(name);
   const cards = topCards.length ? latest + 1 : 0;
   // The same card: surely named as an earlier top, or no break since the latest card showed (unless
@@ -155,9 +166,10 @@ function sinceFrom(since: ReadonlyArray<number | null> | undefined, card: number
  * too briefly, or under a hand, to show a steady look), so the pile shrank by one. A card added
  * this way has no look (an empty one, like no other); its look, if it steadies later, is taken as
  * that card by its name, or as the latest card when the pile had no break (see addLook's `open`).
- * A name some top already carries adds nothing (see nameShowsAgain).
+ * A name some top already carries adds nothing (see nameShowsAgain). With `gone` (the latest card
+ * left: the pile's back showed since) a new name is always a new card.
  */
-export function addName(state: NertsLooks, name: string, timeMs: number): { state: NertsLooks; newCard: boolean } {
+export function addName(state: NertsLooks, name: string, timeMs: number, gone = false): { state: NertsLooks; newCard: boolean } {
   const topNames = state.topNames ?? state.tops.map(() => null);
   const topCards = state.topCards ?? state.tops.map((_, k) => k);
   if (topNames.includes(name)) return { state, newCard: false };
@@ -166,7 +178,7 @@ export function addName(state: NertsLooks, name: string, timeMs: number): { stat
   }
   const latest = Math.max(...topCards);
   const latestTops = topCards.flatMap((card, k) => (card === latest ? [k] : []));
-  if (latestTops.every((k) => topNames[k] === null)) {
+  if (!gone && latestTops.every((k) => topNames[k] === null)) {
     // The looks saw this card without a sure name: now it has one.
     const named = [...topNames];
     named[latestTops[latestTops.length - 1]] = name;
@@ -199,14 +211,23 @@ export function nameShowsAgain(state: NertsLooks, name: string, sureReadingsMs: 
   const since = state.cardSinceMs?.[latest];
   if (card !== latest - 1 || since === undefined || since === null) return { state, returned: false };
   if (sureReadingsMs.filter((t) => t > since && t <= since + withinMs).length < minReadings) return { state, returned: false };
+  return { state: takeBackLatest(state, name), returned: true };
+}
+
+/**
+ * The latest card was no card gone (its tops become looks of the card before, their names other
+ * than `keepName` dropped). Nothing to take back before a second card.
+ */
+export function takeBackLatest(state: NertsLooks, keepName?: string): NertsLooks {
+  const topNames = state.topNames ?? state.tops.map(() => null);
+  const topCards = state.topCards ?? state.tops.map((_, k) => k);
+  const latest = topCards.length ? Math.max(...topCards) : 0;
+  if (latest === 0) return state;
   return {
-    state: {
-      ...state,
-      topNames: topNames.map((n, k) => (topCards[k] === latest && n !== name ? null : n)),
-      topCards: topCards.map((c) => (c === latest ? card : c)),
-      cardSinceMs: state.cardSinceMs!.slice(0, latest),
-    },
-    returned: true,
+    ...state,
+    topNames: topNames.map((n, k) => (topCards[k] === latest && n !== keepName ? null : n)),
+    topCards: topCards.map((c) => (c === latest ? latest - 1 : c)),
+    ...(state.cardSinceMs ? { cardSinceMs: state.cardSinceMs.slice(0, latest) } : {}),
   };
 }
 

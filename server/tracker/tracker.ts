@@ -12,7 +12,7 @@ import { cardFrom, parseCard, rankValue, SUIT_NAMES, suitOf, type CardCode, type
 import type { CardObservation, FrameObservations, Point } from '../vision/types';
 import { quadCentre, quadLongSide } from '../geometry';
 import type { OwnerEvidence, TableEvent } from '../protocol';
-import { addLook, addName, cardsGoneByLook, DEFAULT_LOOK_TUNING, initialLooks, nameShowsAgain, type NertsLooks } from './nerts-looks';
+import { addLook, addName, cardsGoneByLook, DEFAULT_LOOK_TUNING, initialLooks, nameShowsAgain, takeBackLatest, type NertsLooks } from './nerts-looks';
 import { initialPileWatch, watchPileLook, type PileLookTuning, type TopReading, type PileLookWatch } from './pile-looks';
 import { cardsBetween, pilePrior, readWithPrior, type ReadingTuning } from './readings';
 import { addSuitLean, TWIN_SUIT, twinLean, type SuitLean } from './pile-suit';
@@ -183,6 +183,12 @@ export interface TrackerConfig extends ReadingTuning, PileLookTuning {
   /** For this long after a Nerts pile's new top by look, the top before it showing steadily again takes it back (see addLook), ms. */
   nertsLookReturnMs: number;
   /**
+   * A Nerts card counted this soon before the pile's back shows was the top itself on its way off
+   * (read as another card in the hand: an 8S as 10C), ms. A card stays on top longer than this:
+   * it is turned, seen, then taken.
+   */
+  nertsLiftMs: number;
+  /**
    * A Nerts top's look is steady when held 3 frames, or 2 frames at least this far apart, ms (see
    * LookTuning.steadyMs): at 4–5 frames a second, tops taken soon after they were turned had gone
    * uncounted (recorded 5- and 6-player games: Nerts error 5.3 → 3.5 cards in sum over 7).
@@ -249,6 +255,7 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   callerEmptyNertsMs: 2000,
   callWaitMs: 2500,
   nertsLookReturnMs: 5000,
+  nertsLiftMs: 450,
   nertsLookSteadyMs: 100,
   bareAtEndMaxLeft: 5,
   suitRevisionMaxCards: 3,
@@ -435,9 +442,11 @@ export interface TrackedSeat {
   /**
    * Breaks on the Nerts pile: when a face was last seen on it (ms), and whether the pile has been
    * open (no face for nertsBreakMs) since the latest new top by name and by look. A new top needs
-   * one: the player's hand took the card and turned the next. Absent in older saved states.
+   * one: the player's hand took the card and turned the next. `gone`: the pile's back showed
+   * since the latest new card (that card left; the next top is a new card unless it is that one
+   * come back). Absent in older saved states.
    */
-  nertsBreak?: { lastFaceMs: number; name: boolean; look: boolean; newTopMs?: number; lookTopMs?: number };
+  nertsBreak?: { lastFaceMs: number; name: boolean; look: boolean; newTopMs?: number; lookTopMs?: number; gone?: boolean };
   emptySinceMs: number | null;
   emptyFrames: number;
   /** Code → last time it was seen face up anywhere in this seat's zones (confirmed by a repeat), ms. */
@@ -1058,7 +1067,25 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
     if (topMoved) pause.name = pause.look = true;
     // The pile's face-down card showing: its top has just been taken (the next is not turned yet).
     const backShows = backOnPile(seen, seat.nertsAt);
-    if (backShows) pause.name = pause.look = true;
+    if (backShows) {
+      pause.name = pause.look = true;
+      const looks = seat.nertsLooks;
+      const since = looks?.cardSinceMs?.at(-1);
+      if (!pause.gone && looks && since !== undefined && since !== null && now - since <= config.nertsLiftMs && cardsGoneByLook(looks) > 0) {
+        // The card counted a moment ago was the top in the hand, misread: no card gone yet (the
+        // next top, after this back, is the one).
+        const cards = looks.topCards ?? looks.tops.map((_, k) => k);
+        const latest = Math.max(...cards);
+        const misread = new Set((looks.topNames ?? []).filter((n, k) => n !== null && cards[k] === latest));
+        seat.nertsLooks = takeBackLatest(looks);
+        seat.nertsSeen = seat.nertsSeen.filter((code) => !misread.has(code));
+        seat.nertsVotes = seat.nertsVotes.filter((vote) => !misread.has(vote.code));
+        if (seat.nertsTop !== null && misread.has(seat.nertsTop)) seat.nertsTop = seat.nertsSeen.at(-1) ?? null;
+        seat.nertsDepartures = (seat.nertsDepartures ?? []).filter((departure) => departure.atMs < since);
+        lookReturned = true;
+      }
+      pause.gone = true;
+    }
     // Just after a new top, another is the same card still arriving.
     const settled = pause.newTopMs === undefined || now - pause.newTopMs >= config.nertsMinGapMs;
     if (looked?.look) {
@@ -1066,7 +1093,14 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
       const before = seat.nertsLooks?.tops.length ?? 0;
       // The card before may show again for a while after a new top by look (see addLook).
       const mayReturn = pause.lookTopMs !== undefined && now - pause.lookTopMs <= config.nertsLookReturnMs;
-      const added = addLook(seat.nertsLooks ?? initialLooks(), { look: looked.look, at: quadCentre(looked.corners), cardLength: cardHeightPx(looked.corners), name: sureName, timeMs: now }, { ...DEFAULT_LOOK_TUNING, steadyMs: config.nertsLookSteadyMs }, pause.look && settled, mayReturn);
+      const added = addLook(
+        seat.nertsLooks ?? initialLooks(),
+        { look: looked.look, at: quadCentre(looked.corners), cardLength: cardHeightPx(looked.corners), name: sureName, timeMs: now },
+        { ...DEFAULT_LOOK_TUNING, steadyMs: config.nertsLookSteadyMs },
+        pause.look && settled,
+        mayReturn,
+        pause.gone === true,
+      );
       seat.nertsLooks = added.state;
       if (added.returned) {
         // The departure that new top noted explains no play.
@@ -1082,6 +1116,7 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
       // The first top, or a new card, closes the pile until the next break.
       if (added.newCard || (before === 0 && added.state.tops.length === 1)) {
         pause.look = false;
+        pause.gone = false;
         if (added.newCard) {
           pause.newTopMs = pause.lookTopMs = now;
           noteNertsDeparture(seat, now, config);
@@ -1118,9 +1153,10 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
           seat.nertsSeen.push(decided.code);
           pause.name = false;
           // The name joins the looks' cards: it names the latest, or it is a card they missed.
-          const named = addName(seat.nertsLooks ?? initialLooks(), decided.code, now);
+          // Timed from its first reading on the pile: the card showed then (see nertsLiftMs).
+          const named = addName(seat.nertsLooks ?? initialLooks(), decided.code, firstSeen(seat.nertsVotes, decided.code), pause.gone === true);
           seat.nertsLooks = named.state;
-          if (named.newCard) pause.look = false;
+          if (named.newCard) pause.look = pause.gone = false;
           if (seat.nertsSeen.length > 1) {
             pause.newTopMs = now;
             noteNertsDeparture(seat, now, config, seat.nertsSeen[seat.nertsSeen.length - 2]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addLook, addName, cardsGoneByLook, DEFAULT_LOOK_TUNING, initialLooks, nameShowsAgain, type NertsLooks } from '../../server/tracker/nerts-looks';
+import { addLook, addName, cardsGoneByLook, DEFAULT_LOOK_TUNING, initialLooks, nameShowsAgain, takeBackLatest, type NertsLooks } from '../../server/tracker/nerts-looks';
 
 /** A unit look pointing mostly along axis `k` of 8, with a little of `wobble` along the next axis. */
 function look(k: number, wobble = 0): number[] {
@@ -228,6 +228,41 @@ describe('Nerts cards counted by look', () => {
     // A name two cards back changes nothing (that card cannot come back).
     for (const t of [8000, 8100, 8200]) state = addLook(state, timed(look(4), t, 'KS')).state;
     expect(nameShowsAgain(state, '8S', [8300, 8400], 5000).returned).toBe(false);
+  });
+
+  it("once the latest card is gone (the pile's back showed), any other top is a new card; that card come back is not", () => {
+    const add = (state: NertsLooks, l: number[], gone: boolean, name?: string) => {
+      let result = addLook(state, { look: l, at: [300, 600], cardLength: 80, ...(name ? { name } : {}) }, DEFAULT_LOOK_TUNING, false, false, gone);
+      for (let i = 0; i < 2; i++) result = addLook(result.state, { look: l, at: [300, 600], cardLength: 80, ...(name ? { name } : {}) }, DEFAULT_LOOK_TUNING, false, false, gone);
+      return result;
+    };
+    // Cards 0 (2C) and 1 (2S, a look-alike of 2C: cosine 0.95).
+    const first = add(add(initialLooks(), look(0), false).state, look(2), true);
+    expect(cardsGoneByLook(first.state)).toBe(1);
+    // Gone: a look-alike of the card before is a new card (not closed by "no break" either).
+    const alike = add(first.state, look(0, 0.33), true);
+    expect(alike.newCard).toBe(true);
+    expect(cardsGoneByLook(alike.state)).toBe(2);
+    // Gone, but the latest card itself comes back (a lost race): no card.
+    const back = add(first.state, look(2), true);
+    expect(back.newCard).toBe(false);
+    expect(cardsGoneByLook(back.state)).toBe(1);
+    // A name with the latest card unnamed names it; once that card is gone, it is a new card.
+    expect(addName(first.state, 'JD', 5000).newCard).toBe(false);
+    expect(addName(first.state, 'JD', 5000, true).newCard).toBe(true);
+  });
+
+  it('takes the latest card back (a card misread in the hand), dropping its names', () => {
+    let state = initialLooks();
+    for (const [k, code] of ['3D', '8S', '10C'].entries()) state = addName(state, code, k * 1000).state;
+    expect(cardsGoneByLook(state)).toBe(2);
+    const taken = takeBackLatest(state);
+    expect(cardsGoneByLook(taken)).toBe(1);
+    expect(taken.topNames).toEqual(['3D', '8S', null]);
+    expect(taken.cardSinceMs).toEqual([0, 1000]);
+    // The next card by name is one more gone, as it should be.
+    expect(cardsGoneByLook(addName(taken, '4H', 3000).state)).toBe(2);
+    expect(takeBackLatest(initialLooks())).toEqual(initialLooks());
   });
 
   it('keeps plain JSON state (it is saved with the hand)', () => {

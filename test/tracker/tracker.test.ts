@@ -368,6 +368,23 @@ describe('tracker: Nerts piles and the call', () => {
     expect(run(noGap).events.filter((e) => e.type === 'nerts-count')).toEqual([{ type: 'nerts-count', player: 'ann', left: 12 }]);
   });
 
+  it("takes back a Nerts card read in the hand just before the pile's back shows (the top on its way off, misread)", () => {
+    // As recorded live (4 players, seed 1): the 8S lies on the pile; the hand lifts it and it is
+    // read surely as 10C for two frames; the back shows 150 ms later; then the 4H is turned.
+    const back = (at: number, count: number) => frames(at, count, 50, () => [{ ...face('KH', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts', 0.99), kind: 'back' as const, code: undefined, backId: 'deck-ann' }]);
+    const sequence = [
+      ...frames(0, 20, 50, () => [face('8S', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts')]),
+      ...frames(1000, 3, 50, () => [face('10C', ANN_NERTS.x + 8, ANN_NERTS.y - 4, 'seat-0/nerts', 0.8)]),
+      ...back(1150, 6),
+      ...frames(1450, 20, 50, () => [face('4H', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts')]),
+    ];
+    const { events, state } = run(sequence);
+    const counts = events.filter((e) => e.type === 'nerts-count');
+    expect(counts.at(-1)).toEqual({ type: 'nerts-count', player: 'ann', left: 12 });
+    expect(state.seats[0].nertsLeft).toBe(12);
+    expect(state.seats[0].nertsSeen).toEqual(['8S', '4H']);
+  });
+
   it('gives a Nerts card back when the top before it shows again soon after (the new look was that card, part covered)', () => {
     const unit = (k: number) => Array.from({ length: 8 }, (_, i) => (i === k ? 1 : 0));
     const top = (at: number, k: number, count = 4) => frames(at, count, 100, () => [{ ...face('KH', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts', 0.15), look: unit(k) }]);
