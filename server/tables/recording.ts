@@ -66,6 +66,15 @@ export class RecordingWriter {
   }
 }
 
+/** A line as JSON, or null when it is not JSON (the file is no recording). */
+function parseLine(line: string): RecordingMeta | null {
+  try {
+    return JSON.parse(line) as RecordingMeta;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Opens a recording: its meta line, and its frames as ObservedFrames (a hand's last frame
  * carries that hand's truth). Throws a clear error for a file that is not a recording.
@@ -73,7 +82,7 @@ export class RecordingWriter {
 export async function openRecording(file: string): Promise<{ meta: RecordingMeta; frames: AsyncGenerator<ObservedFrame> }> {
   const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity })[Symbol.asyncIterator]();
   const first = await lines.next();
-  const meta = first.done ? null : (JSON.parse(first.value) as RecordingMeta);
+  const meta = first.done ? null : parseLine(first.value);
   if (!meta || meta.type !== 'meta' || meta.format !== RECORDING_FORMAT) throw new Error(`${file} is not a ${RECORDING_FORMAT} recording`);
   async function* frames(): AsyncGenerator<ObservedFrame> {
     // A frame is held back until the next line says whether its hand's truth follows.
