@@ -86,7 +86,8 @@ function unitMean(looks: readonly number[][]): number[] {
  * top that returns to an earlier look adds nothing, except that with `mayReturn` the card before
  * the latest showing steadily again takes the latest back (`returned`: the latest, never surely
  * named, was that card in another look, a hand over part of it or a card carried across it; or
- * it left and came back, a lost race), so the pile counts one card more.
+ * it left and came back, a lost race), so the pile counts one card more. With `gone` (the
+ * latest card left: the pile's back showed since) any steady top but that card is a new card.
  */
 export function addLook(
   state: NertsLooks,
@@ -113,10 +114,10 @@ export function addLook(
   const top = unitMean(held.map((r) => r.look));
   const latest = topCards.length ? Math.max(...topCards) : 0;
   const name = steadyName(held);
+  const latestName = topNames.find((n, k) => topCards[k] === latest && n !== null) ?? null;
   if (gone && topCards.length > 0) {
     // The latest card left (the pile's back showed): a top is a new card unless it is that card
     // come back (a lost race), surely alike or surely named the same.
-    const latestName = topNames.find((n, k) => topCards[k] === latest && n !== null) ?? null;
     const back = state.tops.some((seen, k) => topCards[k] === latest && cosine(seen, top) >= tuning.returnSameCard) || (name !== null && name === latestName);
     if (back) return { state: next, newCard: false, steadyKnown: true };
     const onsetMs = held[0].timeMs;
@@ -141,7 +142,6 @@ export function addLook(
   const cards = topCards.length ? latest + 1 : 0;
   // The same card: surely named as an earlier top, or no break since the latest card showed (unless
   // the two are surely named apart).
-  const latestName = topNames.find((n, k) => topCards[k] === latest && n !== null) ?? null;
   const namedApart = name !== null && latestName !== null && name !== latestName;
   const sameAs = named >= 0 ? topCards[named] : !open && !namedApart && cards > 0 ? cards - 1 : -1;
   const card = sameAs >= 0 ? sameAs : cards;
