@@ -21,6 +21,9 @@
  */
 
 /** Plain-JSON state for one Nerts pile. */
+import { isCardCode, parseCard } from '../game/cards';
+import { TWIN_SUIT } from './pile-suit';
+
 export interface NertsLooks {
   /** The latest sightings of the pile's top, newest last (at most `steadyFrames`): look, centre (image px), sure name, frame time. */
   recent: Array<{ look: number[]; at: [number, number]; name?: string; timeMs?: number }>;
@@ -166,8 +169,9 @@ function sinceFrom(since: ReadonlyArray<number | null> | undefined, card: number
  * too briefly, or under a hand, to show a steady look), so the pile shrank by one. A card added
  * this way has no look (an empty one, like no other); its look, if it steadies later, is taken as
  * that card by its name, or as the latest card when the pile had no break (see addLook's `open`).
- * A name some top already carries adds nothing (see nameShowsAgain). With `gone` (the latest card
- * left: the pile's back showed since) a new name is always a new card.
+ * A name some top already carries adds nothing (see nameShowsAgain), nor does one that differs
+ * from the latest card's only by the look-alike suit (it renames that card). With `gone` (the
+ * latest card left: the pile's back showed since) a new name is always a new card.
  */
 export function addName(state: NertsLooks, name: string, timeMs: number, gone = false): { state: NertsLooks; newCard: boolean } {
   const topNames = state.topNames ?? state.tops.map(() => null);
@@ -183,6 +187,12 @@ export function addName(state: NertsLooks, name: string, timeMs: number, gone = 
     const named = [...topNames];
     named[latestTops[latestTops.length - 1]] = name;
     return { state: { ...state, topNames: named, topCards }, newCard: false };
+  }
+  const latestName = latestTops.map((k) => topNames[k]).find((n) => n !== null) ?? null;
+  if (!gone && latestName !== null && twinNames(latestName, name)) {
+    // The latest card's name and this one differ only by the look-alike suit (6C, 6S at webcam
+    // size) and the pile's back has not shown since: the same card, now read better.
+    return { state: { ...state, topNames: topNames.map((n, k) => (topCards[k] === latest && n === latestName ? name : n)), topCards }, newCard: false };
   }
   return {
     state: { ...state, tops: [...state.tops, []], topNames: [...topNames, name], topCards: [...topCards, latest + 1], cardSinceMs: sinceFrom(state.cardSinceMs, latest + 1, timeMs) },
@@ -229,6 +239,13 @@ export function takeBackLatest(state: NertsLooks, keepName?: string): NertsLooks
     topCards: topCards.map((c) => (c === latest ? latest - 1 : c)),
     ...(state.cardSinceMs ? { cardSinceMs: state.cardSinceMs.slice(0, latest) } : {}),
   };
+}
+
+/** Whether two card names differ only by the look-alike suit (spades and clubs, hearts and diamonds). */
+function twinNames(a: string, b: string): boolean {
+  if (!isCardCode(a) || !isCardCode(b) || a === b) return false;
+  const [x, y] = [parseCard(a), parseCard(b)];
+  return x.rank === y.rank && TWIN_SUIT[x.suit] === y.suit;
 }
 
 /** The name most of the steady window's sightings give, surely and without a rival; else null. */

@@ -189,6 +189,11 @@ export interface TrackerConfig extends ReadingTuning, PileLookTuning {
    */
   nertsLiftMs: number;
   /**
+   * The top's name seen off the Nerts pile is a break (the card was taken) only when it was not
+   * seen off the pile within this long before: a copy lying elsewhere all along is another deck's, ms.
+   */
+  nertsTopElsewhereGapMs: number;
+  /**
    * A Nerts top's look is steady when held 3 frames, or 2 frames at least this far apart, ms (see
    * LookTuning.steadyMs): at 4–5 frames a second, tops taken soon after they were turned had gone
    * uncounted (recorded 5- and 6-player games: Nerts error 5.3 → 3.5 cards in sum over 7).
@@ -256,6 +261,7 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   callWaitMs: 2500,
   nertsLookReturnMs: 5000,
   nertsLiftMs: 450,
+  nertsTopElsewhereGapMs: 1000,
   nertsLookSteadyMs: 100,
   bareAtEndMaxLeft: 5,
   suitRevisionMaxCards: 3,
@@ -444,9 +450,10 @@ export interface TrackedSeat {
    * open (no face for nertsBreakMs) since the latest new top by name and by look. A new top needs
    * one: the player's hand took the card and turned the next. `gone`: the pile's back showed
    * since the latest new card (that card left; the next top is a new card unless it is that one
-   * come back). Absent in older saved states.
+   * come back). `topElsewhereMs`: when the top's name was last seen off the pile. Absent in older
+   * saved states.
    */
-  nertsBreak?: { lastFaceMs: number; name: boolean; look: boolean; newTopMs?: number; lookTopMs?: number; gone?: boolean };
+  nertsBreak?: { lastFaceMs: number; name: boolean; look: boolean; newTopMs?: number; lookTopMs?: number; gone?: boolean; topElsewhereMs?: number };
   emptySinceMs: number | null;
   emptyFrames: number;
   /** Code → last time it was seen face up anywhere in this seat's zones (confirmed by a repeat), ms. */
@@ -1059,7 +1066,11 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
     // elsewhere (taken to the centre or a work pile).
     const pause = (seat.nertsBreak ??= { lastFaceMs: now, name: true, look: true });
     let lookReturned = false;
-    const topMoved = seat.nertsTop !== null && usable.some((card) => card.code === seat.nertsTop && card.kind === 'face' && card.zone !== `seat-${seat.seat}/nerts`);
+    // The top's name seen off the pile is a break when it shows there anew: seen there all along,
+    // it is another deck's copy (on a foundation), not this card taken.
+    const topElsewhere = seat.nertsTop !== null && usable.some((card) => card.code === seat.nertsTop && card.kind === 'face' && card.zone !== `seat-${seat.seat}/nerts`);
+    const topMoved = topElsewhere && (pause.topElsewhereMs === undefined || now - pause.topElsewhereMs > config.nertsTopElsewhereGapMs);
+    if (topElsewhere) pause.topElsewhereMs = now;
     if (face || looked) {
       if (now - pause.lastFaceMs >= config.nertsBreakMs) pause.name = pause.look = true;
       pause.lastFaceMs = now;

@@ -181,15 +181,15 @@ describe('Nerts cards counted by look', () => {
     const timed = (l: number[], timeMs: number, name?: string) => ({ look: l, at: [300, 600] as [number, number], cardLength: 80, timeMs, ...(name ? { name } : {}) });
     let state = initialLooks();
     for (const t of [0, 100, 200]) state = addLook(state, timed(look(0), t, '2C')).state;
-    // 2S lay on the pile too briefly for a steady look; the vote on names saw it.
-    const missed = addName(state, '2S', 1000);
+    // 5S lay on the pile too briefly for a steady look; the vote on names saw it.
+    const missed = addName(state, '5S', 1000);
     expect(missed.newCard).toBe(true);
     expect(cardsGoneByLook(missed.state)).toBe(1);
     expect(missed.state.cardSinceMs).toEqual([0, 1000]);
     // Its look steadies later, named the same: that card, not another.
     state = missed.state;
-    let result = addLook(state, timed(look(3), 1100, '2S'));
-    for (const t of [1200, 1300]) result = addLook(result.state, timed(look(3), t, '2S'));
+    let result = addLook(state, timed(look(3), 1100, '5S'));
+    for (const t of [1200, 1300]) result = addLook(result.state, timed(look(3), t, '5S'));
     expect(result.newCard).toBe(false);
     expect(cardsGoneByLook(result.state)).toBe(1);
     // The next card by look alone (JD at webcam size), after a break: one more gone.
@@ -204,8 +204,22 @@ describe('Nerts cards counted by look', () => {
     expect(addName(naming.state, '2C', 2600).state).toBe(naming.state);
     // Names alone (observations without looks) count cards too.
     let names = initialLooks();
-    for (const [k, code] of ['3D', '9D', '9S'].entries()) names = addName(names, code, k * 1000).state;
+    for (const [k, code] of ['3D', '9D', '8S'].entries()) names = addName(names, code, k * 1000).state;
     expect(cardsGoneByLook(names)).toBe(2);
+  });
+
+  it('a name differing from the latest card only by the look-alike suit renames it, unless the pile showed its back since', () => {
+    let state = initialLooks();
+    for (const [k, code] of ['3D', '6C'].entries()) state = addName(state, code, k * 1000).state;
+    // 6S read surely after 6C (spades and clubs alike at webcam size), no back between: the same card.
+    const renamed = addName(state, '6S', 5000);
+    expect(renamed.newCard).toBe(false);
+    expect(cardsGoneByLook(renamed.state)).toBe(1);
+    expect(renamed.state.topNames).toEqual(['3D', '6S']);
+    // With the back seen between them, the 6S is the next card; a card of another rank always is.
+    expect(addName(state, '6S', 5000, true).newCard).toBe(true);
+    expect(addName(state, '7S', 5000).newCard).toBe(true);
+    expect(addName(state, '6H', 5000).newCard).toBe(true);
   });
 
   it('the card before the latest read surely again soon after the latest showed takes the latest back', () => {

@@ -385,6 +385,17 @@ describe('tracker: Nerts piles and the call', () => {
     expect(state.seats[0].nertsSeen).toEqual(['8S', '4H']);
   });
 
+  it("takes the top's name on a foundation all along for another deck's copy, not a break (5 players: a drifting look counted as cards gone)", () => {
+    const unit = (k: number) => Array.from({ length: 8 }, (_, i) => (i === k ? 1 : 0));
+    // The pile's top QC (named surely, its look 0), another deck's QC on a foundation throughout;
+    // then a hand rests over part of the top and its look drifts (look 1), no frame bare.
+    const other = face('QC', CENTRE.x, CENTRE.y, 'centre');
+    const top = (at: number, k: number, count: number, confidence: number) => frames(at, count, 100, () => [{ ...face('QC', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts', confidence), look: unit(k) }, other]);
+    // Under the hand the top is read unsurely: only its look speaks.
+    const { events } = run([...top(0, 0, 10, 0.9), ...top(1000, 1, 10, 0.3)]);
+    expect(events.filter((e) => e.type === 'nerts-count')).toEqual([]);
+  });
+
   it('gives a Nerts card back when the top before it shows again soon after (the new look was that card, part covered)', () => {
     const unit = (k: number) => Array.from({ length: 8 }, (_, i) => (i === k ? 1 : 0));
     const top = (at: number, k: number, count = 4) => frames(at, count, 100, () => [{ ...face('KH', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts', 0.15), look: unit(k) }]);
