@@ -450,10 +450,10 @@ export interface TrackedSeat {
    * open (no face for nertsBreakMs) since the latest new top by name and by look. A new top needs
    * one: the player's hand took the card and turned the next. `gone`: the pile's back showed
    * since the latest new card (that card left; the next top is a new card unless it is that one
-   * come back). `topElsewhereMs`: when the top's name was last seen off the pile. Absent in older
-   * saved states.
+   * come back). `topElsewhere`: the top's name and when it was last seen off the pile. Absent in
+   * older saved states.
    */
-  nertsBreak?: { lastFaceMs: number; name: boolean; look: boolean; newTopMs?: number; lookTopMs?: number; gone?: boolean; topElsewhereMs?: number };
+  nertsBreak?: { lastFaceMs: number; name: boolean; look: boolean; newTopMs?: number; lookTopMs?: number; gone?: boolean; topElsewhere?: { code: CardCode; atMs: number } };
   emptySinceMs: number | null;
   emptyFrames: number;
   /** Code → last time it was seen face up anywhere in this seat's zones (confirmed by a repeat), ms. */
@@ -1069,8 +1069,9 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
     // The top's name seen off the pile is a break when it shows there anew: seen there all along,
     // it is another deck's copy (on a foundation), not this card taken.
     const topElsewhere = seat.nertsTop !== null && usable.some((card) => card.code === seat.nertsTop && card.kind === 'face' && card.zone !== `seat-${seat.seat}/nerts`);
-    const topMoved = topElsewhere && (pause.topElsewhereMs === undefined || now - pause.topElsewhereMs > config.nertsTopElsewhereGapMs);
-    if (topElsewhere) pause.topElsewhereMs = now;
+    const seenOffBefore = pause.topElsewhere?.code === seat.nertsTop && now - pause.topElsewhere.atMs <= config.nertsTopElsewhereGapMs;
+    const topMoved = topElsewhere && !seenOffBefore;
+    if (topElsewhere && seat.nertsTop !== null) pause.topElsewhere = { code: seat.nertsTop, atMs: now };
     if (face || looked) {
       if (now - pause.lastFaceMs >= config.nertsBreakMs) pause.name = pause.look = true;
       pause.lastFaceMs = now;
