@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TRACKER_TUNING, cardsBetween, flushPending, initialTrackerState, markCalled, step, type TimedEvent, type TrackerConfig, type TrackerState } from '../../server/tracker/tracker';
+import type { CardCode } from '../../server/game/cards';
 import type { FrameObservations } from '../../server/vision/types';
 import { face, frame, frames, played } from './observations';
 
@@ -383,6 +384,20 @@ describe('tracker: Nerts piles and the call', () => {
     expect(counts.at(-1)).toEqual({ type: 'nerts-count', player: 'ann', left: 12 });
     expect(state.seats[0].nertsLeft).toBe(12);
     expect(state.seats[0].nertsSeen).toEqual(['8S', '4H']);
+  });
+
+  it('counts each Nerts top played onto the centre pile its predecessor went to (each departure a break of its own)', () => {
+    // AS, then 2S, then 3S leave the pile onto the same foundation, the next top turned at once.
+    const nerts = (code: CardCode) => face(code, ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts', 0.95);
+    const centre = (code: CardCode) => face(code, CENTRE.x, CENTRE.y, 'centre', 0.95);
+    const sequence = [
+      ...frames(0, 6, 100, () => [nerts('AS')]),
+      ...frames(600, 6, 100, () => [centre('AS'), nerts('2S')]),
+      ...frames(1200, 6, 100, () => [centre('2S'), nerts('3S')]),
+      ...frames(1800, 6, 100, () => [centre('3S'), nerts('9C')]),
+    ];
+    const counts = run(sequence).events.filter((e) => e.type === 'nerts-count');
+    expect(counts).toEqual([12, 11, 10].map((left) => ({ type: 'nerts-count', player: 'ann', left })));
   });
 
   it("takes the top's name on a foundation all along for another deck's copy, not a break (5 players: a drifting look counted as cards gone)", () => {
