@@ -5,8 +5,8 @@
  * (`npm run nerts-timeline -- FILE`); pure apart from reading the recording.
  */
 import type { HandTruth } from '../sim/bots/engine';
-import { DEFAULT_TRACKER_TUNING, initialTrackerState, markCalled, step, type TrackerState } from '../tracker/tracker';
-import type { ObservedFrame, RefereedTable } from './truth-referee';
+import { initialTrackerState, markCalled, step, type TrackerState } from '../tracker/tracker';
+import { trackerConfigFor, type ObservedFrame, type RefereedTable } from './truth-referee';
 
 /** One line of a player's timeline; `timeMs` is hand time (from the hand's first frame). */
 export interface TimelineRow {
@@ -23,7 +23,7 @@ export interface HandTimeline {
 
 /** Replays the frames through the tracker (as truth-referee.ts does) and lines up what it saw with the truth. */
 export async function nertsTimeline(table: RefereedTable, frames: AsyncIterable<ObservedFrame> | Iterable<ObservedFrame>): Promise<HandTimeline[]> {
-  const config = { ...DEFAULT_TRACKER_TUNING, players: table.players.map((p) => ({ seat: p.seat, playerId: p.id, nertsPileSize: table.variant.nertsPileSize, ...(p.partner ? { hands: 2 } : {}) })) };
+  const config = trackerConfigFor(table);
   const hands: HandTimeline[] = [];
   let state: TrackerState = initialTrackerState(config);
   let hand = -1;

@@ -10,7 +10,7 @@ import type { HandTruth } from '../sim/bots/engine';
 import { presetCamera, type CameraPose } from '../sim/render/camera';
 import type { TableView } from '../protocol';
 import type { FrameObservations } from '../vision/types';
-import { DEFAULT_TRACKER_TUNING, flushPending, initialTrackerState, markCalled, step, type TimedEvent, type TrackerState } from '../tracker/tracker';
+import { DEFAULT_TRACKER_TUNING, flushPending, initialTrackerState, markCalled, step, type TimedEvent, type TrackerConfig, type TrackerState } from '../tracker/tracker';
 import { sceneObservations, seededRandom, type Noise } from '../tracker/sim-observations';
 import { simCalibration } from './sim-calibration';
 import { applyRules, initialRulesState, toView, variantInput, type RulesContext, type RulesState } from './rules';
@@ -42,6 +42,11 @@ export interface RefereedTable {
   variant: { name: string; nertsPileSize: number; callGraceMs: number; scoring: { target: number } };
 }
 
+/** The tracker's configuration for a refereed table: its seats and pile size, the defaults overridden by `tuning`. */
+export function trackerConfigFor(table: RefereedTable, tuning: Partial<typeof DEFAULT_TRACKER_TUNING> = {}): TrackerConfig {
+  return { ...DEFAULT_TRACKER_TUNING, ...tuning, players: table.players.map((p) => ({ seat: p.seat, playerId: p.id, nertsPileSize: table.variant.nertsPileSize, ...(p.partner ? { hands: 2 } : {}) })) };
+}
+
 /**
  * Referees a stream of observed frames through the tracker and the rules bridge exactly as a
  * live table does (a new hand starts when the hand index changes; a frame with `handTruth` ends
@@ -53,7 +58,7 @@ export async function refereeObservations(table: RefereedTable, frames: AsyncIte
     players: table.players.map((p) => ({ id: p.id, name: p.id, seat: p.seat, deckId: p.deckId, ...(p.team ? { team: p.team } : {}), nertsPileSize: table.variant.nertsPileSize })),
     variant: variantInput(table.variant.name, {}, table.variant.scoring.target),
   };
-  const config = { ...DEFAULT_TRACKER_TUNING, ...tuning, players: table.players.map((p) => ({ seat: p.seat, playerId: p.id, nertsPileSize: table.variant.nertsPileSize, ...(p.partner ? { hands: 2 } : {}) })) };
+  const config = trackerConfigFor(table, tuning);
   const hands: TruthRefereedHand[] = [];
   let tracker: TrackerState = initialTrackerState(config);
   let rules: RulesState = initialRulesState();

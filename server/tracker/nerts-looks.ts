@@ -20,10 +20,10 @@
  *   look with no such break is the same card looking different: an alias of the latest card.
  */
 
-/** Plain-JSON state for one Nerts pile. */
 import { isCardCode, parseCard } from '../game/cards';
 import { TWIN_SUIT } from './pile-suit';
 
+/** Plain-JSON state for one Nerts pile. */
 export interface NertsLooks {
   /** The latest sightings of the pile's top, newest last (at most `steadyFrames`): look, centre (image px), sure name, frame time. */
   recent: Array<{ look: number[]; at: [number, number]; name?: string; timeMs?: number }>;
@@ -102,8 +102,8 @@ export function addLook(
 ): { state: NertsLooks; newCard: boolean; returned?: boolean; steadyKnown?: boolean } {
   const latestSighting = { look: [...sighting.look], at: sighting.at, ...(sighting.name ? { name: sighting.name } : {}), ...(sighting.timeMs !== undefined ? { timeMs: sighting.timeMs } : {}) };
   const recent = [...state.recent, latestSighting].slice(-tuning.steadyFrames);
-  const topNames = state.topNames ?? state.tops.map(() => null);
-  const topCards = state.topCards ?? state.tops.map((_, k) => k);
+  const topNames = namesOf(state);
+  const topCards = cardsOf(state);
   const next: NertsLooks = { recent, tops: state.tops, topNames, topCards, ...(state.cardSinceMs ? { cardSinceMs: state.cardSinceMs } : {}) };
   // The sightings, newest last, that agree with the newest: the same look, lying still.
   const agrees = (other: (typeof recent)[number]) =>
@@ -135,10 +135,7 @@ export function addLook(
     // a moment ago), the latest was that card looking different, or it left and came back.
     const unnamed = topCards.every((card, k) => card !== latest || topNames[k] === null);
     const sameAsBefore = state.tops.some((seen, k) => topCards[k] === latest - 1 && cosine(seen, top) >= tuning.returnSameCard);
-    if (mayReturn && latest > 0 && sameAsBefore && unnamed) {
-      const cardSinceMs = state.cardSinceMs?.slice(0, latest);
-      return { state: { ...next, topCards: topCards.map((card) => (card === latest ? latest - 1 : card)), ...(cardSinceMs ? { cardSinceMs } : {}) }, newCard: false, returned: true };
-    }
+    if (mayReturn && latest > 0 && sameAsBefore && unnamed) return { state: takeBackLatest(next), newCard: false, returned: true };
     return { state: next, newCard: false, steadyKnown: true };
   }
   const named = name === null ? -1 : topNames.indexOf(name);
@@ -174,8 +171,8 @@ function sinceFrom(since: ReadonlyArray<number | null> | undefined, card: number
  * latest card left: the pile's back showed since) a new name is always a new card.
  */
 export function addName(state: NertsLooks, name: string, timeMs: number, gone = false): { state: NertsLooks; newCard: boolean } {
-  const topNames = state.topNames ?? state.tops.map(() => null);
-  const topCards = state.topCards ?? state.tops.map((_, k) => k);
+  const topNames = namesOf(state);
+  const topCards = cardsOf(state);
   if (topNames.includes(name)) return { state, newCard: false };
   if (topCards.length === 0) {
     return { state: { ...state, tops: [[]], topNames: [name], topCards: [0], cardSinceMs: [timeMs] }, newCard: false };
@@ -212,8 +209,8 @@ export function addName(state: NertsLooks, name: string, timeMs: number, gone = 
  * that cannot come back, so a name like theirs changes nothing.
  */
 export function nameShowsAgain(state: NertsLooks, name: string, sureReadingsMs: readonly number[], withinMs: number, minReadings = 2): { state: NertsLooks; returned: boolean } {
-  const topNames = state.topNames ?? state.tops.map(() => null);
-  const topCards = state.topCards ?? state.tops.map((_, k) => k);
+  const topNames = namesOf(state);
+  const topCards = cardsOf(state);
   const named = topNames.indexOf(name);
   if (named < 0 || topCards.length === 0) return { state, returned: false };
   const latest = Math.max(...topCards);
@@ -229,8 +226,8 @@ export function nameShowsAgain(state: NertsLooks, name: string, sureReadingsMs: 
  * than `keepName` dropped). Nothing to take back before a second card.
  */
 export function takeBackLatest(state: NertsLooks, keepName?: string): NertsLooks {
-  const topNames = state.topNames ?? state.tops.map(() => null);
-  const topCards = state.topCards ?? state.tops.map((_, k) => k);
+  const topNames = namesOf(state);
+  const topCards = cardsOf(state);
   const latest = topCards.length ? Math.max(...topCards) : 0;
   if (latest === 0) return state;
   return {
@@ -257,6 +254,23 @@ function steadyName(recent: NertsLooks['recent']): string | null {
 
 /** Cards that have left the pile by its looks: distinct cards after the first. */
 export function cardsGoneByLook(state: NertsLooks): number {
-  const cards = state.topCards ?? state.tops.map((_, k) => k);
+  const cards = cardsOf(state);
   return cards.length ? Math.max(...cards) : 0;
+}
+
+/** The sure names the latest card's tops carry. */
+export function latestNames(state: NertsLooks): string[] {
+  const names = namesOf(state);
+  const latest = cardsGoneByLook(state);
+  return cardsOf(state).flatMap((card, k) => (card === latest && names[k] !== null ? [names[k]!] : []));
+}
+
+/** Each top's sure name (none in states saved before names). */
+function namesOf(state: NertsLooks): Array<string | null> {
+  return state.topNames ?? state.tops.map(() => null);
+}
+
+/** Which card each top is a look of (each its own in states saved before aliases). */
+function cardsOf(state: NertsLooks): number[] {
+  return state.topCards ?? state.tops.map((_, k) => k);
 }

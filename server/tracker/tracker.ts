@@ -12,7 +12,7 @@ import { cardFrom, parseCard, rankValue, SUIT_NAMES, suitOf, type CardCode, type
 import type { CardObservation, FrameObservations, Point } from '../vision/types';
 import { quadCentre, quadLongSide } from '../geometry';
 import type { OwnerEvidence, TableEvent } from '../protocol';
-import { addLook, addName, cardsGoneByLook, DEFAULT_LOOK_TUNING, initialLooks, nameShowsAgain, takeBackLatest, type NertsLooks } from './nerts-looks';
+import { addLook, addName, cardsGoneByLook, DEFAULT_LOOK_TUNING, initialLooks, latestNames, nameShowsAgain, takeBackLatest, type NertsLooks } from './nerts-looks';
 import { initialPileWatch, watchPileLook, type PileLookTuning, type TopReading, type PileLookWatch } from './pile-looks';
 import { cardsBetween, pilePrior, readWithPrior, type ReadingTuning } from './readings';
 import { addSuitLean, TWIN_SUIT, twinLean, type SuitLean } from './pile-suit';
@@ -1086,9 +1086,7 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
       if (!pause.gone && looks && since !== undefined && since !== null && now - since <= config.nertsLiftMs && cardsGoneByLook(looks) > 0) {
         // The card counted a moment ago was the top in the hand, misread: no card gone yet (the
         // next top, after this back, is the one).
-        const cards = looks.topCards ?? looks.tops.map((_, k) => k);
-        const latest = Math.max(...cards);
-        const misread = new Set((looks.topNames ?? []).filter((n, k) => n !== null && cards[k] === latest));
+        const misread = new Set<string | null>(latestNames(looks));
         seat.nertsLooks = takeBackLatest(looks);
         seat.nertsSeen = seat.nertsSeen.filter((code) => !misread.has(code));
         seat.nertsVotes = seat.nertsVotes.filter((vote) => !misread.has(vote.code));
