@@ -90,10 +90,12 @@ export interface SimTable {
   fps: number;
   /** The next frame, or null when the last hand (without `loop`) is over. */
   next(): Promise<SimFrame | null>;
-  /** The hand being played now (its simulation and timeline). */
-  currentHand(): { index: number; seed: number; hand: SimulatedHand } | null;
+  /** The hand being played now (its simulation and timeline; `durationMs`: its frames' span, with the score sort). */
+  currentHand(): { index: number; seed: number; hand: SimulatedHand; durationMs: number } | null;
   /** Drops the current hand's remaining frames: the next frame starts the next hand. */
   skipRestOfHand(): void;
+  /** Drops the current hand's frames before `handTimeMs` (none once past it): for looking at one moment of a hand without rendering the rest. */
+  skipToHandTime(handTimeMs: number): void;
   [Symbol.asyncIterator](): AsyncIterator<SimFrame>;
 }
 
@@ -200,7 +202,10 @@ export async function createSimTable(options: SimTableOptions): Promise<SimTable
     skipRestOfHand: () => {
       if (current) frameIndex = current.frames;
     },
-    currentHand: () => (current ? { index: current.index, seed: current.seed, hand: current.hand } : null),
+    skipToHandTime: (handTimeMs: number) => {
+      if (current) frameIndex = Math.min(current.frames - 1, Math.max(frameIndex, Math.ceil(handTimeMs / frameMs - 1e-9)));
+    },
+    currentHand: () => (current ? { index: current.index, seed: current.seed, hand: current.hand, durationMs: current.timeline.durationMs } : null),
     [Symbol.asyncIterator]() {
       return {
         async next(): Promise<IteratorResult<SimFrame>> {

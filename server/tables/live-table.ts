@@ -6,7 +6,7 @@
  */
 import { resolveVariant, tryResolveVariant, type VariantRules } from '../game/variants';
 import type { RefereeState } from '../game/referee';
-import type { FrameObservations } from '../vision/types';
+import type { CardObservation, FrameObservations } from '../vision/types';
 import {
   MAX_BACK_VIEWS,
   MAX_FACE_VIEWS,
@@ -29,6 +29,7 @@ import type { CardCode } from '../game/cards';
 import { PipelineCounters } from './stats';
 import type { FrameHeader } from '../workers/frame-format';
 import { addBackFrame, addPlayFrame, backCheck, initialBackCountState, type BackCheck, type BackCountState } from './back-count';
+import { liesOnTable, TableBackground, thumbOf } from './table-background';
 import { defaultCalibration, withZones, zoneLocator } from './zone-layout';
 import type { Point } from '../geometry';
 
@@ -121,6 +122,11 @@ export class LiveTable {
   readonly trackerFrameListeners = new Set<(frame: { timeMs: number; observations: FrameObservations }) => void>();
   /** Backs the camera counts during the score sort (this hand's; not persisted: the camera can count again). */
   private backCount: BackCountState = initialBackCountState();
+  /** The table's look during this hand's play, so the sort can tell backs dealt from the table itself (calibrated tables). */
+  private background = new TableBackground();
+  /** Score-sort frames wait here for their thumbnails, in order; `backCountHand` drops those of a hand gone. */
+  private sortFrames: Promise<void> = Promise.resolve();
+  private backCountHand = 0;
   /** When a score-sort frame was last sent to be read whole (performance.now(), ms). */
   private lastWholeReadMs = -Infinity;
   /** The back check last pushed to viewers, as JSON (a new view goes out only when it changes). */
@@ -367,21 +373,58 @@ export class LiveTable {
     }
     // The score sort: after the call and before scoring, the camera counts the sorted backs
     // (not the players' own stocks, noted during play).
-    if (phase === 'playing') this.backCount = addPlayFrame(this.backCount, frame.captureTimeMs, observations.cards);
-    if (this.rules.referee.hand?.phase === 'ended') {
-      this.backCount = addBackFrame(this.backCount, frame.captureTimeMs, observations.cards);
+    if (phase === 'playing') {
+      this.backCount = addPlayFrame(this.backCount, frame.captureTimeMs, observations.cards);
+      if (this.stored.calibration !== null && this.background.wantsSample(frame.captureTimeMs)) this.sampleBackground(frame);
+    }
+    if (this.rules.referee.hand?.phase === 'ended') this.countSortedBacks(frame, observations);
+    const now = Date.now();
+    if (now - this.lastObservationsSentMs >= 1000 / OBSERVATIONS_PER_SECOND) {
+      this.lastObservationsSentMs = now;
+      for (const viewer of this.viewers) if (viewer.observations) this.send(viewer, { type: 'observations', frame: message });
+    }
+  }
+
+  /** Notes how the table looks during play (a thumbnail, decoded off the event loop). */
+  private sampleBackground(frame: PendingFrame): void {
+    const background = this.background;
+    background.sampling(frame.captureTimeMs);
+    void thumbOf(frame.image).then((thumb) => {
+      if (thumb) background.addSample(thumb);
+    });
+  }
+
+  /**
+   * Counts a score-sort frame's backs and pushes the check to viewers when it changed. On a
+   * calibrated table, backs not lying on the table (liesOnTable) or lying where the table looks
+   * as it did during play (TableBackground) are no sorted cards and are not counted; such frames
+   * wait for their thumbnail. Frames are counted in the order they came.
+   */
+  private countSortedBacks(frame: PendingFrame, observations: FrameObservations): void {
+    const hand = this.backCountHand;
+    const count = (cards: CardObservation[]) => {
+      // A frame whose thumbnail came after scoring (which freezes the counts) or a new hand counts nowhere.
+      if (hand !== this.backCountHand || this.rules.referee.hand?.phase !== 'ended') return;
+      this.backCount = addBackFrame(this.backCount, frame.captureTimeMs, cards);
       const view = this.view();
       const check = JSON.stringify(view.backCheck ?? null);
       if (check !== this.lastBackCheckSent) {
         this.lastBackCheckSent = check;
         this.broadcast({ type: 'view', view });
       }
+    };
+    const calibration = this.stored.calibration;
+    if (calibration === null || !observations.cards.some((card) => card.kind === 'back')) {
+      this.sortFrames = this.sortFrames.then(() => count(observations.cards));
+      return;
     }
-    const now = Date.now();
-    if (now - this.lastObservationsSentMs >= 1000 / OBSERVATIONS_PER_SECOND) {
-      this.lastObservationsSentMs = now;
-      for (const viewer of this.viewers) if (viewer.observations) this.send(viewer, { type: 'observations', frame: message });
-    }
+    const background = this.background;
+    const thumb = background.freeze() ? thumbOf(frame.image) : Promise.resolve(null);
+    this.sortFrames = this.sortFrames.then(async () => {
+      const now = await thumb;
+      const sorted = (card: CardObservation) => liesOnTable(card.corners, calibration.imageCorners) && !(now && background.unchanged(now, card.corners));
+      count(observations.cards.filter((card) => card.kind !== 'back' || sorted(card)));
+    });
   }
 
   /** Disputes keep the frames that show them. */
@@ -425,6 +468,8 @@ export class LiveTable {
   private resetBackCount(): void {
     this.backCount = initialBackCountState();
     this.lastBackCheckSent = 'null';
+    this.background = new TableBackground();
+    this.backCountHand += 1;
   }
 
   // ------------------------------------------------------------------ referee actions

@@ -129,13 +129,19 @@ function pngChunk(type: string, data: Buffer): Buffer {
 const blankIdatCache = new Map<string, Buffer>();
 
 /**
- * Builds a valid black RGB PNG of `width`×`height` pixels carrying `cards` for the fake
- * recogniser (what a test's camera sends).
+ * Builds a valid RGB PNG of `width`×`height` pixels carrying `cards` for the fake recogniser
+ * (what a test's camera sends): black, or `pixels` (packed RGB, row by row) when given.
  */
-export function encodeFakeFrame(cards: CardObservation[], width = 1280, height = 720): Buffer {
+export function encodeFakeFrame(cards: CardObservation[], width = 1280, height = 720, pixels?: Uint8Array): Buffer {
   const key = `${width}x${height}`;
-  let idat = blankIdatCache.get(key);
-  if (!idat) {
+  let idat = pixels ? undefined : blankIdatCache.get(key);
+  if (pixels) {
+    if (pixels.length !== width * height * 3) throw new Error(`encodeFakeFrame: ${pixels.length} bytes of pixels for ${width}x${height} RGB`);
+    // Each PNG row starts with its filter type (0: none).
+    const rows = Buffer.alloc((width * 3 + 1) * height);
+    for (let y = 0; y < height; y++) rows.set(pixels.subarray(y * width * 3, (y + 1) * width * 3), y * (width * 3 + 1) + 1);
+    idat = pngChunk('IDAT', deflateSync(rows));
+  } else if (!idat) {
     idat = pngChunk('IDAT', deflateSync(Buffer.alloc((width * 3 + 1) * height)));
     blankIdatCache.set(key, idat);
   }

@@ -10,12 +10,13 @@ import { fileURLToPath } from 'node:url';
 import * as tf from '@tensorflow/tfjs';
 import type { CardCode } from '../game/cards';
 import { pointInPolygon, quadCentre, quadLongSide } from '../geometry';
+import { chromaOf, designChromaDistances, type Chroma } from './back-colour';
 import { initBackend, type VisionBackend } from './backend';
 import { BACK_EMBED_SIZE, CARD_ASPECT, CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH } from './classes';
 import { blobsOf, boundingRect, compareThumbs, cropRegion, greyThumb, mergeOverlapping, rectsOverlap, refreshTile, regionsOf, totalArea, type GreyThumb, type MovingBlobs, type PixelRect } from './change';
 import { cropCard, indexCornerQuads, rectQuad, subQuad, type RgbImage } from './crop';
 import { decodeFrame } from './decode';
-import { BACK_LOOK_MIN_SIMILARITY, BackLooks, EnrollmentStore } from './enrollment';
+import { BackLooks, EnrollmentStore, nameBackDesign } from './enrollment';
 import {
   backEvidence,
   DEFAULT_INDEX_FUSION,
@@ -272,6 +273,8 @@ interface TrackedIdentity {
   index?: IndexReading;
   /** Its back-look embedding (L2-normalised), for a card read as a back while back looks are enrolled. */
   backLook?: Float32Array;
+  /** Its colour (see back-colour.ts), for a card read as a back while back looks are enrolled. */
+  backChroma?: Chroma;
   /** When a frame's card was read, frame time (ms). */
   readAtMs?: number;
 }
@@ -401,6 +404,8 @@ class TfjsRecognizer implements CardRecognizer {
   private readonly backMiddle: number;
   /** Back designs enrolled by the back-look model's embedding (when it is loaded). */
   private readonly backLooks = new BackLooks();
+  /** Each enrolled back design's colours, one per view (and per view's middle). */
+  private readonly backChromas = new Map<string, Chroma[]>();
   private readonly liveModel: tf.LayersModel | null;
   private readonly liveIndexModel: tf.LayersModel | null;
   private readonly liveBelowPx: number;
@@ -768,25 +773,18 @@ class TfjsRecognizer implements CardRecognizer {
   }
 
   /**
-   * The design of a card read as a back. Where backs are enrolled for the back-look model, the
-   * design whose views are nearest by both embeddings together (the sum of the two cosine
-   * similarities), named when either embedding finds it close; else the whole-card model's
-   * nearest enrolled back (`match`). Measured (session 25): six unseen designs at card size
-   * 90.3 % by the whole-card embedding alone, 93.7 % by the back look alone or both; backs on the
-   * live simulated table at webcam size (designs mostly among the whole-card model's training
-   * designs) 89.3 %, 87.3 % and 88.6 %.
+   * The design of a card read as a back: by both embeddings and its colour where backs are
+   * enrolled for the back-look model (see nameBackDesign), else the whole-card model's nearest
+   * enrolled back (`match`).
    */
   private backIdOf(read: TrackedIdentity, match: { backId: string } | null): string | undefined {
     if (!read.backLook || this.backLooks.size === 0) return match?.backId;
-    const looks = this.backLooks.similarities(read.backLook);
-    const whole = this.enrolledFor(read.scale).backSimilarities(read.embedding, 0, read.embedding.length);
-    let best: string | undefined;
-    let bestScore = -Infinity;
-    for (const [backId, look] of looks) {
-      const score = look + (whole.get(backId) ?? 0);
-      if (score > bestScore) [best, bestScore] = [backId, score];
-    }
-    return best !== undefined && (match || (looks.get(best) ?? 0) >= BACK_LOOK_MIN_SIMILARITY) ? best : undefined;
+    return nameBackDesign({
+      looks: this.backLooks.similarities(read.backLook),
+      whole: this.enrolledFor(read.scale).backSimilarities(read.embedding, 0, read.embedding.length),
+      colourDistances: read.backChroma && this.backChromas.size > 0 ? designChromaDistances(this.backChromas, read.backChroma) : undefined,
+      wholeMatch: match !== null,
+    });
   }
 
   /** Adds the back-look embedding to each of `reads` read as a back (packed `crops`, same order), when back looks are enrolled. */
@@ -797,7 +795,7 @@ class TfjsRecognizer implements CardRecognizer {
     const packed = new Float32Array(backs.length * CROP_SIZE);
     backs.forEach((k, j) => packed.set(crops.subarray(k * CROP_SIZE, (k + 1) * CROP_SIZE), j * CROP_SIZE));
     const looks = await this.backLookEmbeddings(packed, backs.length);
-    backs.forEach((k, j) => (reads[k] = { ...reads[k], backLook: looks[j] }));
+    backs.forEach((k, j) => (reads[k] = { ...reads[k], backLook: looks[j], backChroma: chromaOf(packed, j * CROP_SIZE, CROP_WIDTH, CROP_HEIGHT) }));
   }
 
   /** The back-look model's L2-normalised embedding of each of `count` packed crops. */
@@ -984,6 +982,7 @@ class TfjsRecognizer implements CardRecognizer {
     if (this.backModel) {
       // Each view also turned half a turn: a design with an emblem off centre must match either way up.
       this.backLooks.set(backId, [...(await this.backLookEmbeddings(crops, count)), ...(await this.backLookEmbeddings(turnedCrops(crops, count), count))]);
+      this.backChromas.set(backId, Array.from({ length: count }, (_, k) => chromaOf(crops, k * CROP_SIZE, CROP_WIDTH, CROP_HEIGHT)));
     }
     this.tracks.clear();
   }

@@ -3,6 +3,7 @@
  * zone layout, and during the score sort the camera's back count reaches the view pushed to
  * viewers, where a correction can adopt it.
  */
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { encodeFakeFrame } from '../../server/vision/fake-recognizer';
@@ -158,3 +159,52 @@ describe('score sort: the camera counts the sorted backs', () => {
     viewer.terminate();
   });
 });
+
+/** A 1280x720 checked cloth as packed RGB, with white cards centred at `cards`. */
+async function clothPixels(cards: Array<[number, number]> = []): Promise<Uint8Array> {
+  const checks: string[] = [];
+  for (let y = 0; y < 720; y += 64) for (let x = (y / 64) % 2 === 0 ? 0 : 64; x < 1280; x += 128) checks.push(`<rect x="${x}" y="${y}" width="64" height="64" fill="#5a78a0"/>`);
+  const rects = cards.map(([x, y]) => `<rect x="${x - 30}" y="${y - 42}" width="60" height="84" fill="#f4f4f8"/>`);
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1280" height="720"><rect width="1280" height="720" fill="#c8d8ec"/>${checks.join('')}${rects.join('')}</svg>`;
+  return new Uint8Array(await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer());
+}
+
+describe('score sort on a calibrated table: backs on the bare table', () => {
+  const server = appPerTest();
+
+  it('does not count a back read where the table looks as it did during play', async () => {
+    const { table, tokens } = await createTable(server.app);
+    const auth = { authorization: `Bearer ${tokens.referee}` };
+    const calibration = { imageWidth: 1280, imageHeight: 720, imageCorners: [[0, 0], [1280, 0], [1280, 720], [0, 720]], tableWidthMm: 1200, tableHeightMm: 800, zones: [] };
+    expect((await server.app.inject({ method: 'PUT', url: `/api/tables/${table.id}/calibration`, headers: auth, payload: calibration })).statusCode).toBe(200);
+    await server.app.inject({ method: 'POST', url: `/api/tables/${table.id}/hands`, headers: auth, payload: {} });
+    const live = server.app.tables.get(table.id)!;
+    const camera = await server.app.injectWS(`/api/tables/${table.id}/camera?token=${tokens.camera}`);
+    const show = async (timeMs: number, cards: CardObservation[], pixels: Uint8Array) => {
+      const before = live.stats().framesProcessed + live.stats().framesDropped;
+      const header = Buffer.alloc(8);
+      header.writeDoubleLE(timeMs, 0);
+      camera.send(Buffer.concat([header, encodeFakeFrame(cards, 1280, 720, pixels)]));
+      await until(() => live.stats().framesProcessed + live.stats().framesDropped > before);
+    };
+    // Play: the camera sees the cloth every few seconds (the table learns its look).
+    const cloth = await clothPixels();
+    for (let k = 0; k < 4; k++) await show(10_000 + k * 4100, [], cloth);
+    await until(() => (live as unknown as { background: { size: number } }).background.size === 4);
+    expect((await server.app.inject({ method: 'POST', url: `/api/tables/${table.id}/call`, headers: auth, payload: { player: 'ann' } })).statusCode).toBe(200);
+    // The sort: one card dealt at (560, 360); the recogniser also reads a "back" on the bare cloth.
+    const dealt = await clothPixels([[560, 360]]);
+    const backs = [seen(560, 360, { backId: 'deck-ann' }), seen(260, 560, { backId: 'deck-ann' })];
+    for (let k = 0; k < 3; k++) await show(30_000 + k * 100, backs, dealt);
+    await until(() => live.view().backCheck?.players.find((player) => player.player === 'ann')?.backsSeen === 1);
+    // Then the cloth there changes (a card is dealt there too): both count. A card at the table's
+    // very edge (a hand resting over it, read as a back) does not, changed as it is.
+    const both = await clothPixels([[560, 360], [260, 560], [1270, 300]]);
+    for (let k = 0; k < 3; k++) await show(30_400 + k * 100, [...backs, seen(1270, 300, { backId: 'deck-ann' })], both);
+    await until(() => live.view().backCheck?.players.find((player) => player.player === 'ann')?.backsSeen === 2);
+    await show(31_000, [...backs, seen(1270, 300, { backId: 'deck-ann' })], both);
+    expect(live.view().backCheck?.players.find((player) => player.player === 'ann')?.backsSeen).toBe(2);
+    camera.terminate();
+  });
+});
+

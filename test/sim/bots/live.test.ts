@@ -30,6 +30,16 @@ describe('live simulated table', () => {
     expect(nextHand!.timeMs).toBeGreaterThan(second!.timeMs);
     expect(table.currentHand()?.seed).toBe(handSeed(4, 1));
     expect(nextHand?.handTruth.seed).toBe(handSeed(4, 1));
+    // Skipping ahead within a hand: the next frame is the first at or after that time, never past
+    // the hand's last frame, and never back.
+    table.skipToHandTime(2250);
+    expect((await table.next())?.handTimeMs).toBe(2500);
+    table.skipToHandTime(1000);
+    expect((await table.next())?.handTimeMs).toBe(3000);
+    table.skipToHandTime(1e9);
+    const last = await table.next();
+    expect(last?.lastOfHand).toBe(true);
+    expect(last?.handIndex).toBe(1);
   });
 
   it('without loop, stops after the requested hands', async () => {

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { BACK_COLOUR_TOLERANCE, chromaDistance, chromaOf, colourPenalties, designChromaDistances } from '../../server/vision/back-colour';
+import { nameBackDesign } from '../../server/vision/enrollment';
+
+/** One packed crop (values 0..1) of w x h pixels: `inner` inside a border of `border` pixels of `edge`. */
+function crop(w: number, h: number, inner: [number, number, number], edge: [number, number, number] = [1, 1, 1], border = 0): Float32Array {
+  const out = new Float32Array(w * h * 3);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const onBorder = x < border || y < border || x >= w - border || y >= h - border;
+      out.set(onBorder ? edge : inner, (y * w + x) * 3);
+    }
+  return out;
+}
+
+describe('back colour', () => {
+  it('is the chromaticity of the middle, clear of a white border and of dark pixels', () => {
+    const [r, g] = chromaOf(crop(20, 30, [0.6, 0.2, 0.2], [1, 1, 1], 4), 0, 20, 30);
+    expect(r).toBeCloseTo(0.6, 5);
+    expect(g).toBeCloseTo(0.2, 5);
+    // Brightness does not change it; a black middle says nothing (neutral).
+    expect(chromaOf(crop(20, 30, [0.3, 0.1, 0.1]), 0, 20, 30)[0]).toBeCloseTo(0.6, 5);
+    expect(chromaOf(crop(20, 30, [0, 0, 0]), 0, 20, 30)).toEqual([1 / 3, 1 / 3]);
+    // Packed crops are read at their offset.
+    const two = new Float32Array(2 * 20 * 30 * 3);
+    two.set(crop(20, 30, [0.2, 0.2, 0.6]), 20 * 30 * 3);
+    expect(chromaOf(two, 20 * 30 * 3, 20, 30)[0]).toBeCloseTo(0.2, 5);
+  });
+
+  it('costs a design nothing near the nearest colour, more the further beyond', () => {
+    const blue = chromaOf(crop(10, 10, [0.7, 0.75, 0.9]), 0, 10, 10);
+    const pink = chromaOf(crop(10, 10, [0.9, 0.7, 0.75]), 0, 10, 10);
+    const distances = designChromaDistances(new Map([['blue', [blue, pink]], ['pink', [pink]]]), blue);
+    expect(distances.get('blue')).toBe(0);
+    expect(distances.get('pink')).toBeCloseTo(chromaDistance(blue, pink), 9);
+    const penalties = colourPenalties(distances);
+    expect(penalties.get('blue')).toBe(0);
+    expect(penalties.get('pink')).toBeGreaterThan(0.3);
+    // Relative to the nearest: a tint shared by every design changes nothing.
+    const tinted = colourPenalties(new Map([['a', 0.2], ['b', 0.2 + BACK_COLOUR_TOLERANCE / 2]]));
+    expect([...tinted.values()]).toEqual([0, 0]);
+  });
+
+  it('names a back by both embeddings less its colour cost (the live score sort of session 29)', () => {
+    // A kennard back (pale blue-grey lattice) on the score sort: both embeddings slightly prefer the
+    // pink lattice of p3, the colour clearly says p1.
+    const looks = new Map([['p1', 0.69], ['p2', 0.26], ['p3', 0.7]]);
+    const whole = new Map([['p1', 0.92], ['p2', 0.39], ['p3', 0.93]]);
+    const colourDistances = new Map([['p1', 0.016], ['p2', 0.327], ['p3', 0.089]]);
+    expect(nameBackDesign({ looks, whole, wholeMatch: true })).toBe('p3');
+    expect(nameBackDesign({ looks, whole, colourDistances, wholeMatch: true })).toBe('p1');
+    // Designs alike in colour (two reds) are told apart by the embeddings, as before.
+    const reds = new Map([['p1', 0.3], ['p2', 0.01], ['p3', 0.02]]);
+    expect(nameBackDesign({ looks, whole, colourDistances: reds, wholeMatch: true })).toBe('p3');
+    // Named only when either embedding finds the design close.
+    const far = new Map([['p1', 0.37], ['p2', 0.46], ['p3', 0.4]]);
+    expect(nameBackDesign({ looks: far, whole, colourDistances, wholeMatch: false })).toBeUndefined();
+    expect(nameBackDesign({ looks: far, whole, colourDistances, wholeMatch: true })).toBe('p1');
+  });
+});
