@@ -29,12 +29,14 @@ import type { CardCode } from '../game/cards';
 import { PipelineCounters } from './stats';
 import type { FrameHeader } from '../workers/frame-format';
 import { addBackFrame, addPlayFrame, backCheck, initialBackCountState, type BackCheck, type BackCountState } from './back-count';
-import { liesOnTable, TableBackground, thumbOf } from './table-background';
+import { liesOnTable, TableBackground, thumbOf, type Thumb } from './table-background';
 import { defaultCalibration, withZones, zoneLocator } from './zone-layout';
 import type { Point } from '../geometry';
 
 /** At the score sort, a frame is read whole (every card localised and read) this often, ms. */
 export const SORT_WHOLE_READ_MS = 1000;
+/** During the score sort a frame's thumbnail (the bare-table check, table-background.ts) is decoded at most this often (camera time), ms. */
+export const SORT_THUMB_EVERY_MS = 250;
 
 /** The part of a ws WebSocket a table uses (ws ships no types here). */
 export interface TableSocket {
@@ -126,6 +128,8 @@ export class LiveTable {
   private background = new TableBackground();
   /** Score-sort frames wait here for their thumbnails, in order; `backCountHand` drops those of a hand gone. */
   private sortFrames: Promise<void> = Promise.resolve();
+  /** The latest score-sort thumbnail (decoding one per frame slowed the pipeline), with its hand and camera time. */
+  private sortThumb: { hand: number; timeMs: number; thumb: Promise<Thumb | null> } | null = null;
   private backCountHand = 0;
   /** When a score-sort frame was last sent to be read whole (performance.now(), ms). */
   private lastWholeReadMs = -Infinity;
@@ -419,7 +423,11 @@ export class LiveTable {
       return;
     }
     const background = this.background;
-    const thumb = background.freeze() ? thumbOf(frame.image) : Promise.resolve(null);
+    // The sort lies still: a thumbnail every SORT_THUMB_EVERY_MS of camera time serves the frames until the next.
+    if (background.freeze() && (this.sortThumb === null || this.sortThumb.hand !== hand || Math.abs(frame.captureTimeMs - this.sortThumb.timeMs) >= SORT_THUMB_EVERY_MS)) {
+      this.sortThumb = { hand, timeMs: frame.captureTimeMs, thumb: thumbOf(frame.image) };
+    }
+    const thumb = this.sortThumb && this.sortThumb.hand === hand ? this.sortThumb.thumb : Promise.resolve(null);
     this.sortFrames = this.sortFrames.then(async () => {
       const now = await thumb;
       const sorted = (card: CardObservation) => liesOnTable(card.corners, calibration.imageCorners) && !(now && background.unchanged(now, card.corners));
