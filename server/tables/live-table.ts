@@ -128,8 +128,8 @@ export class LiveTable {
   private background = new TableBackground();
   /** Score-sort frames wait here for their thumbnails, in order; `backCountHand` drops those of a hand gone. */
   private sortFrames: Promise<void> = Promise.resolve();
-  /** The latest score-sort thumbnail (decoding one per frame slowed the pipeline), with its hand and camera time. */
-  private sortThumb: { hand: number; timeMs: number; thumb: Promise<Thumb | null> } | null = null;
+  /** This hand's latest score-sort thumbnail and its camera time (one serves the frames of SORT_THUMB_EVERY_MS). */
+  private sortThumb: { timeMs: number; thumb: Promise<Thumb | null> } | null = null;
   private backCountHand = 0;
   /** When a score-sort frame was last sent to be read whole (performance.now(), ms). */
   private lastWholeReadMs = -Infinity;
@@ -424,10 +424,10 @@ export class LiveTable {
     }
     const background = this.background;
     // The sort lies still: a thumbnail every SORT_THUMB_EVERY_MS of camera time serves the frames until the next.
-    if (background.freeze() && (this.sortThumb === null || this.sortThumb.hand !== hand || Math.abs(frame.captureTimeMs - this.sortThumb.timeMs) >= SORT_THUMB_EVERY_MS)) {
-      this.sortThumb = { hand, timeMs: frame.captureTimeMs, thumb: thumbOf(frame.image) };
+    if (background.freeze() && (this.sortThumb === null || Math.abs(frame.captureTimeMs - this.sortThumb.timeMs) >= SORT_THUMB_EVERY_MS)) {
+      this.sortThumb = { timeMs: frame.captureTimeMs, thumb: thumbOf(frame.image) };
     }
-    const thumb = this.sortThumb && this.sortThumb.hand === hand ? this.sortThumb.thumb : Promise.resolve(null);
+    const thumb = this.sortThumb?.thumb ?? Promise.resolve(null);
     this.sortFrames = this.sortFrames.then(async () => {
       const now = await thumb;
       const sorted = (card: CardObservation) => liesOnTable(card.corners, calibration.imageCorners) && !(now && background.unchanged(now, card.corners));
@@ -477,6 +477,7 @@ export class LiveTable {
     this.backCount = initialBackCountState();
     this.lastBackCheckSent = 'null';
     this.background = new TableBackground();
+    this.sortThumb = null;
     this.backCountHand += 1;
   }
 
