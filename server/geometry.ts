@@ -65,6 +65,12 @@ export function quadLongSide(corners: ReadonlyArray<readonly [number, number]>):
   return Math.max(side(corners[0], corners[1]), side(corners[1], corners[2]), side(corners[2], corners[3]), side(corners[3], corners[0]));
 }
 
+/** The shortest side of a quad (a card's outline: its width, however the corners are ordered). */
+export function quadShortSide(corners: ReadonlyArray<readonly [number, number]>): number {
+  const side = (a: readonly [number, number], b: readonly [number, number]) => Math.hypot(a[0] - b[0], a[1] - b[1]);
+  return Math.min(side(corners[0], corners[1]), side(corners[1], corners[2]), side(corners[2], corners[3]), side(corners[3], corners[0]));
+}
+
 /** The area of a polygon (shoelace formula; either winding). */
 export function polygonArea(polygon: ReadonlyArray<readonly [number, number]>): number {
   let twice = 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyHomography, homographyFromPoints, pointInPolygon, polygonArea, type Quad, tryHomographyFromPoints } from '../server/geometry';
+import { applyHomography, homographyFromPoints, pointInPolygon, polygonArea, quadLongSide, quadShortSide, type Quad, tryHomographyFromPoints } from '../server/geometry';
 
 describe('plane geometry', () => {
   it('measures a polygon’s area in either winding, a turned card included', () => {
@@ -41,5 +41,14 @@ describe('plane geometry', () => {
     expect(pointInPolygon(ell, 80, 20)).toBe(true);
     expect(pointInPolygon(ell, 80, 80)).toBe(false);
     expect(pointInPolygon(ell, -1, 50)).toBe(false);
+  });
+
+  it('measures a card outline\'s short and long sides, whichever corner it starts at', () => {
+    const card: Quad = [[0, 0], [63, 0], [63, 88], [0, 88]];
+    const turned: Quad = [card[1], card[2], card[3], card[0]];
+    for (const quad of [card, turned]) {
+      expect(quadShortSide(quad)).toBe(63);
+      expect(quadLongSide(quad)).toBe(88);
+    }
   });
 });

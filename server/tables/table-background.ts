@@ -12,7 +12,7 @@
  * calibration says the camera stands still. Pure but for `thumbOf`, which decodes with sharp.
  */
 import sharp from 'sharp';
-import { pointInPolygon, quadCentre } from '../geometry';
+import { pointInPolygon, quadCentre, quadShortSide } from '../geometry';
 import type { Point, Quad } from '../vision/types';
 
 /** A small RGB picture of the whole frame, and the size of the frame it shows. */
@@ -153,8 +153,7 @@ export class TableBackground {
 export function liesOnTable(corners: Quad, table: readonly Point[]): boolean {
   const [x, y] = quadCentre(corners);
   if (!pointInPolygon(table, x, y)) return false;
-  const side = (a: number, b: number) => Math.hypot(corners[b][0] - corners[a][0], corners[b][1] - corners[a][1]);
-  const half = Math.min(side(0, 1), side(1, 2)) / 2;
+  const half = quadShortSide(corners) / 2;
   for (let i = 0; i < table.length; i++) {
     const [ax, ay] = table[i];
     const [bx, by] = table[(i + 1) % table.length];

@@ -56,7 +56,7 @@ export const BACK_COLOUR_TOLERANCE = 0.03;
 export const BACK_COLOUR_WEIGHT = 10;
 
 /**
- * What each design's score loses for its colour (see backIdOf in index.ts): nothing for the
+ * What each design's score loses for its colour (see nameBackDesign in enrollment.ts): nothing for the
  * designs about as near in colour as the nearest, more the further beyond. Relative to the
  * nearest, so a light that tints every back alike changes no ranking.
  */

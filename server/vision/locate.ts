@@ -10,7 +10,7 @@ import { CARD_ASPECT } from './classes';
 import type { RgbImage } from './crop';
 import type { CvMat, OpenCv } from './opencv';
 import type { Point, Quad } from './types';
-import { polygonArea, quadCentre } from '../geometry';
+import { polygonArea, quadCentre, quadShortSide } from '../geometry';
 import { PROBE_DEFAULTS, probePile } from './probe';
 import { cardGeometry, geometryQuad, sameCardGeometry, type CardGeometry } from './locator';
 import { REFINE_DEFAULTS, refineGeometry } from './refine';
@@ -629,11 +629,6 @@ export function oneOutlinePerNertsPile<T extends LocatedCard>(cards: T[], nertsP
     const [x, y] = quadCentre(card.corners);
     return !whole.some((top) => top.pile === piles[i] && Math.hypot(x - top.at[0], y - top.at[1]) <= maxOffset * top.short);
   });
-}
-
-function quadShortSide(q: Quad): number {
-  const side = (a: Point, b: Point) => Math.hypot(a[0] - b[0], a[1] - b[1]);
-  return Math.min(side(q[0], q[1]), side(q[1], q[2]), side(q[2], q[3]), side(q[3], q[0]));
 }
 
 function sameCard(a: Quad, b: Quad, tolerance: number): boolean {
