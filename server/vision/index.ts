@@ -40,7 +40,7 @@ import {
 import { runCnn, runLocate, type Helper, type LocatePart, type RunCnn, type RunLocate } from './inference';
 import { addAsRivals, detectionScale, dropFragmentBacks, dropFrameOutlines, dropLinesHoldingCards, dropOversizeHoldingCards, dropRepeatedOutlines, keepSurestRivals, LOCATE_DEFAULTS, locateCards, oneOutlinePerNertsPile, paleTableShare, regionRivalGroup, shareInside, suppressNested, visiblePart, type LocatedCard } from './locate';
 import { locatorScaleForCard, locatorScales, refineLocated, runLocator, unionOfLocated } from './locator';
-import { loadLayersModelFromDir, readModelMetadata } from './model-io';
+import { loadInferenceModelFromDir, readModelMetadata } from './model-io';
 import { loadOpenCv, type OpenCv } from './opencv';
 import { placesToProbe, PROBE_DEFAULTS, probePile, probeSpanPolygon, rememberCentreCards, zoneImagePolygon, type RememberedCard } from './probe';
 import { tablePlane, zoneAt, type TablePlane } from './rectify';
@@ -213,15 +213,15 @@ export async function createRecognizer(config: RecognizerConfig = {}): Promise<C
   const liveIndexDir = liveModelDir(config, 'liveIndexModelDir', DEFAULT_LIVE_INDEX_MODEL_DIR);
   const backDir = optionalModelDir(config.backModelDir, DEFAULT_BACK_MODEL_DIR);
   const [model, metadata, { cv }, indexModel, locatorModel, liveModel, liveMetadata, liveIndexModel, backModel] = await Promise.all([
-    loadLayersModelFromDir(modelDir),
+    loadInferenceModelFromDir(modelDir),
     readModelMetadata(modelDir),
     loadOpenCv(),
-    indexDir ? loadLayersModelFromDir(indexDir) : Promise.resolve(null),
-    locatorDir ? loadLayersModelFromDir(locatorDir) : Promise.resolve(null),
-    liveDir ? loadLayersModelFromDir(liveDir) : Promise.resolve(null),
+    indexDir ? loadInferenceModelFromDir(indexDir) : Promise.resolve(null),
+    locatorDir ? loadInferenceModelFromDir(locatorDir) : Promise.resolve(null),
+    liveDir ? loadInferenceModelFromDir(liveDir) : Promise.resolve(null),
     liveDir ? readModelMetadata(liveDir) : Promise.resolve(null),
-    liveIndexDir ? loadLayersModelFromDir(liveIndexDir) : Promise.resolve(null),
-    backDir ? loadLayersModelFromDir(backDir) : Promise.resolve(null),
+    liveIndexDir ? loadInferenceModelFromDir(liveIndexDir) : Promise.resolve(null),
+    backDir ? loadInferenceModelFromDir(backDir) : Promise.resolve(null),
   ]);
   const names = metadata.classNames;
   if (!Array.isArray(names) || names.length !== (model.outputs[0].shape[1] ?? -1)) throw new Error(`model at ${modelDir} lacks classNames metadata matching its output`);
@@ -242,9 +242,9 @@ export async function createRecognizer(config: RecognizerConfig = {}): Promise<C
  */
 export async function loadCnn(config: Pick<RecognizerConfig, 'modelDir' | 'indexModelDir' | 'liveModels' | 'liveModelDir' | 'liveIndexModelDir' | 'backend' | 'log'> = {}): Promise<RunCnn> {
   await initBackend({ prefer: config.backend, log: config.log ?? (() => {}) });
-  const load = (dir: string | null) => (dir ? loadLayersModelFromDir(dir) : Promise.resolve(null));
+  const load = (dir: string | null) => (dir ? loadInferenceModelFromDir(dir) : Promise.resolve(null));
   const [identity, index, identityLive, indexLive] = await Promise.all([
-    loadLayersModelFromDir(config.modelDir ?? DEFAULT_MODEL_DIR),
+    loadInferenceModelFromDir(config.modelDir ?? DEFAULT_MODEL_DIR),
     load(optionalModelDir(config.indexModelDir, DEFAULT_INDEX_MODEL_DIR)),
     load(liveModelDir(config, 'liveModelDir', DEFAULT_LIVE_MODEL_DIR)),
     load(liveModelDir(config, 'liveIndexModelDir', DEFAULT_LIVE_INDEX_MODEL_DIR)),
