@@ -167,6 +167,9 @@ function placeSeats(assignments: readonly SeatAssignment[], radiusX: number, rad
   });
 }
 
+/** Depth of the 2-player table, mm (see computeLayout). */
+export const TWO_PLAYER_TABLE_DEPTH_MM = 1000;
+
 /**
  * Seats 2–6 players round a common centre: the centre ellipse is sized for the foundations
  * (four per player at most), then the ring of tableaus is pushed out until no two tableaus
@@ -206,7 +209,10 @@ export function computeLayout(assignments: readonly SeatAssignment[]): TableLayo
     }
   }
   const widthMm = Math.ceil(2 * (maxX + TABLE_MARGIN_MM));
-  const heightMm = Math.ceil(2 * (maxY + TABLE_MARGIN_MM));
+  // Two players sit at a card table about a metre across. Fitted round their tableaus alone the
+  // table was 651 mm deep, which left no room to deal the score sort (server/sim/score-sort.ts):
+  // the deeper table gives the dealt cards bands above and below the centre. Play is the same.
+  const heightMm = Math.max(Math.ceil(2 * (maxY + TABLE_MARGIN_MM)), n === 2 ? TWO_PLAYER_TABLE_DEPTH_MM : 0);
   const table = { widthMm, heightMm };
   const geometry: SeatGeometry[] = seats.map((s) => {
     const edge = edgePoint(table, s, 1);
