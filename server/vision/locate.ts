@@ -43,6 +43,15 @@ export const LOCATE_DEFAULTS = {
   singleFill: 0.86,
   /** ...and, with the card size known, is no wider than this many card widths. */
   maxSingleWidth: 1.6,
+  /**
+   * ...nor covers more than this many cards' area (known size). Two cards side by side along
+   * their short sides make a card-shaped rectangle (2w x l has a card's aspect, 1.43), about 1.5
+   * card widths wide, so the width alone let such a pair through as one card: a Nerts pile's top
+   * and the work-pile card below it, outlined as one and read as neither, on the 2-player table.
+   * A card lying on the table is at most 1.05 card areas from a top camera and about 1.6 from
+   * an oblique one (near the camera); a pair is 2 or more.
+   */
+  maxSingleArea: 1.9,
   /** A hypothesised card is kept when this fraction of it lies on the mask. */
   minSupport: 0.82,
   /** Hypotheses overlapping each other this much, each way, are one card. */
@@ -933,6 +942,11 @@ export function loneMarkCards(cv: OpenCv, ink: CvMat, found: LocatedCard[], know
   return cards;
 }
 
+/** Whether an outline of `area` square pixels covers clearly more than one card of `knownWidth` (see maxSingleArea). */
+export function overOneCardArea(area: number, knownWidth: number, params = LOCATE_DEFAULTS): boolean {
+  return area > knownWidth * knownWidth * params.aspect * params.maxSingleArea;
+}
+
 /** Finds card quads in `image` (RGB). Pure apart from OpenCV calls; frees every Mat. */
 export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions = {}, params = LOCATE_DEFAULTS): LocatedCard[] {
   const scale = options.scale ?? detectionScale(image.width, image.height, params);
@@ -1024,7 +1038,7 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
       const fill = blob.area / Math.max(1, width * height);
       const aspect = long / Math.max(1, short);
       // With the card size known, a blob far wider than a card is several (or the table itself, on a pale plain one).
-      const notTooBig = !knownWidth || short <= knownWidth * params.maxSingleWidth;
+      const notTooBig = !knownWidth || (short <= knownWidth * params.maxSingleWidth && !overOneCardArea(short * long, knownWidth, params));
       return fill >= params.singleFill && aspect > params.minAspect && aspect < params.maxAspect && short >= params.minCardSide && notTooBig;
     };
     const addSingle = (blob: Blob) => {
@@ -1124,6 +1138,7 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
       const outline = track(new cv.Mat());
       cv.Canny(blurred, outline, params.cannyLow * 0.6, params.cannyHigh * 0.8);
       for (const { corners, support, width } of closedOutlines(cv, outline, minArea, knownWidth ? [0, knownWidth * params.maxSingleWidth] : [0, Infinity], params, track)) {
+        if (knownWidth && overOneCardArea(polygonArea(corners), knownWidth, params)) continue;
         if (found.some((f) => sameCard(f.corners, corners, width * 0.18))) continue;
         found.push({ corners, source: 'single', support });
         singleWidths.push(width);

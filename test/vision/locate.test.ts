@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_REGION } from '../../server/vision/classes';
-import { agreeOnSize, cornerHypotheses, dropFragmentBacks, dropFrameOutlines, dropRepeatedOutlines, edgeSizedHypotheses, fillDarkCells, LOCATE_DEFAULTS, locateCards, mayHoldSeveral, oneOutlinePerNertsPile, orderCardQuad, paleTableShare, shareInside, splitWidths, suppressNested, visiblePart, fitOnWhiter, keepSurestRivals, regionRivalGroup, resizedOutlines, grownOutlines, whiterThanCloth, whiterThanClothMask, type LocatedCard } from '../../server/vision/locate';
+import { agreeOnSize, cornerHypotheses, dropFragmentBacks, dropFrameOutlines, dropRepeatedOutlines, edgeSizedHypotheses, fillDarkCells, LOCATE_DEFAULTS, locateCards, mayHoldSeveral, oneOutlinePerNertsPile, orderCardQuad, overOneCardArea, paleTableShare, shareInside, splitWidths, suppressNested, visiblePart, fitOnWhiter, keepSurestRivals, regionRivalGroup, resizedOutlines, grownOutlines, whiterThanCloth, whiterThanClothMask, type LocatedCard } from '../../server/vision/locate';
 import { loadOpenCv, type OpenCv } from '../../server/vision/opencv';
 import type { Point, Quad } from '../../server/vision/types';
 import { paintCards, type PaintedCard } from './painted-cards';
@@ -125,6 +125,29 @@ describe('locateCards', () => {
     }
     const found = locateCards(cv, { data, width, height }, { cardWidthPx: 20 });
     expect(found.filter((f) => quadShort(f.corners) > 20 * LOCATE_DEFAULTS.maxSingleWidth)).toEqual([]);
+  });
+
+  it('takes no pair of cards for one: two landscape cards one above the other make a card-shaped outline of two cards\' area', () => {
+    // As on the 2-player table: a Nerts pile's top lying sideways and the work-pile card just
+    // below it, 3 pixels apart. Their union, 60 x 91, has a card's aspect and is only 1.4 card
+    // widths wide, but it covers two cards.
+    const pair: PaintedCard[] = [
+      { cx: 120, cy: 100, w: 44, h: 60, angle: Math.PI / 2 },
+      { cx: 120, cy: 147, w: 44, h: 60, angle: Math.PI / 2 },
+    ];
+    const [width, height] = [240, 240];
+    const data = paint(width, height, pair);
+    const found = locateCards(cv, { data, width, height }, { cardWidthPx: 44, scale: 1 });
+    const area = (q: Quad) => Math.abs(q.reduce((s, p, i) => s + p[0] * q[(i + 1) % 4][1] - q[(i + 1) % 4][0] * p[1], 0)) / 2;
+    const cardArea = 44 * 44 * LOCATE_DEFAULTS.aspect;
+    expect(found.filter((f) => area(f.corners) > cardArea * LOCATE_DEFAULTS.maxSingleArea), 'an outline round both').toEqual([]);
+    for (const card of pair) {
+      const near = found.filter((f) => Math.hypot(centre(f.corners)[0] - card.cx, centre(f.corners)[1] - card.cy) < 6);
+      expect(near.some((f) => Math.abs(quadShort(f.corners) - 44) <= 4), `the card at ${card.cx},${card.cy}`).toBe(true);
+    }
+    // Without a known card size nothing says the pair is two (photos have other means).
+    expect(overOneCardArea(cardArea * 2, 44)).toBe(true);
+    expect(overOneCardArea(cardArea * 1.6, 44)).toBe(false);
   });
 
   it('finds backs no brighter than the cloth by their colour edges when asked, cards a few pixels apart each on its own (calibrated only)', () => {
