@@ -38,7 +38,7 @@ import {
   type IdentityReading,
 } from './identify';
 import { runCnn, runLocate, type Helper, type LocatePart, type RunCnn, type RunLocate } from './inference';
-import { addAsRivals, detectionScale, dropFragmentBacks, dropFrameOutlines, dropLinesHoldingCards, dropOversizeHoldingCards, dropRepeatedOutlines, keepSurestRivals, LOCATE_DEFAULTS, locateCards, oneOutlinePerNertsPile, paleTableShare, regionRivalGroup, shareInside, suppressNested, visiblePart, type LocatedCard } from './locate';
+import { addAsRivals, detectionScale, dropFragmentBacks, dropFrameOutlines, dropLinesHoldingCards, dropOversizeHoldingCards, dropRepeatedOutlines, keepSurestRivals, LOCATE_DEFAULTS, locateCards, oneOutlinePerNertsPile, paleTableShare, regionRivalGroup, shareInside, suppressNested, visiblePart, type LocatedCard, type LocateOptions } from './locate';
 import { locatorScaleForCard, locatorScales, refineLocated, runLocator, unionOfLocated } from './locator';
 import { loadInferenceModelFromDir, readModelMetadata } from './model-io';
 import { loadOpenCv, type OpenCv } from './opencv';
@@ -710,7 +710,7 @@ class TfjsRecognizer implements CardRecognizer {
       found = [];
       for (const region of regions) found.push(await this.locate(cropRegion(image, region), image));
     } else {
-      const options = { cardWidthPx: this.plane?.cardWidthPx, scale: detectionScale(image.width, image.height), paleCloth: this.paleCloth, plainTable: this.plainTable };
+      const options = { ...this.tableSize(), scale: detectionScale(image.width, image.height), paleCloth: this.paleCloth, plainTable: this.plainTable };
       const parts: LocatePart[] = regions.map((region) => ({ image: cropRegion(image, region), options }));
       found = await runLocate(this.localLocate, this.helper, parts);
     }
@@ -731,7 +731,7 @@ class TfjsRecognizer implements CardRecognizer {
    */
   private async locate(part: RgbImage, frame: RgbImage, colourEdges = false): Promise<LocatedCard[]> {
     const cardWidthPx = this.plane?.cardWidthPx;
-    const [classical] = await this.localLocate([{ image: part, options: { cardWidthPx, scale: detectionScale(frame.width, frame.height), paleCloth: this.paleCloth, plainTable: this.plainTable, colourEdges } }]);
+    const [classical] = await this.localLocate([{ image: part, options: { ...this.tableSize(), scale: detectionScale(frame.width, frame.height), paleCloth: this.paleCloth, plainTable: this.plainTable, colourEdges } }]);
     if (!this.locatorModel) return classical;
     const factors = cardWidthPx ? [locatorScaleForCard(cardWidthPx)] : locatorScales(frame.width, frame.height);
     // Outline fitting costs a few ms a card: only for the net's cards the classical localiser has
@@ -745,6 +745,14 @@ class TfjsRecognizer implements CardRecognizer {
     const learned = await runLocator(this.locatorModel, part, { factors, refine: false });
     const fitted = refineLocated(part, unionOfLocated(firm, learned).slice(firm.length), { rivals: true });
     return addAsRivals(unionOfLocated(firm, dropFrameOutlines(fitted, part.width, part.height)), edgeOnly);
+  }
+
+  /**
+   * What the calibration says of a card's outline, for the localiser: its width, and the lowest
+   * long/short ratio it shows anywhere on the table (a little under, for the outline's own error).
+   */
+  private tableSize(): Pick<LocateOptions, 'cardWidthPx' | 'minAspect'> {
+    return this.plane ? { cardWidthPx: this.plane.cardWidthPx, minAspect: this.plane.minCardAspect * 0.97 } : {};
   }
 
   /** Long side of a card in this frame, pixels: calibrated, else from the last frame's cards. */

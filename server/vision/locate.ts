@@ -141,6 +141,12 @@ export interface LocateOptions {
   /** Card short side in input-image pixels when known (calibrated top-down view). */
   cardWidthPx?: number;
   /**
+   * The lowest long/short ratio a card shows on this table, when known (a calibration's
+   * `minCardAspect`): below the default `minAspect` it lets a far card lying lengthwise under an
+   * oblique camera, nearly square, count as card-shaped. Never raises the default.
+   */
+  minAspect?: number;
+  /**
    * Detection scale (detection px per input px). Default: fit detectMaxSide. Tracking passes the
    * full frame's scale when it re-examines a sub-region, so sizes and thresholds stay the same.
    */
@@ -948,7 +954,8 @@ export function overOneCardArea(area: number, knownWidth: number, params = LOCAT
 }
 
 /** Finds card quads in `image` (RGB). Pure apart from OpenCV calls; frees every Mat. */
-export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions = {}, params = LOCATE_DEFAULTS): LocatedCard[] {
+export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions = {}, defaults = LOCATE_DEFAULTS): LocatedCard[] {
+  const params = options.minAspect !== undefined && options.minAspect < defaults.minAspect ? { ...defaults, minAspect: Math.max(1, options.minAspect) } : defaults;
   const scale = options.scale ?? detectionScale(image.width, image.height, params);
   const dw = Math.max(1, Math.round(image.width * scale));
   const dh = Math.max(1, Math.round(image.height * scale));

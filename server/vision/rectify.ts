@@ -2,7 +2,7 @@
  * Table-plane geometry from a calibration: image pixels ↔ table millimetres, the card size in
  * pixels at a point (so the localiser knows how big a card is), and zone lookup.
  */
-import { CARD_WIDTH_MM } from '../sim/scene';
+import { CARD_HEIGHT_MM, CARD_WIDTH_MM } from '../sim/scene';
 import { applyHomography, homographyFromPoints, pointInPolygon, type Homography } from '../geometry';
 import type { CalibrationZone, Point, Quad, TableCalibration } from './types';
 
@@ -15,6 +15,12 @@ export interface TablePlane {
   imageCorners: Quad;
   /** Median card short side in image pixels over the table, pixels. */
   cardWidthPx: number;
+  /**
+   * The lowest long/short ratio of a card's outline anywhere on the table, either way round: a
+   * card's is 1.4, but an oblique camera foreshortens the far cards lying lengthwise, towards a
+   * square (1.05 at the far side of the oblique simulated 3-player table).
+   */
+  minCardAspect: number;
   calibration: TableCalibration;
   /** The calibration's zones, most specific first (see ZONE_PRIORITY). */
   zonesBySpecificity: CalibrationZone[];
@@ -45,8 +51,22 @@ export function tablePlane(calibration: TableCalibration, width: number, height:
       widths.push((Math.hypot(b[0] - a[0], b[1] - a[1]) + Math.hypot(c[0] - a[0], c[1] - a[1])) / 2);
     }
   widths.sort((a, b) => a - b);
+  let minCardAspect = Infinity;
+  for (let i = 1; i <= 9; i += 2)
+    for (let j = 1; j <= 9; j += 2) {
+      const x = (calibration.tableWidthMm * i) / 10;
+      const y = (calibration.tableHeightMm * j) / 10;
+      const a = applyHomography(tableToImage, x, y);
+      const along = (dx: number, dy: number) => {
+        const b = applyHomography(tableToImage, x + dx, y + dy);
+        return Math.hypot(b[0] - a[0], b[1] - a[1]);
+      };
+      // A card lying either way: its 63 mm side along x and 88 mm along y, or the other way.
+      for (const [w, h] of [[along(CARD_WIDTH_MM, 0), along(0, CARD_HEIGHT_MM)], [along(0, CARD_WIDTH_MM), along(CARD_HEIGHT_MM, 0)]])
+        minCardAspect = Math.min(minCardAspect, Math.max(w, h) / Math.min(w, h));
+    }
   const zonesBySpecificity = [...calibration.zones].sort((a, b) => ZONE_PRIORITY[a.kind] - ZONE_PRIORITY[b.kind]);
-  return { imageToTable, tableToImage, imageCorners: image, cardWidthPx: widths[4], calibration, zonesBySpecificity };
+  return { imageToTable, tableToImage, imageCorners: image, cardWidthPx: widths[4], minCardAspect, calibration, zonesBySpecificity };
 }
 
 /** Smaller wins: a pile zone inside a seat beats the seat; the centre beats the seat wedges it overlaps. */

@@ -150,6 +150,18 @@ describe('locateCards', () => {
     expect(overOneCardArea(cardArea * 1.6, 44)).toBe(false);
   });
 
+  it("takes a nearly square outline for a card where the calibration says cards look so (an oblique camera's far side), and only there", () => {
+    // A card lying lengthwise far from an oblique camera: 38 x 40 pixels (its 88 mm side foreshortened).
+    const far: PaintedCard[] = [{ cx: 100, cy: 90, w: 38, h: 40, angle: 0 }];
+    const data = paint(200, 180, far);
+    const found = (minAspect?: number) => locateCards(cv, { data, width: 200, height: 180 }, { cardWidthPx: 36, scale: 1, ...(minAspect ? { minAspect } : {}) });
+    const atCard = (cards: LocatedCard[]) => cards.filter((f) => Math.hypot(centre(f.corners)[0] - 100, centre(f.corners)[1] - 90) < 5);
+    expect(atCard(found()), 'by default a square is no card').toEqual([]);
+    expect(atCard(found(1.0)).length).toBeGreaterThan(0);
+    // A table seen from above (cards look 1.4 everywhere) never loosens the default.
+    expect(atCard(found(1.36))).toEqual([]);
+  });
+
   it('finds backs no brighter than the cloth by their colour edges when asked, cards a few pixels apart each on its own (calibrated only)', () => {
     // Blue backs on brown cloth of the same brightness (their thin pale border blurs away at
     // webcam size): no brightness edge and nothing white, but a strong colour edge. Dealt in an L.

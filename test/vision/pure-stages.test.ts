@@ -279,6 +279,14 @@ describe('rectify', () => {
     expect(tablePlane(calibration, 1200, 800).cardWidthPx).toBeCloseTo(63, 3);
     expect(tablePlane(calibration, 600, 400).cardWidthPx).toBeCloseTo(31.5, 3);
   });
+  it("knows how square a card can look: 1.4 from above, nearly square at an oblique camera's far side", () => {
+    expect(tablePlane(calibration, 1200, 800).minCardAspect).toBeCloseTo(88 / 63, 3);
+    // The table's far edge seen much narrower and foreshortened, as by a camera low over the near edge.
+    const oblique: TableCalibration = { ...calibration, imageCorners: [[450, 100], [750, 100], [1200, 800], [0, 800]] };
+    const plane = tablePlane(oblique, 1200, 800);
+    expect(plane.minCardAspect).toBeLessThan(1.2);
+    expect(plane.minCardAspect).toBeGreaterThanOrEqual(1);
+  });
   it('finds the most specific zone', () => {
     const plane = tablePlane(calibration, 1200, 800);
     expect(zoneAt(plane, [600, 300])).toBe('centre');
