@@ -76,15 +76,23 @@ function foldedWeights(conv: Layer, bn: Layer): [tf.Tensor, tf.Tensor] {
   });
 }
 
-/** How many Conv2D → BatchNormalization chains `model` holds that foldBatchNorms would fold. */
-export function foldableChains(model: tf.LayersModel): number {
-  const readers = consumers(model);
-  return model.layers.filter((layer) => layer.getClassName() === 'Conv2D' && foldableBatchNorm(soleReader(readers, layer))).length;
-}
-
+/** The one layer that reads `layer`'s output, if exactly one does. */
 function soleReader(readers: Map<number, Layer[]>, layer: Layer): Layer | undefined {
   const list = readers.get((layer.output as tf.SymbolicTensor).id) ?? [];
   return list.length === 1 ? list[0] : undefined;
+}
+
+/** The batch norm that `layer` feeds and nothing else does, when `layer` is a Conv2D and that batch norm can be folded into it. */
+function batchNormToFold(readers: Map<number, Layer[]>, layer: Layer): Layer | undefined {
+  if (layer.getClassName() !== 'Conv2D') return undefined;
+  const bn = soleReader(readers, layer);
+  return foldableBatchNorm(bn) ? bn : undefined;
+}
+
+/** How many Conv2D → BatchNormalization chains `model` holds that foldBatchNorms would fold. */
+export function foldableChains(model: tf.LayersModel): number {
+  const readers = consumers(model);
+  return model.layers.filter((layer) => batchNormToFold(readers, layer)).length;
 }
 
 /**
@@ -110,16 +118,15 @@ export function foldBatchNorms(model: tf.LayersModel): tf.LayersModel {
 
   for (const layer of model.layers) {
     if (absorbed.has(layer)) continue;
-    const className = layer.getClassName();
-    if (className === 'InputLayer') {
+    if (layer.getClassName() === 'InputLayer') {
       const output = layer.output as tf.SymbolicTensor;
       const input = tf.input({ shape: output.shape.slice(1) as number[], dtype: output.dtype, name: layer.name });
       mapped.set(output.id, input);
       inputs.push(input);
       continue;
     }
-    const bn = className === 'Conv2D' ? soleReader(readers, layer) : undefined;
-    if (foldableBatchNorm(bn)) {
+    const bn = batchNormToFold(readers, layer);
+    if (bn) {
       const relu = soleReader(readers, bn);
       const fuseRelu = relu !== undefined && isPlainRelu(relu);
       const config = layer.getConfig() as tf.serialization.ConfigDict;

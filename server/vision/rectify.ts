@@ -39,16 +39,19 @@ export function tablePlane(calibration: TableCalibration, width: number, height:
   ];
   const imageToTable = homographyFromPoints(image, table);
   const tableToImage = homographyFromPoints(table, image);
+  /** Length in image pixels of the table segment from (x, y) to (x + dx, y + dy), mm. */
+  const projected = (x: number, y: number, dx: number, dy: number) => {
+    const a = applyHomography(tableToImage, x, y);
+    const b = applyHomography(tableToImage, x + dx, y + dy);
+    return Math.hypot(b[0] - a[0], b[1] - a[1]);
+  };
   // Card width in pixels at a 3x3 grid of table points; the median copes with perspective.
   const widths: number[] = [];
   for (let i = 1; i <= 3; i++)
     for (let j = 1; j <= 3; j++) {
       const x = (calibration.tableWidthMm * i) / 4;
       const y = (calibration.tableHeightMm * j) / 4;
-      const a = applyHomography(tableToImage, x, y);
-      const b = applyHomography(tableToImage, x + CARD_WIDTH_MM, y);
-      const c = applyHomography(tableToImage, x, y + CARD_WIDTH_MM);
-      widths.push((Math.hypot(b[0] - a[0], b[1] - a[1]) + Math.hypot(c[0] - a[0], c[1] - a[1])) / 2);
+      widths.push((projected(x, y, CARD_WIDTH_MM, 0) + projected(x, y, 0, CARD_WIDTH_MM)) / 2);
     }
   widths.sort((a, b) => a - b);
   let minCardAspect = Infinity;
@@ -56,13 +59,8 @@ export function tablePlane(calibration: TableCalibration, width: number, height:
     for (let j = 1; j <= 9; j += 2) {
       const x = (calibration.tableWidthMm * i) / 10;
       const y = (calibration.tableHeightMm * j) / 10;
-      const a = applyHomography(tableToImage, x, y);
-      const along = (dx: number, dy: number) => {
-        const b = applyHomography(tableToImage, x + dx, y + dy);
-        return Math.hypot(b[0] - a[0], b[1] - a[1]);
-      };
       // A card lying either way: its 63 mm side along x and 88 mm along y, or the other way.
-      for (const [w, h] of [[along(CARD_WIDTH_MM, 0), along(0, CARD_HEIGHT_MM)], [along(0, CARD_WIDTH_MM), along(CARD_HEIGHT_MM, 0)]])
+      for (const [w, h] of [[projected(x, y, CARD_WIDTH_MM, 0), projected(x, y, 0, CARD_HEIGHT_MM)], [projected(x, y, 0, CARD_WIDTH_MM), projected(x, y, CARD_HEIGHT_MM, 0)]])
         minCardAspect = Math.min(minCardAspect, Math.max(w, h) / Math.min(w, h));
     }
   const zonesBySpecificity = [...calibration.zones].sort((a, b) => ZONE_PRIORITY[a.kind] - ZONE_PRIORITY[b.kind]);

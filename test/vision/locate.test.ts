@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_REGION } from '../../server/vision/classes';
 import { agreeOnSize, cornerHypotheses, dropFragmentBacks, dropFrameOutlines, dropRepeatedOutlines, edgeSizedHypotheses, fillDarkCells, LOCATE_DEFAULTS, locateCards, mayHoldSeveral, oneOutlinePerNertsPile, orderCardQuad, overOneCardArea, paleTableShare, shareInside, splitWidths, suppressNested, visiblePart, fitOnWhiter, keepSurestRivals, regionRivalGroup, resizedOutlines, grownOutlines, whiterThanCloth, whiterThanClothMask, type LocatedCard } from '../../server/vision/locate';
+import { polygonArea } from '../../server/geometry';
 import { loadOpenCv, type OpenCv } from '../../server/vision/opencv';
 import type { Point, Quad } from '../../server/vision/types';
 import { paintCards, type PaintedCard } from './painted-cards';
@@ -138,9 +139,8 @@ describe('locateCards', () => {
     const [width, height] = [240, 240];
     const data = paint(width, height, pair);
     const found = locateCards(cv, { data, width, height }, { cardWidthPx: 44, scale: 1 });
-    const area = (q: Quad) => Math.abs(q.reduce((s, p, i) => s + p[0] * q[(i + 1) % 4][1] - q[(i + 1) % 4][0] * p[1], 0)) / 2;
     const cardArea = 44 * 44 * LOCATE_DEFAULTS.aspect;
-    expect(found.filter((f) => area(f.corners) > cardArea * LOCATE_DEFAULTS.maxSingleArea), 'an outline round both').toEqual([]);
+    expect(found.filter((f) => polygonArea(f.corners) > cardArea * LOCATE_DEFAULTS.maxSingleArea), 'an outline round both').toEqual([]);
     for (const card of pair) {
       const near = found.filter((f) => Math.hypot(centre(f.corners)[0] - card.cx, centre(f.corners)[1] - card.cy) < 6);
       expect(near.some((f) => Math.abs(quadShort(f.corners) - 44) <= 4), `the card at ${card.cx},${card.cy}`).toBe(true);
