@@ -104,6 +104,39 @@ export function nameBackDesign({ looks, whole, colourDistances, wholeMatch }: Ba
   return best !== undefined && (wholeMatch || (looks.get(best) ?? 0) >= BACK_LOOK_MIN_SIMILARITY) ? best : undefined;
 }
 
+/**
+ * When a whole-card outline the identity model reads as an unsure face is an enrolled back after
+ * all (see backByLooks): both embeddings at least this close to one design's views, and the
+ * back-look model's nearest design at least `minMargin` closer than its next (views of every
+ * design alike mean a texture, not a back).
+ *
+ * Why: a near-black checked back with a pale oval and a thin cream border, dealt for the score
+ * sort, reads at 31x44 pixels as a face at 0.06-0.19 (the 5-player sort, session 32: 4 of 9 of
+ * its backs lost). Measured on every outline of 105 frames read whole (2-6 players, two seeds,
+ * an oblique camera, unseen art; 10,386 reads): of 98 whole-card outlines of backs read as an
+ * unsure face, these thresholds take 77 for their own deck, none for another; of 3,697 faces
+ * and 2,013 outlines on no card, one (a stock's edge, on a waste). Split hypotheses (part of a
+ * stock or a cascade) reach such similarities more often and are not judged so.
+ */
+export const LOOK_RESCUE = { minLook: 0.85, minWhole: 0.85, minMargin: 0.15 } as const;
+
+/**
+ * The enrolled back design an unsure face is, by both embeddings (see LOOK_RESCUE), with its
+ * confidence (the lower of the two similarities), or null when it is no such back.
+ */
+export function backByLooks(looks: ReadonlyMap<string, number>, whole: ReadonlyMap<string, number>, rule = LOOK_RESCUE): { backId: string; confidence: number } | null {
+  let best: string | undefined;
+  let [first, second] = [-Infinity, -Infinity];
+  for (const [backId, look] of looks) {
+    if (look > first) [best, first, second] = [backId, look, first];
+    else if (look > second) second = look;
+  }
+  if (best === undefined) return null;
+  const wholeSimilarity = whole.get(best) ?? -Infinity;
+  if (first < rule.minLook || wholeSimilarity < rule.minWhole || first - second < rule.minMargin) return null;
+  return { backId: best, confidence: Math.min(first, wholeSimilarity) };
+}
+
 /** Enrolled prototypes. Pure data + math; the recogniser feeds it embeddings. */
 export class EnrollmentStore {
   /** Each back design's views as shown, then their middles (see `setBack`). */

@@ -16,7 +16,7 @@ import { BACK_EMBED_SIZE, CARD_ASPECT, CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, IN
 import { blobsOf, boundingRect, compareThumbs, cropRegion, greyThumb, mergeOverlapping, rectsOverlap, refreshTile, regionsOf, totalArea, type GreyThumb, type MovingBlobs, type PixelRect } from './change';
 import { cropCard, indexCornerQuads, rectQuad, subQuad, type RgbImage } from './crop';
 import { decodeFrame } from './decode';
-import { BackLooks, EnrollmentStore, nameBackDesign } from './enrollment';
+import { BackLooks, backByLooks, EnrollmentStore, nameBackDesign } from './enrollment';
 import {
   backEvidence,
   DEFAULT_INDEX_FUSION,
@@ -279,6 +279,13 @@ interface TrackedIdentity {
   readAtMs?: number;
 }
 
+/**
+ * Localiser sources that outline a whole card (a blob, a closed edge or colour-edge outline, one
+ * grown to the calibrated size), as against a hypothesis split from a bigger blob, a probe or a
+ * fit: an unsure face among them may be judged an enrolled back by its looks (backByLooks).
+ */
+const WHOLE_OUTLINES: ReadonlySet<LocatedCard['source']> = new Set(['single', 'grown', 'chroma']);
+
 /** How long a faint reading of a counted card is reused before the card is read again, ms of frame time (see dueForRereading). */
 export const FAINT_REREAD_MS = 300;
 
@@ -511,7 +518,7 @@ class TfjsRecognizer implements CardRecognizer {
       lengths: todo.map((i) => quadLongSide(located[i].corners)),
       zones: todo.map((i) => zones[i]),
     });
-    await this.addBackLooks(read, crops);
+    await this.addBackLooks(read, crops, (k) => WHOLE_OUTLINES.has(located[todo[k]].source));
     // Cards left for a later frame (over the frame's read budget) have no identity yet.
     const identities: Array<TrackedIdentity | undefined> = [...reused];
     todo.forEach((cardIndex, k) => (identities[cardIndex] = { ...read[k], readAtMs: timestampMs }));
@@ -795,15 +802,30 @@ class TfjsRecognizer implements CardRecognizer {
     });
   }
 
-  /** Adds the back-look embedding to each of `reads` read as a back (packed `crops`, same order), when back looks are enrolled. */
-  private async addBackLooks(reads: TrackedIdentity[], crops: Float32Array): Promise<void> {
+  /**
+   * Adds the back-look embedding to each of `reads` read as a back (packed `crops`, same order),
+   * when back looks are enrolled. Reads for which `wholeOutline` holds (an outline of a whole
+   * card, not a split hypothesis) that the identity model calls an unsure face are looked at too,
+   * and become the enrolled back both embeddings say they are (see backByLooks).
+   */
+  private async addBackLooks(reads: TrackedIdentity[], crops: Float32Array, wholeOutline: (k: number) => boolean = () => false): Promise<void> {
     if (!this.backModel || this.backLooks.size === 0) return;
-    const backs = reads.flatMap((read, k) => (read.identity.kind === 'back' ? [k] : []));
-    if (backs.length === 0) return;
-    const packed = new Float32Array(backs.length * CROP_SIZE);
-    backs.forEach((k, j) => packed.set(crops.subarray(k * CROP_SIZE, (k + 1) * CROP_SIZE), j * CROP_SIZE));
-    const looks = await this.backLookEmbeddings(packed, backs.length);
-    backs.forEach((k, j) => (reads[k] = { ...reads[k], backLook: looks[j], backChroma: chromaOf(packed, j * CROP_SIZE, CROP_WIDTH, CROP_HEIGHT) }));
+    const unsureFace = (read: TrackedIdentity, k: number) => read.identity.kind === 'face' && read.identity.confidence < this.minConfidence && wholeOutline(k);
+    const looked = reads.flatMap((read, k) => (read.identity.kind === 'back' || unsureFace(read, k) ? [k] : []));
+    if (looked.length === 0) return;
+    const packed = new Float32Array(looked.length * CROP_SIZE);
+    looked.forEach((k, j) => packed.set(crops.subarray(k * CROP_SIZE, (k + 1) * CROP_SIZE), j * CROP_SIZE));
+    const looks = await this.backLookEmbeddings(packed, looked.length);
+    looked.forEach((k, j) => {
+      const read = reads[k];
+      let identity = read.identity;
+      if (identity.kind === 'face') {
+        const back = backByLooks(this.backLooks.similarities(looks[j]), this.enrolledFor(read.scale).backSimilarities(read.embedding, 0, read.embedding.length));
+        if (!back) return;
+        identity = { kind: 'back', confidence: back.confidence, design: back.backId };
+      }
+      reads[k] = { ...read, identity, backLook: looks[j], backChroma: chromaOf(packed, j * CROP_SIZE, CROP_WIDTH, CROP_HEIGHT) };
+    });
   }
 
   /** The back-look model's L2-normalised embedding of each of `count` packed crops. */
@@ -949,7 +971,7 @@ class TfjsRecognizer implements CardRecognizer {
       const chunk = views.slice(start, start + 32);
       const { crops, corners, lengths } = await this.viewCrops(chunk, true);
       const reads = await this.readIdentities(crops, corners, chunk.length, { lengths });
-      await this.addBackLooks(reads, crops);
+      await this.addBackLooks(reads, crops, () => true);
       for (const read of reads) {
         // Each view shows a whole card, so corners without an index say something (see rejectIndexless).
         const identity = rejectIndexless(read.identity, read.index);

@@ -110,6 +110,13 @@ export const LOCATE_DEFAULTS = {
    */
   grownBand: [0.6, 0.9] as [number, number],
   /**
+   * With a calibration, a closed edge outline of a size in `grownBand` counts when its convex hull
+   * fills this much of its rectangle (see closedOutlines): a near-black checked back's pale oval
+   * reaches the inner edge of its thin cream border, and the dark field between them, 0.73 of a
+   * card wide, filled only 0.55 of its rectangle (one of the 5-player sort's backs, session 32).
+   */
+  hullFill: 0.92,
+  /**
    * With a calibration and `colourEdges`: closed outlines in the colour edges (Canny of the Lab a*
    * and b* channels, these thresholds) whose short side lies within `chromaSize` of the calibrated width. A back
    * as bright as the wood under it (a light blue back on a light stripe of grain) has no
@@ -1144,7 +1151,7 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
       cv.GaussianBlur(grey, blurred, new cv.Size(5, 5), 0);
       const outline = track(new cv.Mat());
       cv.Canny(blurred, outline, params.cannyLow * 0.6, params.cannyHigh * 0.8);
-      for (const { corners, support, width } of closedOutlines(cv, outline, minArea, knownWidth ? [0, knownWidth * params.maxSingleWidth] : [0, Infinity], params, track)) {
+      for (const { corners, support, width } of closedOutlines(cv, outline, minArea, knownWidth ? [0, knownWidth * params.maxSingleWidth] : [0, Infinity], params, track, knownWidth ? [knownWidth * params.grownBand[0], knownWidth * params.grownBand[1]] : undefined)) {
         if (knownWidth && overOneCardArea(polygonArea(corners), knownWidth, params)) continue;
         if (found.some((f) => sameCard(f.corners, corners, width * 0.18))) continue;
         found.push({ corners, source: 'single', support });
@@ -1223,9 +1230,12 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
  * Card-shaped closed outlines in an edge image (changed: it is dilated in place): contours at
  * least `minArea`, most of their rectangle filled (an index or pip touching the outline is
  * tolerated), a card's aspect, a short side of at least `minCardSide` and within `shortRange`
- * (detection pixels). Duplicates are left to the caller.
+ * (detection pixels). With `hullRange` (detection pixels), an outline whose short side lies in it
+ * needs only its convex hull to fill the rectangle (`hullFill`): a back's pattern inside its
+ * border, whose middle motif reaches the border's inner edge, bounds a region with a bite out of
+ * it. Duplicates are left to the caller.
  */
-function closedOutlines(cv: OpenCv, edges: CvMat, minArea: number, shortRange: [number, number], params: typeof LOCATE_DEFAULTS, track: Track): Array<{ corners: Quad; support: number; width: number }> {
+function closedOutlines(cv: OpenCv, edges: CvMat, minArea: number, shortRange: [number, number], params: typeof LOCATE_DEFAULTS, track: Track, hullRange?: [number, number]): Array<{ corners: Quad; support: number; width: number }> {
   const kernel = track(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(3, 3)));
   cv.dilate(edges, edges, kernel);
   const contours = track(new cv.MatVector());
@@ -1235,14 +1245,22 @@ function closedOutlines(cv: OpenCv, edges: CvMat, minArea: number, shortRange: [
   for (let i = 0; i < contours.size(); i++) {
     const contour = track(contours.get(i));
     const area = cv.contourArea(contour);
-    if (area < minArea) continue;
+    // (A bitten outline's own area may be half its hull's.)
+    if (area < (hullRange ? minArea / 2 : minArea)) continue;
     const rect = cv.minAreaRect(contour);
     const short = Math.min(rect.size.width, rect.size.height);
     const long = Math.max(rect.size.width, rect.size.height);
     const aspect = long / Math.max(1, short);
-    const fill = area / Math.max(1, short * long);
-    if (fill < 0.8 || aspect < params.minAspect || aspect > params.maxAspect || short < params.minCardSide) continue;
+    if (short * long < minArea || aspect < params.minAspect || aspect > params.maxAspect || short < params.minCardSide) continue;
     if (short < shortRange[0] || short > shortRange[1]) continue;
+    let fill = area / Math.max(1, short * long);
+    if (fill < 0.8 && hullRange && short >= hullRange[0] && short <= hullRange[1]) {
+      const hull = track(new cv.Mat());
+      cv.convexHull(contour, hull, false, true);
+      const hullFill = cv.contourArea(hull) / Math.max(1, short * long);
+      if (hullFill >= params.hullFill) fill = hullFill;
+    }
+    if (fill < 0.8) continue;
     outlines.push({ corners: orderCardQuad(rectCorners(rect.center, rect.size, rect.angle)), support: fill, width: short });
   }
   return outlines;

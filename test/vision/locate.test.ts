@@ -183,6 +183,32 @@ describe('locateCards', () => {
     expect(locateCards(cv, { data, width: 260, height: 200 }, { colourEdges: true }).filter((f) => f.source === 'chroma')).toEqual([]);
   });
 
+  it("outlines a dark back whose pale oval reaches its border's inner edge (calibrated): the dark field is bitten, its hull is not", () => {
+    // As on the 5-player sort: near-black checked backs with a thin cream border and a pale oval
+    // ring reaching the border on one side, dealt a few pixels apart on dark wood. The dark field
+    // inside the border is then a C round the oval (fill 0.36), its hull a card's inner rectangle.
+    const backs: PaintedCard[] = [
+      { cx: 60, cy: 60, w: 31, h: 44, angle: 0 },
+      { cx: 97, cy: 60, w: 31, h: 44, angle: 0 },
+      { cx: 60, cy: 108, w: 31, h: 44, angle: 0 },
+    ];
+    const design = (u: number, v: number, c: PaintedCard): [number, number, number] => {
+      if (Math.abs(u) > c.w / 2 - 1.2 || Math.abs(v) > c.h / 2 - 1.2) return [225, 215, 190];
+      const r = Math.hypot((u + 3) / (c.w / 2 - 4), v / (c.h * 0.3));
+      if (r > 0.8 && r <= 1) return [225, 215, 190];
+      if (r <= 0.8) return [15, 15, 20];
+      return (Math.floor(u / 3) + Math.floor(v / 3)) % 2 === 0 ? [30, 30, 35] : [75, 75, 80];
+    };
+    const data = paintCards(160, 150, backs, design);
+    const cardSized = (found: LocatedCard[], back: PaintedCard) =>
+      found.some((f) => Math.hypot(centre(f.corners)[0] - back.cx, centre(f.corners)[1] - back.cy) < 4 && Math.abs(quadShort(f.corners) - 31) <= 3);
+    const found = locateCards(cv, { data, width: 160, height: 150 }, { cardWidthPx: 31, scale: 1 });
+    for (const back of backs) expect(cardSized(found, back), `the back at ${back.cx},${back.cy}`).toBe(true);
+    // Without the hull (a bitten outline must fill its own rectangle) the backs are lost.
+    const strict = locateCards(cv, { data, width: 160, height: 150 }, { cardWidthPx: 31, scale: 1 }, { ...LOCATE_DEFAULTS, hullFill: 1.01 });
+    expect(backs.filter((back) => !cardSized(strict, back)).length).toBeGreaterThan(0);
+  });
+
   it('finds nothing on an empty cloth', () => {
     expect(locateCards(cv, { data: paint(320, 200, []), width: 320, height: 200 })).toEqual([]);
   });

@@ -4,7 +4,7 @@ import { ALL_CARD_CODES, type CardCode } from '../../server/game/cards';
 import { classMeaning, classNames, FIRST_BACK_CLASS, OTHER_CLASS } from '../../server/vision/classes';
 import { decodeFrame } from '../../server/vision/decode';
 import { coveredCards, dueForRereading, FAINT_REREAD_MS, ONE_WAY_BELOW_PX, turnPolicy } from '../../server/vision/index';
-import { BackLooks, EnrollmentStore } from '../../server/vision/enrollment';
+import { BackLooks, backByLooks, EnrollmentStore, LOOK_RESCUE } from '../../server/vision/enrollment';
 import { backEvidence, BACK_EVIDENCE_FROM, decideFromIndex, decideIdentity, identityOutputs, readingRows, rejectIndexless, type Identity, type IndexReading } from '../../server/vision/identify';
 import { tablePlane, zoneAt } from '../../server/vision/rectify';
 import { findUnchanged, readsThisFrame, THUMB_HEIGHT, THUMB_WIDTH, TrackMemory } from '../../server/vision/tracking';
@@ -157,6 +157,26 @@ describe('BackLooks', () => {
     looks.set('alice', [unit(0, 0, 1)]);
     expect(looks.nearest(unit(0.5, 0.85, 0))?.backId).toBe('bob');
     expect(() => looks.set('x', [])).toThrow();
+  });
+});
+
+describe('backByLooks', () => {
+  const sims = (entries: Record<string, number>) => new Map(Object.entries(entries));
+  it('takes an unsure face for the enrolled back both embeddings put it close to, as surely as the weaker says', () => {
+    // Measured on the 5-player sort: a dark checked back read as a face at 0.1, look 0.95, whole 0.98.
+    expect(backByLooks(sims({ p5: 0.95, p2: -0.1 }), sims({ p5: 0.98, p2: 0.4 }))).toEqual({ backId: 'p5', confidence: 0.95 });
+  });
+  it('needs both embeddings close, to the same design', () => {
+    expect(backByLooks(sims({ p5: 0.95, p2: 0.1 }), sims({ p5: LOOK_RESCUE.minWhole - 0.01, p2: 0.99 }))).toBeNull();
+    expect(backByLooks(sims({ p5: LOOK_RESCUE.minLook - 0.01, p2: 0.1 }), sims({ p5: 0.99 }))).toBeNull();
+  });
+  it('refuses a look every design is about as close to (a texture, the edge of a stock)', () => {
+    expect(backByLooks(sims({ p1: 0.9, p3: 0.8 }), sims({ p1: 0.95 }))).toBeNull();
+    expect(backByLooks(sims({ p1: 0.9, p3: 0.7 }), sims({ p1: 0.95 }))).toEqual({ backId: 'p1', confidence: 0.9 });
+  });
+  it('with one design enrolled there is no runner-up to beat, and with none no back', () => {
+    expect(backByLooks(sims({ p1: 0.9 }), sims({ p1: 0.9 }))?.backId).toBe('p1');
+    expect(backByLooks(sims({}), sims({}))).toBeNull();
   });
 });
 
