@@ -715,10 +715,10 @@ class TfjsRecognizer implements CardRecognizer {
     let found: LocatedCard[][];
     if (this.locatorModel) {
       found = [];
-      for (const region of regions) found.push(await this.locate(cropRegion(image, region), image));
+      for (const region of regions) found.push(await this.locate(cropRegion(image, region), image, false, [region.x, region.y]));
     } else {
       const options = { ...this.tableSize(), scale: detectionScale(image.width, image.height), paleCloth: this.paleCloth, plainTable: this.plainTable };
-      const parts: LocatePart[] = regions.map((region) => ({ image: cropRegion(image, region), options }));
+      const parts: LocatePart[] = regions.map((region) => ({ image: cropRegion(image, region), options: { ...options, origin: [region.x, region.y] as Point } }));
       found = await runLocate(this.localLocate, this.helper, parts);
     }
     return regions.flatMap((region, k) => {
@@ -735,10 +735,11 @@ class TfjsRecognizer implements CardRecognizer {
    * with the learned locator loaded, its cards are added where the classical one has none (the
    * classical outline is exact when it finds a card; the net finds far more of them).
    * `colourEdges`: a frame read whole also gets the colour-edge outlines (LocateOptions).
+   * `origin`: where the part's top-left lies in the frame.
    */
-  private async locate(part: RgbImage, frame: RgbImage, colourEdges = false): Promise<LocatedCard[]> {
+  private async locate(part: RgbImage, frame: RgbImage, colourEdges = false, origin: Point = [0, 0]): Promise<LocatedCard[]> {
     const cardWidthPx = this.plane?.cardWidthPx;
-    const [classical] = await this.localLocate([{ image: part, options: { ...this.tableSize(), scale: detectionScale(frame.width, frame.height), paleCloth: this.paleCloth, plainTable: this.plainTable, colourEdges } }]);
+    const [classical] = await this.localLocate([{ image: part, options: { ...this.tableSize(), origin, scale: detectionScale(frame.width, frame.height), paleCloth: this.paleCloth, plainTable: this.plainTable, colourEdges } }]);
     if (!this.locatorModel) return classical;
     const factors = cardWidthPx ? [locatorScaleForCard(cardWidthPx)] : locatorScales(frame.width, frame.height);
     // Outline fitting costs a few ms a card: only for the net's cards the classical localiser has
@@ -755,11 +756,14 @@ class TfjsRecognizer implements CardRecognizer {
   }
 
   /**
-   * What the calibration says of a card's outline, for the localiser: its width, and the lowest
-   * long/short ratio it shows anywhere on the table (a little under, for the outline's own error).
+   * What the calibration says of a card's outline, for the localiser: its width (the median),
+   * the table plane (to size each outline where it lies, see card-size.ts), and the lowest long/short ratio it shows anywhere on the table (a
+   * little under, for the outline's own error).
    */
-  private tableSize(): Pick<LocateOptions, 'cardWidthPx' | 'minAspect'> {
-    return this.plane ? { cardWidthPx: this.plane.cardWidthPx, minAspect: this.plane.minCardAspect * 0.97 } : {};
+  private tableSize(): Pick<LocateOptions, 'cardWidthPx' | 'table' | 'minAspect'> {
+    if (!this.plane) return {};
+    const { cardWidthPx, imageToTable, tableToImage, minCardAspect } = this.plane;
+    return { cardWidthPx, table: { imageToTable, tableToImage }, minAspect: minCardAspect * 0.97 };
   }
 
   /** Long side of a card in this frame, pixels: calibrated, else from the last frame's cards. */

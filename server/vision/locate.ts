@@ -15,6 +15,7 @@ import { PROBE_DEFAULTS, probePile } from './probe';
 import { cardGeometry, geometryQuad, sameCardGeometry, type CardGeometry } from './locator';
 import { REFINE_DEFAULTS, refineGeometry } from './refine';
 import { joinCollinear, quadsFromSegments, sideSupport, type Segment } from './lines';
+import { flatSizer, planeSizer, type CardSizer, type TableMapping } from './card-size';
 
 /** Tunables of the localiser, in detection-image pixels unless noted. */
 export const LOCATE_DEFAULTS = {
@@ -147,6 +148,15 @@ export const LOCATE_DEFAULTS = {
 export interface LocateOptions {
   /** Card short side in input-image pixels when known (calibrated top-down view). */
   cardWidthPx?: number;
+  /**
+   * With `cardWidthPx`: the calibration's table plane (frame pixels ↔ millimetres). Each
+   * outline's size is then judged on the table where it lies (see card-size.ts: under an oblique
+   * camera a card's size in the image varies 0.6–1.6 times); masks and morphology keep the one
+   * `cardWidthPx`.
+   */
+  table?: TableMapping;
+  /** Where this image's top-left lies in the frame `table` maps (a region searched alone), pixels. */
+  origin?: Point;
   /**
    * The lowest long/short ratio a card shows on this table, when known (a calibration's
    * `minCardAspect`): below the default `minAspect` it lets a far card lying lengthwise under an
@@ -878,9 +888,14 @@ export function inkBlobCards(ink: CvMat, blobs: Blob[], knownWidth: number, para
   return cards;
 }
 
-/** Whether an outline's short side is more than `offSize` off the calibrated card width. */
-function offCalibratedSize(corners: Quad, knownWidth: number, params: typeof LOCATE_DEFAULTS): boolean {
-  return Math.abs(quadShortSide(corners) / knownWidth - 1) > params.offSize;
+/** A card size: one width in pixels, or a CardSizer (card-size.ts). */
+function sizerOf(size: number | CardSizer, params: typeof LOCATE_DEFAULTS): CardSizer {
+  return typeof size === 'number' ? flatSizer(size, params.aspect) : size;
+}
+
+/** Whether an outline's short side is more than `offSize` off the calibrated card's where it lies. */
+function offCalibratedSize(corners: Quad, sizer: CardSizer, params: typeof LOCATE_DEFAULTS): boolean {
+  return Math.abs(sizer.shares(corners).short - 1) > params.offSize;
 }
 
 /**
@@ -889,13 +904,14 @@ function offCalibratedSize(corners: Quad, knownWidth: number, params: typeof LOC
  * centre: the card of the calibrated size there, unless one of about that size is found already.
  * (On the pale gingham this lost naming: its wrong-size outlines are mostly not centred on a card.)
  */
-export function resizedOutlines(found: LocatedCard[], knownWidth: number, params: typeof LOCATE_DEFAULTS): LocatedCard[] {
-  const offSize = (corners: Quad) => offCalibratedSize(corners, knownWidth, params);
+export function resizedOutlines(found: LocatedCard[], size: number | CardSizer, params: typeof LOCATE_DEFAULTS): LocatedCard[] {
+  const sizer = sizerOf(size, params);
+  const offSize = (corners: Quad) => offCalibratedSize(corners, sizer, params);
   const added: LocatedCard[] = [];
   for (const card of found) {
     if (card.source !== 'single' || !offSize(card.corners)) continue;
-    const corners = orderCardQuad(geometryQuad({ ...cardGeometry(card.corners), short: knownWidth, long: knownWidth * params.aspect }));
-    const known = (f: LocatedCard) => !offSize(f.corners) && sameCard(f.corners, corners, knownWidth * 0.18);
+    const corners = orderCardQuad(sizer.cardAbout(card.corners));
+    const known = (f: LocatedCard) => !offSize(f.corners) && sameCard(f.corners, corners, quadShortSide(corners) * 0.18);
     if (!found.some(known) && !added.some(known)) added.push({ corners, source: 'ink', support: 1 });
   }
   return added;
@@ -910,15 +926,16 @@ export function resizedOutlines(found: LocatedCard[], knownWidth: number, params
  * it, same centre and angle, is read as well, unless a card of about that size is there already;
  * the inner outline then reads as no card, or is dropped as nested (suppressNested).
  */
-export function grownOutlines(found: LocatedCard[], knownWidth: number, params: typeof LOCATE_DEFAULTS): LocatedCard[] {
+export function grownOutlines(found: LocatedCard[], size: number | CardSizer, params: typeof LOCATE_DEFAULTS): LocatedCard[] {
+  const sizer = sizerOf(size, params);
   const [low, high] = params.grownBand;
   const added: LocatedCard[] = [];
   for (const card of found) {
-    const share = quadShortSide(card.corners) / knownWidth;
+    const share = sizer.shares(card.corners).short;
     if ((card.source !== 'single' && card.source !== 'chroma') || share < low || share > high) continue;
-    const corners = orderCardQuad(geometryQuad({ ...cardGeometry(card.corners), short: knownWidth, long: knownWidth * params.aspect }));
+    const corners = orderCardQuad(sizer.cardAbout(card.corners));
     // Found already: an outline of about the card's size there, not itself one clearly too small.
-    const known = (f: LocatedCard) => !offCalibratedSize(f.corners, knownWidth, params) && quadShortSide(f.corners) / knownWidth > high && sameCard(f.corners, corners, knownWidth * 0.18);
+    const known = (f: LocatedCard) => !offCalibratedSize(f.corners, sizer, params) && sizer.shares(f.corners).short > high && sameCard(f.corners, corners, quadShortSide(corners) * 0.18);
     if (!found.some(known) && !added.some(known)) added.push({ corners, source: 'grown', support: 1 });
   }
   return added;
@@ -968,6 +985,9 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
   const dh = Math.max(1, Math.round(image.height * scale));
   /** The calibrated card's short side in detection pixels, when known. */
   const knownWidth = options.cardWidthPx ? options.cardWidthPx * scale : undefined;
+  /** The calibrated card's size where an outline lies (one width for the image without the table plane). */
+  const sizer: CardSizer | undefined = knownWidth === undefined ? undefined : options.table ? planeSizer(options.table, scale, options.origin) : flatSizer(knownWidth, params.aspect);
+  const rectQuad = (rect: Blob['rect']) => rectCorners(rect.center, rect.size, rect.angle) as Quad;
   const mats: Array<{ delete(): void }> = [];
   const track = <T extends { delete(): void }>(m: T): T => {
     mats.push(m);
@@ -1052,7 +1072,8 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
       const fill = blob.area / Math.max(1, width * height);
       const aspect = long / Math.max(1, short);
       // With the card size known, a blob far wider than a card is several (or the table itself, on a pale plain one).
-      const notTooBig = !knownWidth || (short <= knownWidth * params.maxSingleWidth && !overOneCardArea(short * long, knownWidth, params));
+      const shares = sizer?.shares(rectQuad(blob.rect));
+      const notTooBig = !shares || (shares.short <= params.maxSingleWidth && shares.area <= params.maxSingleArea);
       return fill >= params.singleFill && aspect > params.minAspect && aspect < params.maxAspect && short >= params.minCardSide && notTooBig;
     };
     const addSingle = (blob: Blob) => {
@@ -1067,7 +1088,7 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
     singles.forEach(addSingle);
     // A card-shaped blob of an unlikely shape may be several cards: a row of overlapping cards
     // fills its rectangle too. It stays a card, and is split as well; the reading decides.
-    merged.push(...singles.filter((b) => mayHoldSeveral(b.rect.size, knownWidth, params)));
+    merged.push(...singles.filter((b) => mayHoldSeveral(b.rect.size, sizer && localCardWidth(sizer, rectQuad(b.rect)), params)));
     // Brighter levels: the card is usually the whitest thing, so pale streaks of wood or cloth
     // that merged with it at the Otsu level fall away and leave a clean card-shaped blob.
     const level = track(new cv.Mat());
@@ -1115,7 +1136,7 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
       // A white or cream plain table: cards show by their ink (pips, index, border), outlines fitted there first.
       if (options.plainTable) {
         ink = inkMask(cv, whiteness, knownWidth, params, track, cloth);
-        const wholeCards = found.filter((f) => !offCalibratedSize(f.corners, knownWidth, params)).map((f) => f.corners);
+        const wholeCards = found.filter((f) => !offCalibratedSize(f.corners, sizer!, params)).map((f) => f.corners);
         for (const corners of inkBlobCards(ink, blobsOf(ink, (knownWidth * params.inkMinBlob) ** 2, cv.RETR_CCOMP), knownWidth, params, wholeCards)) {
           if (!found.some((f) => sameCard(f.corners, corners, knownWidth * 0.25))) found.push({ corners, source: 'ink', support: 1 });
         }
@@ -1151,25 +1172,26 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
       cv.GaussianBlur(grey, blurred, new cv.Size(5, 5), 0);
       const outline = track(new cv.Mat());
       cv.Canny(blurred, outline, params.cannyLow * 0.6, params.cannyHigh * 0.8);
-      for (const { corners, support, width } of closedOutlines(cv, outline, minArea, knownWidth ? [0, knownWidth * params.maxSingleWidth] : [0, Infinity], params, track, knownWidth ? [knownWidth * params.grownBand[0], knownWidth * params.grownBand[1]] : undefined)) {
-        if (knownWidth && overOneCardArea(polygonArea(corners), knownWidth, params)) continue;
+      const sizes = sizer && { sizer, range: [0, params.maxSingleWidth] as [number, number], hull: params.grownBand };
+      for (const { corners, support, width } of closedOutlines(cv, outline, minArea, sizes, params, track)) {
+        if (sizer && sizer.shares(corners).area > params.maxSingleArea) continue;
         if (found.some((f) => sameCard(f.corners, corners, width * 0.18))) continue;
         found.push({ corners, source: 'single', support });
         singleWidths.push(width);
       }
     }
     // Calibrated, when asked: the same in the colour edges (a back no brighter than the wood under it).
-    if (knownWidth && options.colourEdges) {
-      for (const { corners, support, width } of chromaOutlines(cv, small, knownWidth, minArea, params, track)) {
+    if (sizer && options.colourEdges) {
+      for (const { corners, support, width } of chromaOutlines(cv, small, sizer, minArea, params, track)) {
         if (!found.some((f) => sameCard(f.corners, corners, width * 0.18))) found.push({ corners, source: 'chroma', support });
       }
     }
     // Calibrated, once every whole-card outline is in: the card about each one clearly too small.
-    if (knownWidth) found.push(...grownOutlines(found, knownWidth, params));
+    if (sizer) found.push(...grownOutlines(found, sizer, params));
     // Plain pale table, once every other outline is in: a calibrated-size card about each outline
     // of the wrong size, and lone marks no outline explains.
-    if (ink && knownWidth) {
-      found.push(...resizedOutlines(found, knownWidth, params));
+    if (ink && knownWidth && sizer) {
+      found.push(...resizedOutlines(found, sizer, params));
       found.push(...loneMarkCards(cv, ink, found, knownWidth, params, (m) => blobsOf(m, (knownWidth * params.inkLoneBlob) ** 2, cv.RETR_CCOMP), track));
     }
     singleWidths.sort((a, b) => a - b);
@@ -1179,13 +1201,14 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
     // and merged blobs are then split with the sizes they suggest themselves.
     const sizeKnown = knownWidth !== undefined || agreeOnSize(singleWidths);
     // A merged part is only worth splitting when it can hold a card of the expected size.
-    if (knownWidth ?? medianSingle) {
-      const w = (knownWidth ?? medianSingle) as number;
-      merged = merged.filter((b) => Math.max(b.rect.size.width, b.rect.size.height) >= w * 0.9);
-    }
+    const blobWidth = (b: Blob) => (sizer ? sizer.widthAt([b.rect.center.x, b.rect.center.y]) : medianSingle);
+    merged = merged.filter((b) => {
+      const w = blobWidth(b);
+      return w === undefined || Math.max(b.rect.size.width, b.rect.size.height) >= w * 0.9;
+    });
     for (const blob of merged) {
       const blobShort = Math.min(blob.rect.size.width, blob.rect.size.height);
-      const widths = knownWidth ? [knownWidth] : sizeKnown ? [medianSingle!] : splitWidths(blobShort, medianSingle, params);
+      const widths = sizer ? [blobWidth(blob)!] : sizeKnown ? [medianSingle!] : splitWidths(blobShort, medianSingle, params);
       const poly = track(new cv.Mat());
       cv.approxPolyDP(blob.contour, poly, 0.012 * cv.arcLength(blob.contour, true), true);
       const polygon = contourPoints(poly);
@@ -1226,16 +1249,28 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
   }
 }
 
+/** What a calibration says of closed outlines' sizes (see closedOutlines), in card widths where each lies. */
+interface OutlineSizes {
+  sizer: CardSizer;
+  range: [number, number];
+  hull?: [number, number];
+}
+
+/** The width in pixels of a calibrated card lying where `quad` lies, the way `quad` lies. */
+function localCardWidth(sizer: CardSizer, quad: Quad): number {
+  return quadShortSide(quad) / sizer.shares(quad).short;
+}
+
 /**
  * Card-shaped closed outlines in an edge image (changed: it is dilated in place): contours at
  * least `minArea`, most of their rectangle filled (an index or pip touching the outline is
- * tolerated), a card's aspect, a short side of at least `minCardSide` and within `shortRange`
- * (detection pixels). With `hullRange` (detection pixels), an outline whose short side lies in it
- * needs only its convex hull to fill the rectangle (`hullFill`): a back's pattern inside its
- * border, whose middle motif reaches the border's inner edge, bounds a region with a bite out of
- * it. Duplicates are left to the caller.
+ * tolerated), a card's aspect and a short side of at least `minCardSide`. With `sizes` (a
+ * calibration), the short side lies within `range` card widths where the outline lies, and one
+ * within `hull` card widths needs only its convex hull to fill the rectangle (`hullFill`): a
+ * back's pattern inside its border, whose middle motif reaches the border's inner edge, bounds a
+ * region with a bite out of it. Duplicates are left to the caller.
  */
-function closedOutlines(cv: OpenCv, edges: CvMat, minArea: number, shortRange: [number, number], params: typeof LOCATE_DEFAULTS, track: Track, hullRange?: [number, number]): Array<{ corners: Quad; support: number; width: number }> {
+function closedOutlines(cv: OpenCv, edges: CvMat, minArea: number, sizes: OutlineSizes | undefined, params: typeof LOCATE_DEFAULTS, track: Track): Array<{ corners: Quad; support: number; width: number }> {
   const kernel = track(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(3, 3)));
   cv.dilate(edges, edges, kernel);
   const contours = track(new cv.MatVector());
@@ -1246,15 +1281,16 @@ function closedOutlines(cv: OpenCv, edges: CvMat, minArea: number, shortRange: [
     const contour = track(contours.get(i));
     const area = cv.contourArea(contour);
     // (A bitten outline's own area may be half its hull's.)
-    if (area < (hullRange ? minArea / 2 : minArea)) continue;
+    if (area < (sizes?.hull ? minArea / 2 : minArea)) continue;
     const rect = cv.minAreaRect(contour);
     const short = Math.min(rect.size.width, rect.size.height);
     const long = Math.max(rect.size.width, rect.size.height);
     const aspect = long / Math.max(1, short);
     if (short * long < minArea || aspect < params.minAspect || aspect > params.maxAspect || short < params.minCardSide) continue;
-    if (short < shortRange[0] || short > shortRange[1]) continue;
+    const share = sizes ? sizes.sizer.shares(rectCorners(rect.center, rect.size, rect.angle) as Quad).short : 1;
+    if (sizes && (share < sizes.range[0] || share > sizes.range[1])) continue;
     let fill = area / Math.max(1, short * long);
-    if (fill < 0.8 && hullRange && short >= hullRange[0] && short <= hullRange[1]) {
+    if (fill < 0.8 && sizes?.hull && share >= sizes.hull[0] && share <= sizes.hull[1]) {
       const hull = track(new cv.Mat());
       cv.convexHull(contour, hull, false, true);
       const hullFill = cv.contourArea(hull) / Math.max(1, short * long);
@@ -1271,7 +1307,7 @@ function closedOutlines(cv: OpenCv, edges: CvMat, minArea: number, shortRange: [
  * and b* channels, `chromaCanny`), a short side within `chromaSize` of the card's width. Finds a
  * back whose colour, not brightness, tells it from the table (see LOCATE_DEFAULTS.chromaCanny).
  */
-export function chromaOutlines(cv: OpenCv, rgb: CvMat, knownWidth: number, minArea: number, params: typeof LOCATE_DEFAULTS, track: Track): Array<{ corners: Quad; support: number; width: number }> {
+export function chromaOutlines(cv: OpenCv, rgb: CvMat, sizer: CardSizer, minArea: number, params: typeof LOCATE_DEFAULTS, track: Track): Array<{ corners: Quad; support: number; width: number }> {
   const lab = track(new cv.Mat());
   cv.cvtColor(rgb, lab, cv.COLOR_RGB2Lab);
   const channels = track(new cv.MatVector());
@@ -1286,8 +1322,7 @@ export function chromaOutlines(cv: OpenCv, rgb: CvMat, knownWidth: number, minAr
     return channelEdges;
   });
   cv.bitwise_or(edges, bEdges, edges);
-  const [small, large] = params.chromaSize;
-  return closedOutlines(cv, edges, minArea, [knownWidth * small, knownWidth * large], params, track);
+  return closedOutlines(cv, edges, minArea, { sizer, range: params.chromaSize }, params, track);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_REGION } from '../../server/vision/classes';
 import { agreeOnSize, cornerHypotheses, dropFragmentBacks, dropFrameOutlines, dropRepeatedOutlines, edgeSizedHypotheses, fillDarkCells, LOCATE_DEFAULTS, locateCards, mayHoldSeveral, oneOutlinePerNertsPile, orderCardQuad, overOneCardArea, paleTableShare, shareInside, splitWidths, suppressNested, visiblePart, fitOnWhiter, keepSurestRivals, regionRivalGroup, resizedOutlines, grownOutlines, whiterThanCloth, whiterThanClothMask, type LocatedCard } from '../../server/vision/locate';
-import { polygonArea } from '../../server/geometry';
+import { applyHomography, homographyFromPoints, polygonArea } from '../../server/geometry';
 import { loadOpenCv, type OpenCv } from '../../server/vision/opencv';
 import type { Point, Quad } from '../../server/vision/types';
 import { paintCards, type PaintedCard } from './painted-cards';
@@ -207,6 +207,34 @@ describe('locateCards', () => {
     // Without the hull (a bitten outline must fill its own rectangle) the backs are lost.
     const strict = locateCards(cv, { data, width: 160, height: 150 }, { cardWidthPx: 31, scale: 1 }, { ...LOCATE_DEFAULTS, hullFill: 1.01 });
     expect(backs.filter((back) => !cardSized(strict, back)).length).toBeGreaterThan(0);
+  });
+
+  it('sizes each outline on the table where it lies under an oblique camera: the card about a back\'s pattern is grown to the size a card has there', () => {
+    // The oblique simulated camera over the 3-player table (1435 x 1209 mm): a card lying
+    // lengthwise is 33 x 30 px far away (its 88 mm side foreshortened) and 49 x 64 px near.
+    const tableMm: Quad = [[0, 0], [1435, 0], [1435, 1209], [0, 1209]];
+    const imageCorners: Quad = [[271.83, 122.38], [1008.17, 122.38], [1250.51, 754.02], [29.49, 754.02]];
+    const table = { imageToTable: homographyFromPoints(imageCorners, tableMm), tableToImage: homographyFromPoints(tableMm, imageCorners) };
+    const projectedCard = (x: number, y: number, w: number, h: number): PaintedCard => {
+      const corners = ([[x - w / 2, y - h / 2], [x + w / 2, y - h / 2], [x + w / 2, y + h / 2], [x - w / 2, y + h / 2]] as Quad).map(([a, b]) => applyHomography(table.tableToImage, a, b)) as Quad;
+      const [cx, cy] = centre(corners);
+      const side = (i: number) => Math.hypot(corners[i + 1][0] - corners[i][0], corners[i + 1][1] - corners[i][1]);
+      return { cx, cy, w: side(0), h: side(1), angle: 0 };
+    };
+    // Backs whose border reads as table: only their violet pattern, 0.8 of the card, shows.
+    const places: Point[] = [[717, 120], [717, 1050]];
+    const patterns = places.map(([x, y]) => projectedCard(x, y, 63 * 0.8, 88 * 0.8));
+    const cards = places.map(([x, y]) => projectedCard(x, y, 63, 88));
+    const [width, height] = [1280, 720];
+    const data = paintCards(width, height, patterns, () => [150, 90, 200]);
+    const median = 42;
+    const cardSized = (found: LocatedCard[], card: PaintedCard) =>
+      found.some((f) => Math.hypot(centre(f.corners)[0] - card.cx, centre(f.corners)[1] - card.cy) < 4 && Math.abs(quadShort(f.corners) / Math.min(card.w, card.h) - 1) < 0.1);
+    const withTable = locateCards(cv, { data, width, height }, { cardWidthPx: median, table, scale: 1 });
+    for (const card of cards) expect(cardSized(withTable, card), `the card ${card.w.toFixed(0)} x ${card.h.toFixed(0)} px at ${card.cx.toFixed(0)},${card.cy.toFixed(0)}`).toBe(true);
+    // One width for the whole table takes the far pattern for a fragment and the near one for a card.
+    const oneWidth = locateCards(cv, { data, width, height }, { cardWidthPx: median, scale: 1 });
+    expect(cards.filter((card) => cardSized(oneWidth, card)).length).toBeLessThan(2);
   });
 
   it('finds nothing on an empty cloth', () => {
