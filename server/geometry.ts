@@ -88,3 +88,22 @@ export function pointInPolygon(polygon: ReadonlyArray<readonly [number, number]>
   }
   return inside;
 }
+
+/** Share of quad `a` (sampled on a grid) that lies inside quad `b`. */
+export function shareInside(a: Quad, b: Quad, steps = 8): number {
+  let inside = 0;
+  for (let i = 0; i < steps; i++) {
+    for (let j = 0; j < steps; j++) {
+      if (pointInPolygon(b, ...pointOfQuad(a, (i + 0.5) / steps, (j + 0.5) / steps))) inside++;
+    }
+  }
+  return inside / (steps * steps);
+}
+
+/** The point at (u, v) of a quad (TL TR BR BL), u across and v along the card, both 0..1. */
+export function pointOfQuad(q: Quad, u: number, v: number): Point {
+  return [
+    (1 - v) * ((1 - u) * q[0][0] + u * q[1][0]) + v * ((1 - u) * q[3][0] + u * q[2][0]),
+    (1 - v) * ((1 - u) * q[0][1] + u * q[1][1]) + v * ((1 - u) * q[3][1] + u * q[2][1]),
+  ];
+}

@@ -12,7 +12,7 @@
  * briefly, a one-frame misreading never raises it.
  */
 import type { CardObservation } from '../vision/types';
-import { quadCentre, type Point } from '../geometry';
+import { quadCentre, quadLongSide, shareInside, type Point, type Quad } from '../geometry';
 import { DEFAULT_TRACKER_TUNING, parseZone } from '../tracker/tracker';
 
 /** Tuning of the back count (times are table time of the frames, ms). */
@@ -104,18 +104,32 @@ export function isSortArea(zone: string | undefined): boolean {
 }
 
 /**
+ * Outlines sharing at least this much of either's area are one card: sorted cards are dealt
+ * apart, so two of them never overlap. (Session 32, the unseen-art 3-player sort: an outline 20 px
+ * along from a back it half covered, its centre outside the half-width radius, counted as a
+ * ninth card of eight for 2.5 s, long enough to be adopted.)
+ */
+export const SAME_BACK_OVERLAP = 0.3;
+
+/**
  * Backs per back design in one frame's cards: confident backs with a known design in the sort
  * area and not on one of the players' own piles (`ownBacks`). A face-down stack counts as the one
  * back the camera sees on top; spread cards each count; two outlines of one card count once.
  */
 export function tallyBacks(cards: CardObservation[], minConfidence: number, ownBacks: readonly BackSpot[] = []): BackTally {
   const tally: BackTally = {};
-  // Two outlines of one card (centres within half its width) count once: the surer reading.
-  const counted: BackSpot[] = [];
+  // Two outlines of one card (centres within half its width, or overlapping; see SAME_BACK_OVERLAP) count once: the surer reading.
+  const counted: Array<{ spot: BackSpot; corners: Quad }> = [];
+  const overlaps = (a: Quad, b: Quad) => {
+    const [[ax, ay], [bx, by]] = [quadCentre(a), quadCentre(b)];
+    if (Math.hypot(ax - bx, ay - by) > (quadLongSide(a) + quadLongSide(b)) / 2) return false;
+    return Math.max(shareInside(a, b), shareInside(b, a)) >= SAME_BACK_OVERLAP;
+  };
+  const sameCard = (card: CardObservation) => onSpot(card, counted.map((c) => c.spot)) || counted.some((c) => overlaps(card.corners, c.corners));
   const backs = cards.filter((card) => card.kind === 'back' && card.backId && card.confidence >= minConfidence && isSortArea(card.zone) && !onSpot(card, ownBacks));
   for (const card of backs.sort((a, b) => b.confidence - a.confidence)) {
-    if (onSpot(card, counted)) continue;
-    counted.push(spotOf(card));
+    if (sameCard(card)) continue;
+    counted.push({ spot: spotOf(card), corners: card.corners });
     tally[card.backId!] = (tally[card.backId!] ?? 0) + 1;
   }
   return tally;

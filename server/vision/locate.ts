@@ -10,7 +10,9 @@ import { CARD_ASPECT } from './classes';
 import type { RgbImage } from './crop';
 import type { CvMat, OpenCv } from './opencv';
 import type { Point, Quad } from './types';
-import { polygonArea, quadCentre, quadShortSide } from '../geometry';
+import { pointOfQuad, polygonArea, quadCentre, quadShortSide, shareInside } from '../geometry';
+
+export { shareInside };
 import { PROBE_DEFAULTS, probePile } from './probe';
 import { cardGeometry, geometryQuad, sameCardGeometry, type CardGeometry } from './locator';
 import { REFINE_DEFAULTS, refineGeometry } from './refine';
@@ -540,24 +542,7 @@ export function suppressNested<T extends LocatedCard>(cards: T[], canSuppress: (
   });
 }
 
-/** Share of quad `a` (sampled on a grid) that lies inside quad `b`. */
-export function shareInside(a: Quad, b: Quad, steps = 8): number {
-  let inside = 0;
-  for (let i = 0; i < steps; i++) {
-    for (let j = 0; j < steps; j++) {
-      if (pointInQuad(b, ...pointOfQuad(a, (i + 0.5) / steps, (j + 0.5) / steps))) inside++;
-    }
-  }
-  return inside / (steps * steps);
-}
 
-/** The point at (u, v) of a quad (TL TR BR BL), u across and v along the card, both 0..1. */
-function pointOfQuad(q: Quad, u: number, v: number): Point {
-  return [
-    (1 - v) * ((1 - u) * q[0][0] + u * q[1][0]) + v * ((1 - u) * q[3][0] + u * q[2][0]),
-    (1 - v) * ((1 - u) * q[0][1] + u * q[1][1]) + v * ((1 - u) * q[3][1] + u * q[2][1]),
-  ];
-}
 
 /** What shows of a card lying under others (see visiblePart). */
 export interface VisiblePart {

@@ -47,6 +47,14 @@ describe('score-sort back count', () => {
     expect(tally).toEqual({ 'deck-ann': 2 });
   });
 
+  it('counts an outline lying half over a counted back as that card, though its centre is beyond half a card width', () => {
+    // As on the unseen-art sort: a second outline 20 px along a 31 x 44 px back (55 % of it over the card).
+    const at = (x: number, y: number, confidence: number): CardObservation => ({ kind: 'back', backId: 'deck-bob', confidence, corners: [[x - 15.5, y - 22], [x + 15.5, y - 22], [x + 15.5, y + 22], [x - 15.5, y + 22]], zone: 'centre' });
+    expect(tallyBacks([at(724, 358, 0.99), at(726, 378, 0.79)], 0.35)).toEqual({ 'deck-bob': 1 });
+    // Cards dealt 12 mm (6 px) apart do not overlap: each counts.
+    expect(tallyBacks([at(724, 358, 0.99), at(724, 408, 0.79), at(761, 358, 0.9)], 0.35)).toEqual({ 'deck-bob': 3 });
+  });
+
   it('a hand hiding cards for a frame does not lower the count; one misread frame does not raise it', () => {
     const ann = (count: number) => spread('deck-ann', count);
     const state = fed([ann(7), ann(7), ann(3), ann(7), ann(9), ann(7)]);
