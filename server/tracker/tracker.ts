@@ -1095,6 +1095,11 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
         lookReturned = true;
       }
       pause.gone = true;
+      // Readings of a card never on top before the back showed were of the card on its way up
+      // misread, not of the next top: left in, they could name the next top (unseen art, session
+      // 32: a lifted 9D read as 9H over three frames, counted as a new top once the back had
+      // shown, and the real next top, 9S, counted again 2 s later). The tops' own readings stay.
+      seat.nertsVotes = seat.nertsVotes.filter((vote) => seat.nertsSeen.includes(vote.code));
     }
     // Just after a new top, another is the same card still arriving.
     const settled = pause.newTopMs === undefined || now - pause.newTopMs >= config.nertsMinGapMs;

@@ -364,6 +364,19 @@ describe('tracker: Nerts piles and the call', () => {
     const sequence = [...top(0, 0, 10), frame(340, []), frame(600, []), ...top(900, 0, 30), ...top(1900, 1, 3, 10), ...back(2000, 20), ...top(2700, 2, 10)];
     const counts = run(sequence).events.filter((e) => e.type === 'nerts-count');
     expect(counts).toEqual([{ type: 'nerts-count', player: 'ann', left: 12 }]);
+    // As recorded live with unseen deck art (session 32): the 9D lies on the pile, the hand lifts
+    // it and it reads 9H for three frames on the way up, the pile's back shows, then the 9S is
+    // turned and reads 9S, unsurely at first. One card gone, and the top is the 9S, not the 9H.
+    const lifted = [
+      ...frames(0, 10, 33, () => [face('9D', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts', 0.96)]),
+      ...frames(330, 3, 33, () => [face('9H', ANN_NERTS.x, ANN_NERTS.y - 8, 'seat-0/nerts', 0.76)]),
+      ...back(430, 2),
+      ...frames(500, 20, 33, () => [face('9S', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts', 0.57)]),
+      ...frames(1160, 40, 33, () => [face('9S', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts', 0.9)]),
+    ];
+    const liftedRun = run(lifted);
+    expect(liftedRun.events.filter((e) => e.type === 'nerts-count')).toEqual([{ type: 'nerts-count', player: 'ann', left: 12 }]);
+    expect(liftedRun.state.seats[0].nertsTop).toBe('9S');
     // The back alone is the break: with no frame bare of cards, the next card still counts.
     const noGap = [...top(0, 0, 30), ...back(1000, 3), ...top(1100, 1, 10)];
     expect(run(noGap).events.filter((e) => e.type === 'nerts-count')).toEqual([{ type: 'nerts-count', player: 'ann', left: 12 }]);
