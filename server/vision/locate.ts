@@ -124,9 +124,13 @@ export const LOCATE_DEFAULTS = {
    * and b* channels, these thresholds) whose short side lies within `chromaSize` of the calibrated width. A back
    * as bright as the wood under it (a light blue back on a light stripe of grain) has no
    * brightness edge and a border too thin for the whiteness mask, but its colour differs.
+   * From 0.6 of a card's width (session 32; was 0.8): the colour edge of a red back's field
+   * inside its thin pink border, on a blue gingham, closes 0.78 of a card wide, and such an
+   * outline is read as the card grown about it (grownOutlines); 2 of the crowded seed-2 sort's
+   * 21 red backs were missed for it.
    */
   chromaCanny: [20, 60] as [number, number],
-  chromaSize: [0.8, 1.25] as [number, number],
+  chromaSize: [0.6, 1.25] as [number, number],
   /**
    * Straight-edge outlines (lineCards; frames without a calibration): Canny thresholds as a
    * multiple of cannyLow / cannyHigh, the shortest segment as a share of the image's longer

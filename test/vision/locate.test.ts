@@ -237,6 +237,15 @@ describe('locateCards', () => {
     expect(cards.filter((card) => cardSized(oneWidth, card)).length).toBeLessThan(2);
   });
 
+  it("grows a colour outline of a back's field inside its border to the card (calibrated, colour edges)", () => {
+    // A red back whose thin border reads as the cloth: only its field, two thirds of the card, shows by colour.
+    const field: PaintedCard[] = [{ cx: 80, cy: 80, w: 36 * 0.66, h: 50 * 0.66, angle: 0 }];
+    const data = paintCards(170, 160, field, () => [120, 22, 35]); // as dark as the cloth: no brightness edge
+    const found = locateCards(cv, { data, width: 170, height: 160 }, { cardWidthPx: 36, scale: 1, colourEdges: true });
+    const card = found.filter((f) => Math.hypot(centre(f.corners)[0] - 80, centre(f.corners)[1] - 80) < 4 && Math.abs(quadShort(f.corners) - 36) <= 2);
+    expect(card.map((f) => f.source)).toContain('grown');
+  });
+
   it('finds nothing on an empty cloth', () => {
     expect(locateCards(cv, { data: paint(320, 200, []), width: 320, height: 200 })).toEqual([]);
   });
