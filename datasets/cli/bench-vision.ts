@@ -14,14 +14,13 @@
 import sharp from 'sharp';
 import { randomScene } from '../../server/sim/render/random-scene';
 import { createRenderer } from '../../server/sim/render/index';
-import { liveModelsFromEnv } from '../../server/plugins/config';
+import { configFromEnv, liveModelsFromEnv, liveRecognizerConfig } from '../../server/plugins/config';
 import { createRecognizer, type CardRecognizer } from '../../server/vision/index';
 import type { FrameInput, FrameObservations } from '../../server/vision/types';
 import { createSimTable } from '../../server/sim/live';
 import { cropQuad } from '../../server/tables/crop';
 import { simCalibration } from '../../server/tables/sim-calibration';
 import { backViews } from '../../server/tables/sim-feed';
-import { DEFAULT_TRACKER_TUNING } from '../../server/tracker/tracker';
 import { RecognitionPool } from '../../server/workers/pool';
 
 function arg(name: string, fallback: number): number {
@@ -73,7 +72,7 @@ async function live(): Promise<void> {
   const calibration = simCalibration(sim.layout, sim.camera!);
   const keepAlive = setInterval(() => {}, 1000); // the pool's threads do not hold the process open
   const run = async (peerHelp: boolean) => {
-    const pool = new RecognitionPool({ kind: 'real', workers, peerHelp, realConfig: { locatorModelDir: null, minConfidence: DEFAULT_TRACKER_TUNING.minConfidence, ...liveModelsFromEnv() } });
+    const pool = new RecognitionPool({ kind: 'real', workers, peerHelp, realConfig: liveRecognizerConfig(configFromEnv()) });
     try {
       const backend = await pool.backend;
       let delivered: (result: { observations: FrameObservations; latencyMs: number }) => void = () => {};

@@ -21,8 +21,7 @@
 import { parseArgs } from 'node:util';
 import { positiveInt as positiveIntArg } from './args';
 import { createSimTable, type SimFrame } from '../sim/live';
-import { DEFAULT_TRACKER_TUNING } from '../tracker/tracker';
-import { liveModelsFromEnv } from '../plugins/config';
+import { configFromEnv, liveRecognizerConfig } from '../plugins/config';
 import { createRecognizer } from '../vision/index';
 import type { FrameObservations, TableCalibration } from '../vision/types';
 import { RecognitionPool } from '../workers/pool';
@@ -69,7 +68,7 @@ async function main(): Promise<void> {
   if (camera !== 'top' && camera !== 'oblique') usage('--camera must be top or oblique');
 
   const sim = await createSimTable({ players, seed, fps: 30, camera, hands, ...(values.art ? { art: values.art } : {}) });
-  const config = { locatorModelDir: null, minConfidence: DEFAULT_TRACKER_TUNING.minConfidence, ...liveModelsFromEnv() };
+  const config = liveRecognizerConfig(configFromEnv());
   const recognizer = workers > 0 ? await poolRecognizer(workers, config) : await inProcessRecognizer(config);
   const calibration = sim.camera ? simCalibration(sim.layout, sim.camera) : null;
   recognizer.setCalibration(calibration);
@@ -124,8 +123,8 @@ async function renderAll(sim: AsyncIterable<SimFrame>): Promise<RecordedFrame[]>
   return frames;
 }
 
-/** The server's live recogniser settings (classical localiser, the tracker's confidence floor, live-size models per NERTS_LIVE_MODELS). */
-type RecognizerConfig = { locatorModelDir: null; minConfidence: number } & ReturnType<typeof liveModelsFromEnv>;
+/** The server's live recogniser settings (see liveRecognizerConfig). */
+type RecognizerConfig = ReturnType<typeof liveRecognizerConfig>;
 
 /** What the recorder needs of a recogniser: one table's calibration, its backs, its frames in order. */
 interface Reader {

@@ -30,7 +30,8 @@ export interface ServerConfig {
    * this 2-core machine's wasm backend it adds about 130 ms to every frame that changed a lot;
    * on the full-pipeline bench (3 players, 2 hands) it read the Nerts piles better (error 1.0
    * against 1.8–2.3 cards) but recognised 4.9 instead of about 15 frames/s, too few to follow the
-   * plays (centre error 7.3 against 4.0–5.8).
+   * plays (centre error 7.3 against 4.0–5.8). Off, it still searches frames read whole (the
+   * score sort's, single POSTed frames; RecognizerConfig.learnedLocatorOn 'whole-reads').
    */
   learnedLocator: boolean;
   /** Which cards seen small the live-size models read (`NERTS_LIVE_MODELS`; see liveModelsFromEnv). */
@@ -84,6 +85,16 @@ export function liveModelsFromEnv(env: NodeJS.ProcessEnv = process.env): { liveM
   if (value === 'seats') return { liveModels: 'seats' };
   if (value === '1' || value === 'all') return { liveModels: 'all' };
   return { liveModels: 'off' };
+}
+
+/**
+ * The recogniser settings live tables run with (plain data for the recognition workers): the
+ * learned locator, when its model exists, on every frame with `learnedLocator`, else on frames
+ * read whole only; the confidence floor and the live-size models. Benchmarks and recordings use
+ * the same, so they measure what the server does.
+ */
+export function liveRecognizerConfig(config: Pick<ServerConfig, 'learnedLocator' | 'recognizerMinConfidence' | 'liveModels'>): { locatorModelDir: undefined; learnedLocatorOn: 'every-frame' | 'whole-reads'; minConfidence: number; liveModels: LiveModelUse } {
+  return { locatorModelDir: undefined, learnedLocatorOn: config.learnedLocator ? 'every-frame' : 'whole-reads', minConfidence: config.recognizerMinConfidence, liveModels: config.liveModels };
 }
 
 /** Defaults, overridden by the environment (see docs/SERVER.md). */

@@ -3,6 +3,7 @@
  * the table registry. Closed in order on shutdown (tables save their tracker state first).
  */
 import fp from 'fastify-plugin';
+import { liveRecognizerConfig } from './config';
 import { TableStore } from '../tables/store';
 import { RecognitionPool } from '../workers/pool';
 import { TableRegistry } from '../tables/registry';
@@ -23,8 +24,8 @@ export default fp(
       peerHelp: app.config.peerHelp,
       kind: app.config.recognizer,
       fake: app.config.fakeRecognizer,
-      // null: the classical localiser only; undefined: the learned locator too when its model exists.
-      realConfig: { locatorModelDir: app.config.learnedLocator ? undefined : null, minConfidence: app.config.recognizerMinConfidence, liveModels: app.config.liveModels },
+      // The learned locator (when its model exists) on every frame with NERTS_LOCATOR=1, else on frames read whole only.
+      realConfig: liveRecognizerConfig(app.config),
     });
     pool.backend.then(
       (backend) => app.log.info({ backend }, 'recogniser ready'),

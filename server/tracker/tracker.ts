@@ -1099,7 +1099,7 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
       // misread, not of the next top: left in, they could name the next top (unseen art, session
       // 32: a lifted 9D read as 9H over three frames, counted as a new top once the back had
       // shown, and the real next top, 9S, counted again 2 s later). The tops' own readings stay.
-      seat.nertsVotes = seat.nertsVotes.filter((vote) => seat.nertsSeen.includes(vote.code));
+      seat.nertsVotes = seat.nertsVotes.filter((vote) => vote.code === null || seat.nertsSeen.includes(vote.code));
     }
     // Just after a new top, another is the same card still arriving.
     const settled = pause.newTopMs === undefined || now - pause.newTopMs >= config.nertsMinGapMs;

@@ -101,6 +101,15 @@ export interface RecognizerConfig {
    */
   locatorModelDir?: string | null;
   /**
+   * Which frames the learned locator (when loaded) searches besides the classical localiser:
+   * 'every-frame' (default), or 'whole-reads', only frames read whole (`everyCard`: the score
+   * sort's reads once a second, single POSTed frames), which live tracking would otherwise make
+   * 4.9 instead of 15 frames a second (see ServerConfig.learnedLocator). On the 6-player sort a
+   * near-black checked back at 28 px wide had no classical outline in 5–7 of 9 frames read whole
+   * (its inner field's edges broke up with the frame's noise); the net found 7–9 of 9.
+   */
+  learnedLocatorOn?: LearnedLocatorUse;
+  /**
    * The back-look model's folder (default models/back-looks, used when present): names a card
    * read as "a back" by the nearest enrolled design in its own embedding; null names it by the
    * whole-card model's embedding.
@@ -286,6 +295,9 @@ interface TrackedIdentity {
  */
 const WHOLE_OUTLINES: ReadonlySet<LocatedCard['source']> = new Set(['single', 'grown', 'chroma']);
 
+/** Which frames the learned locator searches (see RecognizerConfig.learnedLocatorOn). */
+export type LearnedLocatorUse = 'every-frame' | 'whole-reads';
+
 /** How long a faint reading of a counted card is reused before the card is read again, ms of frame time (see dueForRereading). */
 export const FAINT_REREAD_MS = 300;
 
@@ -406,6 +418,7 @@ class TfjsRecognizer implements CardRecognizer {
   private readonly model: tf.LayersModel;
   private readonly indexModel: tf.LayersModel | null;
   private readonly locatorModel: tf.LayersModel | null;
+  private readonly learnedLocatorOn: LearnedLocatorUse;
   private readonly backModel: tf.LayersModel | null;
   /** Share of an enrolled back view kept for its middle (1: no middles). */
   private readonly backMiddle: number;
@@ -437,6 +450,7 @@ class TfjsRecognizer implements CardRecognizer {
     this.backMiddle = config.backMiddle ?? BACK_MIDDLE_KEEP;
     this.liveBelowPx = config.liveBelowPx ?? LIVE_MODEL_BELOW_PX;
     this.liveModelUse = liveModelUseOf(config);
+    this.learnedLocatorOn = config.learnedLocatorOn ?? 'every-frame';
     this.tracking = config.tracking ?? true;
     this.minConfidence = config.minConfidence ?? 0.6;
     this.centreMinConfidence = config.centreMinConfidence ?? Math.min(this.minConfidence, 0.15);
@@ -713,7 +727,7 @@ class TfjsRecognizer implements CardRecognizer {
    */
   private async locateRegions(image: RgbImage, regions: PixelRect[]): Promise<LocatedCard[]> {
     let found: LocatedCard[][];
-    if (this.locatorModel) {
+    if (this.locatorModel && this.learnedLocatorOn === 'every-frame') {
       found = [];
       for (const region of regions) found.push(await this.locate(cropRegion(image, region), image, false, [region.x, region.y]));
     } else {
@@ -740,7 +754,7 @@ class TfjsRecognizer implements CardRecognizer {
   private async locate(part: RgbImage, frame: RgbImage, colourEdges = false, origin: Point = [0, 0]): Promise<LocatedCard[]> {
     const cardWidthPx = this.plane?.cardWidthPx;
     const [classical] = await this.localLocate([{ image: part, options: { ...this.tableSize(), origin, scale: detectionScale(frame.width, frame.height), paleCloth: this.paleCloth, plainTable: this.plainTable, colourEdges } }]);
-    if (!this.locatorModel) return classical;
+    if (!this.locatorModel || (this.learnedLocatorOn === 'whole-reads' && !colourEdges)) return classical;
     const factors = cardWidthPx ? [locatorScaleForCard(cardWidthPx)] : locatorScales(frame.width, frame.height);
     // Outline fitting costs a few ms a card: only for the net's cards the classical localiser has
     // not claimed, then once more with the fitted outlines. A net card of clearly another size

@@ -141,6 +141,31 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
     expect(seats(on)).toEqual(seats(off));
   });
 
+  it("with the learned locator on whole reads only, searches a frame read whole with it and a live frame without", async () => {
+    const sim = await createSimTable({ players: 3, seed: 1, fps: 2, camera: 'top' });
+    const frames = [await sim.next(), await sim.next(), await sim.next()];
+    const rec = await createRecognizer({ log: () => {}, minConfidence: 0.35, learnedLocatorOn: 'whole-reads', liveModels: 'off' });
+    try {
+      rec.setCalibration(simCalibration(sim.layout, sim.camera!));
+      const locator = (rec as unknown as { locatorModel: tf.LayersModel }).locatorModel;
+      expect(locator).toBeTruthy();
+      let runs = 0;
+      const predict = locator.predict.bind(locator);
+      locator.predict = ((...args: Parameters<typeof predict>) => {
+        runs += 1;
+        return predict(...args);
+      }) as typeof locator.predict;
+      await rec.recognize({ kind: 'encoded', data: frames[0]!.jpeg }, 0);
+      await rec.recognize({ kind: 'encoded', data: frames[1]!.jpeg }, 500);
+      expect(runs, 'live frames').toBe(0);
+      const whole = await rec.recognize({ kind: 'encoded', data: frames[2]!.jpeg }, 1000, { everyCard: true });
+      expect(runs, 'a whole read').toBeGreaterThan(0);
+      expect(whole.cards.length).toBeGreaterThan(10);
+    } finally {
+      rec.dispose();
+    }
+  });
+
   it('reads at most its budget of changed cards in the players\' areas a live frame, every counted card, and the rest on the next frames', async () => {
     const sim = await createSimTable({ players: 3, seed: 1, fps: 2, camera: 'top' });
     let frame = await sim.next();
