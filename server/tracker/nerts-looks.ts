@@ -25,8 +25,8 @@ import { TWIN_SUIT } from './pile-suit';
 
 /** Plain-JSON state for one Nerts pile. */
 export interface NertsLooks {
-  /** The latest sightings of the pile's top, newest last (at most `steadyFrames`): look, centre (image px), sure name, frame time. */
-  recent: Array<{ look: number[]; at: [number, number]; name?: string; timeMs?: number }>;
+  /** The latest sightings of the pile's top, newest last (at most `steadyFrames`): look, centre (image px), sure name, first-choice name, frame time. */
+  recent: Array<{ look: number[]; at: [number, number]; name?: string; guess?: string; timeMs?: number }>;
   /** Distinct steady tops, in the order they showed (each a unit look). */
   tops: number[][];
   /** Each top's sure name, when it had one (parallel to `tops`; absent in states saved before names). */
@@ -35,6 +35,11 @@ export interface NertsLooks {
   topCards?: number[];
   /** When each card first showed, by card number (ms; null when unknown; absent in older states and for sightings without times). */
   cardSinceMs?: Array<number | null>;
+  /**
+   * The recogniser's first choice for the top, sure or not, in each steady-or-not sighting since
+   * the latest card showed (at most MAX_GUESSES, newest last; absent in older states).
+   */
+  latestGuesses?: string[];
 }
 
 export interface LookTuning {
@@ -94,17 +99,18 @@ function unitMean(looks: readonly number[][]): number[] {
  */
 export function addLook(
   state: NertsLooks,
-  sighting: { look: readonly number[]; at: [number, number]; cardLength: number; name?: string; timeMs?: number },
+  sighting: { look: readonly number[]; at: [number, number]; cardLength: number; name?: string; guess?: string; timeMs?: number },
   tuning: LookTuning = DEFAULT_LOOK_TUNING,
   open = true,
   mayReturn = false,
   gone = false,
 ): { state: NertsLooks; newCard: boolean; returned?: boolean; steadyKnown?: boolean } {
-  const latestSighting = { look: [...sighting.look], at: sighting.at, ...(sighting.name ? { name: sighting.name } : {}), ...(sighting.timeMs !== undefined ? { timeMs: sighting.timeMs } : {}) };
+  const latestSighting = { look: [...sighting.look], at: sighting.at, ...(sighting.name ? { name: sighting.name } : {}), ...(sighting.guess ? { guess: sighting.guess } : {}), ...(sighting.timeMs !== undefined ? { timeMs: sighting.timeMs } : {}) };
   const recent = [...state.recent, latestSighting].slice(-tuning.steadyFrames);
   const topNames = namesOf(state);
   const topCards = cardsOf(state);
-  const next: NertsLooks = { recent, tops: state.tops, topNames, topCards, ...(state.cardSinceMs ? { cardSinceMs: state.cardSinceMs } : {}) };
+  const guesses = [...(state.latestGuesses ?? []), ...(sighting.guess ? [sighting.guess] : [])].slice(-MAX_GUESSES);
+  const next: NertsLooks = { recent, tops: state.tops, topNames, topCards, ...(state.cardSinceMs ? { cardSinceMs: state.cardSinceMs } : {}), latestGuesses: guesses };
   // The sightings, newest last, that agree with the newest: the same look, lying still.
   const agrees = (other: (typeof recent)[number]) =>
     cosine(other.look, latestSighting.look) >= tuning.sameCard && Math.hypot(other.at[0] - latestSighting.at[0], other.at[1] - latestSighting.at[1]) <= tuning.maxShift * sighting.cardLength;
@@ -115,6 +121,8 @@ export function addLook(
   const steady = held.length >= tuning.steadyFrames || (tuning.steadyMs !== undefined && held.length >= 2 && heldMs >= tuning.steadyMs);
   if (!steady) return { state: next, newCard: false };
   const top = unitMean(held.map((r) => r.look));
+  /** A new card's guesses start with the sightings it showed in. */
+  const heldGuesses = held.flatMap((r) => (r.guess ? [r.guess] : []));
   const latest = topCards.length ? Math.max(...topCards) : 0;
   const name = steadyName(held);
   const latestName = topNames.find((n, k) => topCards[k] === latest && n !== null) ?? null;
@@ -125,7 +133,7 @@ export function addLook(
     if (back) return { state: next, newCard: false, steadyKnown: true };
     const onsetMs = held[0].timeMs;
     const cardSinceMs = onsetMs === undefined ? state.cardSinceMs : sinceFrom(state.cardSinceMs, latest + 1, onsetMs);
-    return { state: { ...next, tops: [...state.tops, top], topNames: [...topNames, name], topCards: [...topCards, latest + 1], ...(cardSinceMs ? { cardSinceMs } : {}) }, newCard: true };
+    return { state: { ...next, tops: [...state.tops, top], topNames: [...topNames, name], topCards: [...topCards, latest + 1], ...(cardSinceMs ? { cardSinceMs } : {}), latestGuesses: heldGuesses }, newCard: true };
   }
   // Only the latest card and the one before can show again (a card that lost a race comes back
   // at once): a look like an older card's is a look-alike (3C after 3D at webcam size), a new card.
@@ -135,7 +143,13 @@ export function addLook(
     // a moment ago), the latest was that card looking different, or it left and came back.
     const unnamed = topCards.every((card, k) => card !== latest || topNames[k] === null);
     const sameAsBefore = state.tops.some((seen, k) => topCards[k] === latest - 1 && cosine(seen, top) >= tuning.returnSameCard);
-    if (mayReturn && latest > 0 && sameAsBefore && unnamed) return { state: takeBackLatest(next), newCard: false, returned: true };
+    // Look-alike twins (a 2S after the 2C) are no return when the sightings since the latest card
+    // showed, sure or not, mostly name another card than the one before (unseen art, session 32:
+    // a 2S read 2S at 0.52-0.63 for most frames, 2C at 0.50 for three, was taken for the 2C back).
+    const beforeName = topNames.find((n, k) => topCards[k] === latest - 1 && n !== null) ?? null;
+    const guess = mostGuessed(guesses);
+    const guessedApart = beforeName !== null && guess !== null && guess !== beforeName;
+    if (mayReturn && latest > 0 && sameAsBefore && unnamed && !guessedApart) return { state: { ...takeBackLatest(next), latestGuesses: [] }, newCard: false, returned: true };
     return { state: next, newCard: false, steadyKnown: true };
   }
   const named = name === null ? -1 : topNames.indexOf(name);
@@ -147,9 +161,10 @@ export function addLook(
   const card = sameAs >= 0 ? sameAs : cards;
   const onsetMs = held[0].timeMs;
   const cardSinceMs = sameAs >= 0 || onsetMs === undefined ? state.cardSinceMs : sinceFrom(state.cardSinceMs, card, onsetMs);
+  const newCard = sameAs < 0 && cards > 0;
   return {
-    state: { recent, tops: [...state.tops, top], topNames: [...topNames, name], topCards: [...topCards, card], ...(cardSinceMs ? { cardSinceMs } : {}) },
-    newCard: sameAs < 0 && cards > 0,
+    state: { recent, tops: [...state.tops, top], topNames: [...topNames, name], topCards: [...topCards, card], ...(cardSinceMs ? { cardSinceMs } : {}), latestGuesses: newCard ? heldGuesses : guesses },
+    newCard,
   };
 }
 
@@ -243,6 +258,17 @@ function twinNames(a: string, b: string): boolean {
   if (!isCardCode(a) || !isCardCode(b) || a === b) return false;
   const [x, y] = [parseCard(a), parseCard(b)];
   return x.rank === y.rank && TWIN_SUIT[x.suit] === y.suit;
+}
+
+/** At most this many guesses of the latest card are kept (see NertsLooks.latestGuesses). */
+const MAX_GUESSES = 60;
+
+/** The name more than half of `guesses` give, or null. */
+function mostGuessed(guesses: readonly string[]): string | null {
+  const counts = new Map<string, number>();
+  for (const guess of guesses) counts.set(guess, (counts.get(guess) ?? 0) + 1);
+  for (const [guess, count] of counts) if (count * 2 > guesses.length) return guess;
+  return null;
 }
 
 /** The name most of the steady window's sightings give, surely and without a rival; else null. */

@@ -1110,7 +1110,7 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
       const mayReturn = pause.lookTopMs !== undefined && now - pause.lookTopMs <= config.nertsLookReturnMs;
       const added = addLook(
         seat.nertsLooks ?? initialLooks(),
-        { look: looked.look, at: quadCentre(looked.corners), cardLength: cardHeightPx(looked.corners), name: sureName, timeMs: now },
+        { look: looked.look, at: quadCentre(looked.corners), cardLength: cardHeightPx(looked.corners), name: sureName, guess: looked.code, timeMs: now },
         { ...DEFAULT_LOOK_TUNING, steadyMs: config.nertsLookSteadyMs },
         pause.look && settled,
         mayReturn,
