@@ -104,6 +104,7 @@ export function addLook(
   open = true,
   mayReturn = false,
   gone = false,
+  movedOff: string | null = null,
 ): { state: NertsLooks; newCard: boolean; returned?: boolean; steadyKnown?: boolean } {
   const latestSighting = { look: [...sighting.look], at: sighting.at, ...(sighting.name ? { name: sighting.name } : {}), ...(sighting.guess ? { guess: sighting.guess } : {}), ...(sighting.timeMs !== undefined ? { timeMs: sighting.timeMs } : {}) };
   const recent = [...state.recent, latestSighting].slice(-tuning.steadyFrames);
@@ -150,6 +151,15 @@ export function addLook(
     const guess = mostGuessed(guesses);
     const guessedApart = beforeName !== null && guess !== null && guess !== beforeName;
     if (mayReturn && latest > 0 && sameAsBefore && unnamed && !guessedApart) return { state: { ...takeBackLatest(next), latestGuesses: [] }, newCard: false, returned: true };
+    // The latest card, named `movedOff`, was seen off the pile, and this look was only ever an
+    // alias of it (unnamed, not its first): the card turned at once under the one lifted, a new card.
+    const firstOfLatest = topCards.indexOf(latest);
+    if (movedOff !== null && movedOff === latestName && topCards[earlier] === latest && earlier !== firstOfLatest && topNames[earlier] === null) {
+      const onsetMs = held[0].timeMs;
+      const cardSinceMs = onsetMs === undefined ? state.cardSinceMs : sinceFrom(state.cardSinceMs, latest + 1, onsetMs);
+      const relabelled = topCards.map((card, k) => (k === earlier ? latest + 1 : card));
+      return { state: { ...next, topCards: relabelled, ...(cardSinceMs ? { cardSinceMs } : {}), latestGuesses: heldGuesses }, newCard: true };
+    }
     return { state: next, newCard: false, steadyKnown: true };
   }
   const named = name === null ? -1 : topNames.indexOf(name);

@@ -453,7 +453,7 @@ export interface TrackedSeat {
    * come back). `topElsewhere`: the top's name and when it was last seen off the pile. Absent in
    * older saved states.
    */
-  nertsBreak?: { lastFaceMs: number; name: boolean; look: boolean; newTopMs?: number; lookTopMs?: number; gone?: boolean; topElsewhere?: { code: CardCode; atMs: number } };
+  nertsBreak?: { lastFaceMs: number; name: boolean; look: boolean; newTopMs?: number; lookTopMs?: number; gone?: boolean; movedOff?: CardCode | null; topElsewhere?: { code: CardCode; atMs: number } };
   emptySinceMs: number | null;
   emptyFrames: number;
   /** Code → last time it was seen face up anywhere in this seat's zones (confirmed by a repeat), ms. */
@@ -1076,7 +1076,10 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
       if (now - pause.lastFaceMs >= config.nertsBreakMs) pause.name = pause.look = true;
       pause.lastFaceMs = now;
     }
-    if (topMoved) pause.name = pause.look = true;
+    if (topMoved) {
+      pause.name = pause.look = true;
+      pause.movedOff = seat.nertsTop;
+    }
     // The pile's face-down card showing: its top has just been taken (the next is not turned yet).
     const backShows = backOnPile(seen, seat.nertsAt);
     if (backShows) {
@@ -1115,6 +1118,7 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
         pause.look && settled,
         mayReturn,
         pause.gone === true,
+        pause.movedOff ?? null,
       );
       seat.nertsLooks = added.state;
       if (added.returned) {
@@ -1127,11 +1131,16 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
       // A break is used up by the first steady top after it: a card the pile showed before still
       // lying there closes it again (a card lifted off shows a look of its own on the way, no new
       // card; its successor comes after the next break: the pile's back, or a hand over it).
-      if (added.steadyKnown && !backShows) pause.look = false;
+      if (added.steadyKnown && !backShows) {
+        pause.look = false;
+        // The latest card's own look, steady after its name was seen elsewhere: it is still here (another deck's copy was).
+        pause.movedOff = null;
+      }
       // The first top, or a new card, closes the pile until the next break.
       if (added.newCard || (before === 0 && added.state.tops.length === 1)) {
         pause.look = false;
         pause.gone = false;
+        pause.movedOff = null;
         if (added.newCard) {
           pause.newTopMs = pause.lookTopMs = now;
           noteNertsDeparture(seat, now, config);
@@ -1172,6 +1181,7 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
           const named = addName(seat.nertsLooks ?? initialLooks(), decided.code, firstSeen(seat.nertsVotes, decided.code), pause.gone === true);
           seat.nertsLooks = named.state;
           if (named.newCard) pause.look = pause.gone = false;
+          pause.movedOff = null;
           if (seat.nertsSeen.length > 1) {
             pause.newTopMs = now;
             noteNertsDeparture(seat, now, config, seat.nertsSeen[seat.nertsSeen.length - 2]);

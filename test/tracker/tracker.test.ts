@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TRACKER_TUNING, cardsBetween, flushPending, initialTrackerState, markCalled, step, type TimedEvent, type TrackerConfig, type TrackerState } from '../../server/tracker/tracker';
 import type { CardCode } from '../../server/game/cards';
-import type { FrameObservations } from '../../server/vision/types';
+import type { CardObservation, FrameObservations } from '../../server/vision/types';
 import { face, frame, frames, played } from './observations';
 
 const config: TrackerConfig = {
@@ -411,6 +411,21 @@ describe('tracker: Nerts piles and the call', () => {
     ];
     const counts = run(sequence).events.filter((e) => e.type === 'nerts-count');
     expect(counts).toEqual([12, 11, 10].map((left) => ({ type: 'nerts-count', player: 'ann', left })));
+  });
+
+  it('counts a top turned at once under the lifted one, once that one is seen elsewhere (no bare frame, no back between)', () => {
+    // As recorded (3 players, seed 2, about 7 frames a second): the 3D lies on the pile, the
+    // player lifts it and the QC shows at once, read unsurely (its look taken for the 3D's, as
+    // nothing showed a break); the 3D lands on a work pile; later the pile's back shows and the
+    // 6C is turned. Three tops, two cards gone.
+    const unit = (k: number) => Array.from({ length: 8 }, (_, i) => (i === k ? 1 : 0));
+    const top = (at: number, count: number, code: CardCode, k: number, confidence: number, extra: CardObservation[] = []) =>
+      frames(at, count, 140, () => [{ ...face(code, ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts', confidence), look: unit(k) }, ...extra]);
+    const onWorkPile = face('3D', ANN_NERTS.x + 200, ANN_NERTS.y, 'seat-0/work-0', 0.7);
+    const back = frames(2700, 3, 140, () => [{ ...face('KH', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts', 0.97), kind: 'back' as const, code: undefined, backId: 'deck-ann' }]);
+    const sequence = [...top(0, 8, '3D', 0, 0.95), ...top(1120, 5, 'QC', 1, 0.3), ...top(1820, 6, 'QC', 1, 0.3, [onWorkPile]), ...back, ...top(3120, 8, '6C', 2, 0.95)];
+    const counts = run(sequence).events.filter((e) => e.type === 'nerts-count');
+    expect(counts.at(-1)).toEqual({ type: 'nerts-count', player: 'ann', left: 11 });
   });
 
   it("takes the top's name on a foundation all along for another deck's copy, not a break (5 players: a drifting look counted as cards gone)", () => {
