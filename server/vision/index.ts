@@ -103,8 +103,8 @@ export interface RecognizerConfig {
   /**
    * Which frames the learned locator (when loaded) searches besides the classical localiser:
    * 'every-frame' (default), or 'whole-reads', only frames read whole (`everyCard`: the score
-   * sort's reads once a second, single POSTed frames), which live tracking would otherwise make
-   * 4.9 instead of 15 frames a second (see ServerConfig.learnedLocator). On the 6-player sort a
+   * sort's reads once a second, single POSTed frames); on every tracked frame it cost a live
+   * table 4.9 instead of about 15 frames a second (see ServerConfig.learnedLocator). On the 6-player sort a
    * near-black checked back at 28 px wide had no classical outline in 5–7 of 9 frames read whole
    * (its inner field's edges broke up with the frame's noise); the net found 7–9 of 9.
    */
@@ -771,8 +771,8 @@ class TfjsRecognizer implements CardRecognizer {
 
   /**
    * What the calibration says of a card's outline, for the localiser: its width (the median),
-   * the table plane (to size each outline where it lies, see card-size.ts), and the lowest long/short ratio it shows anywhere on the table (a
-   * little under, for the outline's own error).
+   * the table plane (to size each outline where it lies, see card-size.ts), and the lowest
+   * long/short ratio it shows anywhere on the table (a little under, for the outline's own error).
    */
   private tableSize(): Pick<LocateOptions, 'cardWidthPx' | 'table' | 'minAspect'> {
     if (!this.plane) return {};

@@ -11,13 +11,14 @@ import type { RgbImage } from './crop';
 import type { CvMat, OpenCv } from './opencv';
 import type { Point, Quad } from './types';
 import { pointOfQuad, polygonArea, quadCentre, quadShortSide, shareInside } from '../geometry';
-
-export { shareInside };
 import { PROBE_DEFAULTS, probePile } from './probe';
 import { cardGeometry, geometryQuad, sameCardGeometry, type CardGeometry } from './locator';
 import { REFINE_DEFAULTS, refineGeometry } from './refine';
 import { joinCollinear, quadsFromSegments, sideSupport, type Segment } from './lines';
 import { flatSizer, planeSizer, type CardSizer, type TableMapping } from './card-size';
+
+/** How much of one quad lies inside another (geometry.ts; the localiser's callers use it from here). */
+export { shareInside };
 
 /** Tunables of the localiser, in detection-image pixels unless noted. */
 export const LOCATE_DEFAULTS = {
@@ -546,8 +547,6 @@ export function suppressNested<T extends LocatedCard>(cards: T[], canSuppress: (
   });
 }
 
-
-
 /** What shows of a card lying under others (see visiblePart). */
 export interface VisiblePart {
   /** Share of the card not under any of the covering cards, 0..1. */
@@ -920,8 +919,9 @@ export function grownOutlines(found: LocatedCard[], size: number | CardSizer, pa
   const [low, high] = params.grownBand;
   const added: LocatedCard[] = [];
   for (const card of found) {
+    if (card.source !== 'single' && card.source !== 'chroma') continue;
     const share = sizer.shares(card.corners).short;
-    if ((card.source !== 'single' && card.source !== 'chroma') || share < low || share > high) continue;
+    if (share < low || share > high) continue;
     const corners = orderCardQuad(sizer.cardAbout(card.corners));
     // Found already: an outline of about the card's size there, not itself one clearly too small.
     const known = (f: LocatedCard) => !offCalibratedSize(f.corners, sizer, params) && sizer.shares(f.corners).short > high && sameCard(f.corners, corners, quadShortSide(corners) * 0.18);
