@@ -10,15 +10,12 @@ import { CARD_ASPECT } from './classes';
 import type { RgbImage } from './crop';
 import type { CvMat, OpenCv } from './opencv';
 import type { Point, Quad } from './types';
-import { pointOfQuad, polygonArea, quadCentre, quadShortSide, shareInside } from '../geometry';
+import { pointInPolygon, pointOfQuad, polygonArea, quadCentre, quadShortSide, shareInside } from '../geometry';
 import { PROBE_DEFAULTS, probePile } from './probe';
 import { cardGeometry, geometryQuad, sameCardGeometry, type CardGeometry } from './locator';
 import { REFINE_DEFAULTS, refineGeometry } from './refine';
 import { joinCollinear, quadsFromSegments, sideSupport, type Segment } from './lines';
 import { flatSizer, planeSizer, type CardSizer, type TableMapping } from './card-size';
-
-/** How much of one quad lies inside another (geometry.ts; the localiser's callers use it from here). */
-export { shareInside };
 
 /** Tunables of the localiser, in detection-image pixels unless noted. */
 export const LOCATE_DEFAULTS = {
@@ -214,7 +211,7 @@ export function paleTableShare(image: RgbImage, tableQuad: Quad, level = LOCATE_
   let all = 0;
   for (let y = Math.max(0, Math.floor(Math.min(...ys))); y < Math.min(image.height, Math.max(...ys)); y += step) {
     for (let x = Math.max(0, Math.floor(Math.min(...xs))); x < Math.min(image.width, Math.max(...xs)); x += step) {
-      if (!pointInQuad(tableQuad, x, y)) continue;
+      if (!pointInPolygon(tableQuad, x, y)) continue;
       const o = (y * image.width + x) * 3;
       const max = Math.max(image.data[o], image.data[o + 1], image.data[o + 2]);
       const min = Math.min(image.data[o], image.data[o + 1], image.data[o + 2]);
@@ -422,15 +419,6 @@ export function growQuad(quad: Quad, pixels: number): Quad {
   }) as Quad;
 }
 
-function pointInQuad(q: Quad, x: number, y: number): boolean {
-  let inside = false;
-  for (let i = 0, j = 3; i < 4; j = i++) {
-    const [xi, yi] = q[i];
-    const [xj, yj] = q[j];
-    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
-  }
-  return inside;
-}
 
 /**
  * Drops quads that are the frame itself: every corner within `tolerance` (a share of the long
@@ -494,7 +482,7 @@ function dropOutlinesHoldingCards<T extends LocatedCard>(cards: T[], sure: (card
   return cards.filter((card) => {
     if (!mayHold(card)) return true;
     const w = quadShortSide(card.corners);
-    const held = cards.filter((other) => other !== card && sure(other) && quadShortSide(other.corners) < w * 0.8 && pointInQuad(card.corners, ...quadCentre(other.corners)));
+    const held = cards.filter((other) => other !== card && sure(other) && quadShortSide(other.corners) < w * 0.8 && pointInPolygon(card.corners, ...quadCentre(other.corners)));
     return held.length < 2;
   });
 }
@@ -543,7 +531,7 @@ export function suppressNested<T extends LocatedCard>(cards: T[], canSuppress: (
     const area = polygonArea(card.corners);
     const cx = card.corners.reduce((s, p) => s + p[0], 0) / 4;
     const cy = card.corners.reduce((s, p) => s + p[1], 0) / 4;
-    return !cards.some((other, j) => j !== i && canSuppress(other) && polygonArea(other.corners) * 0.8 > area && pointInQuad(other.corners, cx, cy));
+    return !cards.some((other, j) => j !== i && canSuppress(other) && polygonArea(other.corners) * 0.8 > area && pointInPolygon(other.corners, cx, cy));
   });
 }
 
@@ -579,7 +567,7 @@ export function visiblePart(card: Quad, covers: Quad[], region: { x0: number; y0
       if (inFirst) cornerSamples[0]++;
       if (inSecond) cornerSamples[1]++;
       const [x, y] = pointOfQuad(card, u, v);
-      if (covers.some((cover) => pointInQuad(cover, x, y))) continue;
+      if (covers.some((cover) => pointInPolygon(cover, x, y))) continue;
       shown++;
       if (inFirst) corners[0]++;
       if (inSecond) corners[1]++;
@@ -864,7 +852,7 @@ export function inkBlobCards(ink: CvMat, blobs: Blob[], knownWidth: number, para
       }
     }
     // A seed on a card of the calibrated size found already needs no fit.
-    seeds = seeds.filter(([x, y]) => !found.some((q) => pointInQuad(q, x, y)));
+    seeds = seeds.filter(([x, y]) => !found.some((q) => pointInPolygon(q, x, y)));
     const fits = seeds.flatMap((at) => fitOnMap(ink, at, knownWidth, params, [0.85, 0.95]) ?? []).sort((a, b) => b.edge - a.edge);
     const kept: Quad[] = [];
     for (const { corners } of fits) {
@@ -951,7 +939,7 @@ export function loneMarkCards(cv: OpenCv, ink: CvMat, found: LocatedCard[], know
   const cards: LocatedCard[] = [];
   let group = 0;
   for (const { rect } of blobsOf(lone)) {
-    if (Math.max(rect.size.width, rect.size.height) > knownWidth * params.aspect * 1.3 || found.some((f) => pointInQuad(f.corners, rect.center.x, rect.center.y))) continue;
+    if (Math.max(rect.size.width, rect.size.height) > knownWidth * params.aspect * 1.3 || found.some((f) => pointInPolygon(f.corners, rect.center.x, rect.center.y))) continue;
     group -= 1;
     for (let degrees = 0; degrees < 180; degrees += 30) {
       const corners = geometryQuad({ cx: rect.center.x, cy: rect.center.y, angle: (degrees * Math.PI) / 180, short: knownWidth, long: knownWidth * params.aspect });
@@ -961,10 +949,6 @@ export function loneMarkCards(cv: OpenCv, ink: CvMat, found: LocatedCard[], know
   return cards;
 }
 
-/** Whether an outline of `area` square pixels covers clearly more than one card of `knownWidth` (see maxSingleArea). */
-export function overOneCardArea(area: number, knownWidth: number, params = LOCATE_DEFAULTS): boolean {
-  return area > knownWidth * knownWidth * params.aspect * params.maxSingleArea;
-}
 
 /** Finds card quads in `image` (RGB). Pure apart from OpenCV calls; frees every Mat. */
 export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions = {}, defaults = LOCATE_DEFAULTS): LocatedCard[] {
@@ -1276,7 +1260,8 @@ function closedOutlines(cv: OpenCv, edges: CvMat, minArea: number, sizes: Outlin
     const long = Math.max(rect.size.width, rect.size.height);
     const aspect = long / Math.max(1, short);
     if (short * long < minArea || aspect < params.minAspect || aspect > params.maxAspect || short < params.minCardSide) continue;
-    const share = sizes ? sizes.sizer.shares(rectCorners(rect.center, rect.size, rect.angle) as Quad).short : 1;
+    const quad = rectCorners(rect.center, rect.size, rect.angle) as Quad;
+    const share = sizes ? sizes.sizer.shares(quad).short : 1;
     if (sizes && (share < sizes.range[0] || share > sizes.range[1])) continue;
     let fill = area / Math.max(1, short * long);
     if (fill < 0.8 && sizes?.hull && share >= sizes.hull[0] && share <= sizes.hull[1]) {
@@ -1286,7 +1271,7 @@ function closedOutlines(cv: OpenCv, edges: CvMat, minArea: number, sizes: Outlin
       if (hullFill >= params.hullFill) fill = hullFill;
     }
     if (fill < 0.8) continue;
-    outlines.push({ corners: orderCardQuad(rectCorners(rect.center, rect.size, rect.angle)), support: fill, width: short });
+    outlines.push({ corners: orderCardQuad(quad), support: fill, width: short });
   }
   return outlines;
 }

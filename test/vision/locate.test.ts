@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_REGION } from '../../server/vision/classes';
-import { agreeOnSize, cornerHypotheses, dropFragmentBacks, dropFrameOutlines, dropRepeatedOutlines, edgeSizedHypotheses, fillDarkCells, LOCATE_DEFAULTS, locateCards, mayHoldSeveral, oneOutlinePerNertsPile, orderCardQuad, overOneCardArea, paleTableShare, shareInside, splitWidths, suppressNested, visiblePart, fitOnWhiter, keepSurestRivals, regionRivalGroup, resizedOutlines, grownOutlines, whiterThanCloth, whiterThanClothMask, type LocatedCard } from '../../server/vision/locate';
-import { applyHomography, homographyFromPoints, polygonArea } from '../../server/geometry';
+import { agreeOnSize, cornerHypotheses, dropFragmentBacks, dropFrameOutlines, dropRepeatedOutlines, edgeSizedHypotheses, fillDarkCells, LOCATE_DEFAULTS, locateCards, mayHoldSeveral, oneOutlinePerNertsPile, orderCardQuad, paleTableShare, splitWidths, suppressNested, visiblePart, fitOnWhiter, keepSurestRivals, regionRivalGroup, resizedOutlines, grownOutlines, whiterThanCloth, whiterThanClothMask, type LocatedCard } from '../../server/vision/locate';
+import { applyHomography, homographyFromPoints, polygonArea, shareInside } from '../../server/geometry';
+import { flatSizer } from '../../server/vision/card-size';
 import { loadOpenCv, type OpenCv } from '../../server/vision/opencv';
 import type { Point, Quad } from '../../server/vision/types';
 import { paintCards, type PaintedCard } from './painted-cards';
@@ -145,9 +146,10 @@ describe('locateCards', () => {
       const near = found.filter((f) => Math.hypot(centre(f.corners)[0] - card.cx, centre(f.corners)[1] - card.cy) < 6);
       expect(near.some((f) => Math.abs(quadShort(f.corners) - 44) <= 4), `the card at ${card.cx},${card.cy}`).toBe(true);
     }
-    // Without a known card size nothing says the pair is two (photos have other means).
-    expect(overOneCardArea(cardArea * 2, 44)).toBe(true);
-    expect(overOneCardArea(cardArea * 1.6, 44)).toBe(false);
+    // The limit itself: two cards' area is over it, 1.6 cards' (a card near an oblique camera) is not.
+    const outlineOf = (cards: number): Quad => [[0, 0], [44, 0], [44, 44 * LOCATE_DEFAULTS.aspect * cards], [0, 44 * LOCATE_DEFAULTS.aspect * cards]];
+    expect(flatSizer(44).shares(outlineOf(2)).area).toBeGreaterThan(LOCATE_DEFAULTS.maxSingleArea);
+    expect(flatSizer(44).shares(outlineOf(1.6)).area).toBeLessThanOrEqual(LOCATE_DEFAULTS.maxSingleArea);
   });
 
   it("takes a nearly square outline for a card where the calibration says cards look so (an oblique camera's far side), and only there", () => {
