@@ -14,6 +14,7 @@ import { CARD_HEIGHT_MM, CARD_WIDTH_MM } from '../sim/scene';
 import { applyHomography, polygonArea, quadShortSide, type Homography } from '../geometry';
 import { CARD_ASPECT } from './classes';
 import { cardGeometry, geometryQuad } from './locator';
+import { cardWidthAtTablePoint } from './rectify';
 import type { Point, Quad } from './types';
 
 export interface CardSizer {
@@ -54,15 +55,7 @@ export function planeSizer(table: TableMapping, scale: number, origin: Point = [
       return { short: quadShortSide(mm) / CARD_WIDTH_MM, area: polygonArea(mm) / (CARD_WIDTH_MM * CARD_HEIGHT_MM) };
     },
     cardAbout: (quad) => geometryQuad({ ...cardGeometry(onTable(quad)), short: CARD_WIDTH_MM, long: CARD_HEIGHT_MM }).map(toImage) as Quad,
-    widthAt: (at) => {
-      const [x, y] = toTable(at);
-      const length = (dx: number, dy: number) => {
-        const [ax, ay] = toImage([x, y]);
-        const [bx, by] = toImage([x + dx, y + dy]);
-        return Math.hypot(bx - ax, by - ay);
-      };
-      return (length(CARD_WIDTH_MM, 0) + length(0, CARD_WIDTH_MM)) / 2;
-    },
+    widthAt: (at) => cardWidthAtTablePoint(table.tableToImage, ...toTable(at)) * scale,
   };
 }
 

@@ -26,6 +26,18 @@ export interface TablePlane {
   zonesBySpecificity: CalibrationZone[];
 }
 
+/** Length in image pixels of the table segment from (x, y) to (x + dx, y + dy), mm. */
+function projectedLength(tableToImage: Homography, x: number, y: number, dx: number, dy: number): number {
+  const a = applyHomography(tableToImage, x, y);
+  const b = applyHomography(tableToImage, x + dx, y + dy);
+  return Math.hypot(b[0] - a[0], b[1] - a[1]);
+}
+
+/** A card's short side in image pixels at table point (x, y), mm: its 63 mm side along x and along y, averaged. */
+export function cardWidthAtTablePoint(tableToImage: Homography, x: number, y: number): number {
+  return (projectedLength(tableToImage, x, y, CARD_WIDTH_MM, 0) + projectedLength(tableToImage, x, y, 0, CARD_WIDTH_MM)) / 2;
+}
+
 /** Builds the plane mapping for frames of `width` x `height` (scales the calibration if needed). */
 export function tablePlane(calibration: TableCalibration, width: number, height: number): TablePlane {
   const sx = width / calibration.imageWidth;
@@ -39,19 +51,14 @@ export function tablePlane(calibration: TableCalibration, width: number, height:
   ];
   const imageToTable = homographyFromPoints(image, table);
   const tableToImage = homographyFromPoints(table, image);
-  /** Length in image pixels of the table segment from (x, y) to (x + dx, y + dy), mm. */
-  const projected = (x: number, y: number, dx: number, dy: number) => {
-    const a = applyHomography(tableToImage, x, y);
-    const b = applyHomography(tableToImage, x + dx, y + dy);
-    return Math.hypot(b[0] - a[0], b[1] - a[1]);
-  };
+  const projected = (x: number, y: number, dx: number, dy: number) => projectedLength(tableToImage, x, y, dx, dy);
   // Card width in pixels at a 3x3 grid of table points; the median copes with perspective.
   const widths: number[] = [];
   for (let i = 1; i <= 3; i++)
     for (let j = 1; j <= 3; j++) {
       const x = (calibration.tableWidthMm * i) / 4;
       const y = (calibration.tableHeightMm * j) / 4;
-      widths.push((projected(x, y, CARD_WIDTH_MM, 0) + projected(x, y, 0, CARD_WIDTH_MM)) / 2);
+      widths.push(cardWidthAtTablePoint(tableToImage, x, y));
     }
   widths.sort((a, b) => a - b);
   let minCardAspect = Infinity;
