@@ -14,13 +14,20 @@
  * .cache/vision/rendered.*, which `npm run train` mixes into both card models. `--webcam-share`
  * is the share of scenes seen by a whole-table webcam (cards about 36x50 pixels, as live);
  * `--append` adds to the crops already cached.
+ *
+ * `npm run dataset -- --gpu-pack DIR`
+ * Packs the training sources (the cache `npm run train` reads, rendered crops included) for the
+ * PyTorch trainer on an accelerator machine (datasets/gpu/train_cards.py): WebPs in one file and
+ * a manifest with labels, pools and validation entries (datasets/lib/gpu-pack.ts).
  */
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { buildLocatorShard } from '../lib/locator-data';
+import { writeGpuPack } from '../lib/gpu-pack';
 import { buildRenderedCrops } from '../lib/rendered';
+import { loadSources } from '../lib/sources';
 import { cacheDir } from '../lib/shared-data';
 import { writeDataset, type SynthOptions } from '../synth/generate';
 
@@ -69,8 +76,14 @@ async function main(): Promise<void> {
       'rendered-crops': { type: 'boolean', default: false },
       'webcam-share': { type: 'string', default: '0.25' },
       append: { type: 'boolean', default: false },
+      'gpu-pack': { type: 'string' },
     },
   });
+  if (values['gpu-pack']) {
+    const manifest = await writeGpuPack(values['gpu-pack'], await loadSources());
+    console.log(JSON.stringify({ gpuPack: values['gpu-pack'], entries: manifest.entries.length, identityPool: manifest.identityPool.length, indexPool: manifest.indexPool.length }));
+    return;
+  }
   if (values['rendered-crops']) {
     const frames = Number(values.frames ?? 120);
     const share = Number(values['webcam-share']);
