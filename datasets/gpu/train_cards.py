@@ -492,13 +492,13 @@ def accuracy(task, model, images, device, indices, strength, seed, repeats=1):
     right = 0
     for start in range(0, len(all_idx), 512):
         idx = all_idx[start:start + 512]
-        x, y = task.batch(aug, idx, strength) if strength > 0 else task.batch(aug, idx, 0)
+        x, y = task.batch(aug, idx, strength)
         right += int(task.right(model, x, y).sum())
     model.train()
     return right / len(all_idx)
 
 
-def metadata(task, template_dir, step, seconds, extra):
+def metadata(template_dir, step, seconds, extra):
     with open(os.path.join(template_dir, 'model.json')) as f:
         md = dict(json.load(f)['userDefinedMetadata'])
     md.pop('interpolated', None)
@@ -548,7 +548,7 @@ def main():
     if args.check:
         valid = accuracy(task, model, images, device, task.valid, 0, 1)
         heldout = accuracy(task, model, images, device, task.heldout, 0.5, 2, repeats=4)
-        save_tfjs(model, template, args.out, metadata(task, template, 0, 0, {}))
+        save_tfjs(model, template, args.out, metadata(template, 0, 0, {}))
         print(json.dumps({'model': args.model, 'validAcc': valid, 'heldoutDeckAcc': heldout}))
         return
 
@@ -562,7 +562,7 @@ def main():
     train_start = time.time()
     last_eval = train_start
 
-    def evaluate(final=False):
+    def evaluate():
         nonlocal loss_sum, right_sum, seen, last_eval
         valid = accuracy(task, model, images, device, task.valid, 0, 1)
         heldout = accuracy(task, model, images, device, task.heldout, 0.5, 2, repeats=4)
@@ -576,10 +576,10 @@ def main():
         # The history rides in each model's metadata: a lent machine hands back 8 files at most.
         extra = {'validAcc': valid, 'heldoutDeckAcc': heldout, 'batch': args.batch, 'lr': args.lr, 'history': history}
         # Kept: the last model always, and the best by cards53 valid (then the held-out deck).
-        save_tfjs(model, template, os.path.join(args.out, 'last'), metadata(task, template, step, elapsed, extra))
+        save_tfjs(model, template, os.path.join(args.out, 'last'), metadata(template, step, elapsed, extra))
         if (valid, heldout) > (best['validAcc'], best.get('heldoutDeckAcc', -1)):
             best.update(row)
-            save_tfjs(model, template, os.path.join(args.out, 'best'), metadata(task, template, step, elapsed, extra))
+            save_tfjs(model, template, os.path.join(args.out, 'best'), metadata(template, step, elapsed, extra))
 
     model.train()
     while step < args.steps:
@@ -596,12 +596,13 @@ def main():
         loss.backward()
         opt.step()
         step += 1
-        loss_sum += float(loss.detach()) if step % 10 == 0 else 0.0
-        right_sum += float(right) if step % 10 == 0 else 0.0
-        seen += 1 if step % 10 == 0 else 0
+        if step % 10 == 0:  # reading a loss waits for the GPU: every 10th step is sampled
+            loss_sum += float(loss.detach())
+            right_sum += float(right)
+            seen += 1
         if time.time() - last_eval > args.eval_every:
             evaluate()
-    evaluate(final=True)
+    evaluate()
     print(json.dumps({'model': args.model, 'steps': step, 'samples': step * args.batch, 'seconds': round(time.time() - train_start),
                       'best': best, 'last': history[-1]}), flush=True)
 

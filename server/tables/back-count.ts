@@ -119,17 +119,19 @@ export const SAME_BACK_OVERLAP = 0.3;
 export function tallyBacks(cards: CardObservation[], minConfidence: number, ownBacks: readonly BackSpot[] = []): BackTally {
   const tally: BackTally = {};
   // Two outlines of one card (centres within half its width, or overlapping; see SAME_BACK_OVERLAP) count once: the surer reading.
-  const counted: Array<{ spot: BackSpot; corners: Quad }> = [];
+  const counted: CardObservation[] = [];
+  const countedSpots: BackSpot[] = [];
   const overlaps = (a: Quad, b: Quad) => {
     const [[ax, ay], [bx, by]] = [quadCentre(a), quadCentre(b)];
     if (Math.hypot(ax - bx, ay - by) > (quadLongSide(a) + quadLongSide(b)) / 2) return false;
     return Math.max(shareInside(a, b), shareInside(b, a)) >= SAME_BACK_OVERLAP;
   };
-  const sameCard = (card: CardObservation) => onSpot(card, counted.map((c) => c.spot)) || counted.some((c) => overlaps(card.corners, c.corners));
+  const sameCard = (card: CardObservation) => onSpot(card, countedSpots) || counted.some((other) => overlaps(card.corners, other.corners));
   const backs = cards.filter((card) => card.kind === 'back' && card.backId && card.confidence >= minConfidence && isSortArea(card.zone) && !onSpot(card, ownBacks));
   for (const card of backs.sort((a, b) => b.confidence - a.confidence)) {
     if (sameCard(card)) continue;
-    counted.push({ spot: spotOf(card), corners: card.corners });
+    counted.push(card);
+    countedSpots.push(spotOf(card));
     tally[card.backId!] = (tally[card.backId!] ?? 0) + 1;
   }
   return tally;

@@ -419,7 +419,6 @@ export function growQuad(quad: Quad, pixels: number): Quad {
   }) as Quad;
 }
 
-
 /**
  * Drops quads that are the frame itself: every corner within `tolerance` (a share of the long
  * side) of one of the frame's corners. On an even cloth (carpet, felt) the whole frame passes the
@@ -948,7 +947,6 @@ export function loneMarkCards(cv: OpenCv, ink: CvMat, found: LocatedCard[], know
   }
   return cards;
 }
-
 
 /** Finds card quads in `image` (RGB). Pure apart from OpenCV calls; frees every Mat. */
 export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions = {}, defaults = LOCATE_DEFAULTS): LocatedCard[] {
