@@ -59,6 +59,12 @@ export function quadCentre(corners: ReadonlyArray<readonly [number, number]>): P
   return [(corners[0][0] + corners[1][0] + corners[2][0] + corners[3][0]) / 4, (corners[0][1] + corners[1][1] + corners[2][1] + corners[3][1]) / 4];
 }
 
+/** `quad` scaled about its centre by `factor` (1.06: each side 6 % longer). */
+export function scaleQuad(quad: Quad, factor: number): Quad {
+  const [cx, cy] = quadCentre(quad);
+  return quad.map(([x, y]) => [cx + (x - cx) * factor, cy + (y - cy) * factor]) as unknown as Quad;
+}
+
 /** The longest side of a quad (a card's outline: its long side, however the corners are ordered). */
 export function quadLongSide(corners: ReadonlyArray<readonly [number, number]>): number {
   const side = (a: readonly [number, number], b: readonly [number, number]) => Math.hypot(a[0] - b[0], a[1] - b[1]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyHomography, homographyFromPoints, pointInPolygon, polygonArea, quadLongSide, quadShortSide, type Quad, tryHomographyFromPoints } from '../server/geometry';
+import { applyHomography, homographyFromPoints, pointInPolygon, polygonArea, quadCentre, quadLongSide, quadShortSide, scaleQuad, type Quad, tryHomographyFromPoints } from '../server/geometry';
 
 describe('plane geometry', () => {
   it('measures a polygon’s area in either winding, a turned card included', () => {
@@ -50,5 +50,16 @@ describe('plane geometry', () => {
       expect(quadShortSide(quad)).toBe(63);
       expect(quadLongSide(quad)).toBe(88);
     }
+  });
+
+  it('scales an outline about its centre, keeping the corner order', () => {
+    const card: Quad = [[10, 20], [110, 20], [110, 160], [10, 160]];
+    const wider = scaleQuad(card, 1.1);
+    [[5, 13], [115, 13], [115, 167], [5, 167]].forEach(([x, y], i) => {
+      expect(wider[i][0]).toBeCloseTo(x, 9);
+      expect(wider[i][1]).toBeCloseTo(y, 9);
+    });
+    expect(quadCentre(wider)).toEqual(quadCentre(card));
+    expect(scaleQuad(card, 1)).toEqual(card);
   });
 });

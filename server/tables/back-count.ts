@@ -6,10 +6,14 @@
  * and compares each player's count with the centre cards the tracker credited them. Pure: the
  * live table feeds it frames and shows the result; nothing here changes a score.
  *
- * Why a window: a hand sorting the cards hides some for a frame or two, and a recogniser can
- * misread one back in a single frame. So a deck's count is the highest count that at least
- * `minAgreeingFrames` frames of the last `windowMs` reached: an occluding hand lowers a count only
- * briefly, a one-frame misreading never raises it.
+ * Why a window: a hand sorting the cards hides some for a frame or two, a recogniser can misread
+ * one back in a single frame, and a hard back design (a near-black check at 31 x 44 pixels) is
+ * read surely enough in some frames and not in others. Dealt cards lie still, so the count is of
+ * places: every spot where a back lay in at least `minAgreeingFrames` frames of the last
+ * `windowMs`, named by the design most of those frames saw there. A hand hiding cards, or a card
+ * read in other frames than its neighbours, lowers nothing; a one-frame misreading raises nothing.
+ * (Until session 34 a deck's count was the highest one frame's count that two frames reached: the
+ * 6-player sort's dark backs, each seen in most frames but never all nine in two, counted 7.)
  */
 import type { CardObservation } from '../vision/types';
 import { quadCentre, quadLongSide, shareInside, type Point, type Quad } from '../geometry';
@@ -44,15 +48,21 @@ export const DEFAULT_BACK_COUNT_TUNING: BackCountTuning = {
 /** Backs per back design (deck id) in one frame. */
 export type BackTally = Record<string, number>;
 
+/** A back counted in one frame: its design (deck id) and where it lay. */
+export interface CountedBack {
+  deckId: string;
+  spot: BackSpot;
+}
+
 /** Where a back lay (image pixels) and how near another back must lie to be the same card (half its short side). */
 export interface BackSpot {
   centre: Point;
   radius: number;
 }
 
-/** The counter's state: the recent frames' tallies, oldest first. Plain JSON. */
+/** The counter's state: the recent frames' counted backs, oldest first. Plain JSON. */
 export interface BackCountState {
-  frames: Array<{ timeMs: number; tally: BackTally }>;
+  frames: Array<{ timeMs: number; backs: CountedBack[] }>;
   /** Whether any back has been counted since the counter started (the sort has begun). */
   anyBackSeen: boolean;
   /** Backs in the last play frames before the call (addPlayFrame), oldest first. */
@@ -112,12 +122,11 @@ export function isSortArea(zone: string | undefined): boolean {
 export const SAME_BACK_OVERLAP = 0.3;
 
 /**
- * Backs per back design in one frame's cards: confident backs with a known design in the sort
+ * The backs one frame's cards show for the count: confident backs with a known design in the sort
  * area and not on one of the players' own piles (`ownBacks`). A face-down stack counts as the one
  * back the camera sees on top; spread cards each count; two outlines of one card count once.
  */
-export function tallyBacks(cards: CardObservation[], minConfidence: number, ownBacks: readonly BackSpot[] = []): BackTally {
-  const tally: BackTally = {};
+export function countedBacks(cards: CardObservation[], minConfidence: number, ownBacks: readonly BackSpot[] = []): CountedBack[] {
   // Two outlines of one card (centres within half its width, or overlapping; see SAME_BACK_OVERLAP) count once: the surer reading.
   const counted: CardObservation[] = [];
   const countedSpots: BackSpot[] = [];
@@ -132,8 +141,14 @@ export function tallyBacks(cards: CardObservation[], minConfidence: number, ownB
     if (sameCard(card)) continue;
     counted.push(card);
     countedSpots.push(spotOf(card));
-    tally[card.backId!] = (tally[card.backId!] ?? 0) + 1;
   }
+  return counted.map((card, k) => ({ deckId: card.backId!, spot: countedSpots[k] }));
+}
+
+/** Backs per back design in one frame's cards (see countedBacks). */
+export function tallyBacks(cards: CardObservation[], minConfidence: number, ownBacks: readonly BackSpot[] = []): BackTally {
+  const tally: BackTally = {};
+  for (const { deckId } of countedBacks(cards, minConfidence, ownBacks)) tally[deckId] = (tally[deckId] ?? 0) + 1;
   return tally;
 }
 
@@ -143,18 +158,50 @@ export function tallyBacks(cards: CardObservation[], minConfidence: number, ownB
  */
 export function addBackFrame(state: BackCountState, timeMs: number, cards: CardObservation[], tuning: BackCountTuning = DEFAULT_BACK_COUNT_TUNING): BackCountState {
   const ownBacks = state.ownBacks ?? state.playFrames.flatMap((frame) => frame.backs);
-  const tally = tallyBacks(cards, tuning.minConfidence, ownBacks);
+  const backs = countedBacks(cards, tuning.minConfidence, ownBacks);
   const newest = state.frames[state.frames.length - 1];
   const kept = newest && timeMs < newest.timeMs ? [] : state.frames.filter((frame) => frame.timeMs > timeMs - tuning.windowMs);
-  const frames = [...kept, { timeMs, tally }].slice(-tuning.maxFrames);
-  return { ...state, frames, anyBackSeen: state.anyBackSeen || Object.keys(tally).length > 0, ownBacks };
+  const frames = [...kept, { timeMs, backs }].slice(-tuning.maxFrames);
+  return { ...state, frames, anyBackSeen: state.anyBackSeen || backs.length > 0, ownBacks };
 }
 
-/** The robust count of `backId` now: the highest count that `minAgreeingFrames` frames of the window reached (fewer frames: the lowest of them). */
+/**
+ * The robust counts now, per back design: the spots where backs lay in the window's frames (a
+ * back within half a card's width of a spot's first back is that card), each counted for the
+ * design most of its frames saw there (a tie: the newest), once seen in `minAgreeingFrames`
+ * frames (fewer frames in the window: all of them).
+ */
+export function backCounts(state: BackCountState, tuning: BackCountTuning = DEFAULT_BACK_COUNT_TUNING): BackTally {
+  const spots: Array<{ spot: BackSpot; frames: Set<number>; byDeck: Map<string, { frames: Set<number>; last: number }> }> = [];
+  state.frames.forEach((frame, i) => {
+    for (const { deckId, spot } of frame.backs) {
+      let nearest: (typeof spots)[number] | undefined;
+      let nearestDistance = Infinity;
+      for (const place of spots) {
+        const distance = Math.hypot(place.spot.centre[0] - spot.centre[0], place.spot.centre[1] - spot.centre[1]);
+        if (distance < Math.max(place.spot.radius, spot.radius) && distance < nearestDistance) [nearest, nearestDistance] = [place, distance];
+      }
+      const place = nearest ?? spots[spots.push({ spot, frames: new Set(), byDeck: new Map() }) - 1];
+      place.frames.add(i);
+      const design = place.byDeck.get(deckId) ?? { frames: new Set<number>(), last: i };
+      design.frames.add(i);
+      design.last = i;
+      place.byDeck.set(deckId, design);
+    }
+  });
+  const needed = Math.min(tuning.minAgreeingFrames, state.frames.length);
+  const counts: BackTally = {};
+  for (const place of spots) {
+    if (place.frames.size < needed) continue;
+    const [deckId] = [...place.byDeck].reduce((a, b) => (b[1].frames.size > a[1].frames.size || (b[1].frames.size === a[1].frames.size && b[1].last > a[1].last) ? b : a));
+    counts[deckId] = (counts[deckId] ?? 0) + 1;
+  }
+  return counts;
+}
+
+/** The robust count of `backId` now (see backCounts). */
 export function backCountOf(state: BackCountState, backId: string, tuning: BackCountTuning = DEFAULT_BACK_COUNT_TUNING): number {
-  if (state.frames.length === 0) return 0;
-  const counts = state.frames.map((frame) => frame.tally[backId] ?? 0).sort((a, b) => b - a);
-  return counts[Math.min(tuning.minAgreeingFrames, counts.length) - 1];
+  return backCounts(state, tuning)[backId] ?? 0;
 }
 
 /** A player as the check needs them: id, deck (back design) and the centre cards the tracker credited. */
@@ -174,10 +221,11 @@ export interface BackCheck {
 /** The check for these players, or null before the sort has shown any back (nothing to compare yet). */
 export function backCheck(state: BackCountState, players: BackCheckPlayer[], tuning: BackCountTuning = DEFAULT_BACK_COUNT_TUNING): BackCheck | null {
   if (!state.anyBackSeen || state.frames.length === 0) return null;
+  const counts = backCounts(state, tuning);
   return {
     frames: state.frames.length,
     players: players.map((player) => {
-      const backsSeen = backCountOf(state, player.deckId, tuning);
+      const backsSeen = counts[player.deckId] ?? 0;
       return { player: player.id, deckId: player.deckId, backsSeen, centreCards: player.centreCards, agrees: backsSeen === player.centreCards };
     }),
   };

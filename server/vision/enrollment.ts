@@ -105,10 +105,10 @@ export function nameBackDesign({ looks, whole, colourDistances, wholeMatch }: Ba
 }
 
 /**
- * When a whole-card outline the identity model reads as an unsure face is an enrolled back after
- * all (see backByLooks): both embeddings at least this close to one design's views, and the
- * back-look model's nearest design at least `minMargin` closer than its next (views of every
- * design alike mean a texture, not a back).
+ * When a whole-card outline the identity model reads as an unsure face (below `maxFace`) or as no
+ * card (`other`) is an enrolled back after all (see backByLooks): both embeddings at least this
+ * close to one design's views, and the back-look model's nearest design at least `minMargin`
+ * closer than its next (views of every design alike mean a texture, not a back).
  *
  * Why: a near-black checked back with a pale oval and a thin cream border, dealt for the score
  * sort, reads at 31x44 pixels as a face at 0.06-0.19 (the 5-player sort, session 32: 4 of 9 of
@@ -117,24 +117,56 @@ export function nameBackDesign({ looks, whole, colourDistances, wholeMatch }: Ba
  * unsure face, these thresholds take 77 for their own deck, none for another; of 3,697 faces
  * and 2,013 outlines on no card, one (a stock's edge, on a waste). Split hypotheses (part of a
  * stock or a cascade) reach such similarities more often and are not judged so.
+ *
+ * Session 34: the identity model trained with wrong outlines labelled `other` (fragments) calls
+ * many a back's slightly shifted outline `other`, and reads backs as faces above the old floor
+ * (the 6-player sort: a near-black back as a KD at 0.43; the seed-2 sort: red lattices as a 2D
+ * at 0.65-0.74). Same thresholds, measured again on every whole-card outline of 13 hands' frames
+ * read whole (2-6 players, seeds 1-3, oblique, unseen art; 3,158 reads): of 318 `other` reads of
+ * backs 196 are taken for their own deck (none for another), of 152 backs read as a face below
+ * 0.8, 85; none of 449 `other` reads of no card or 32 of faces, none of 244 faces below 0.8.
  */
-export const LOOK_RESCUE = { minLook: 0.85, minWhole: 0.85, minMargin: 0.15 } as const;
+export const LOOK_RESCUE = { minLook: 0.85, minWhole: 0.85, minMargin: 0.15, maxFace: 0.8 } as const;
 
-/**
- * The enrolled back design an unsure face is, by both embeddings (see LOOK_RESCUE), with its
- * confidence (the lower of the two similarities), or null when it is no such back.
- */
-export function backByLooks(looks: ReadonlyMap<string, number>, whole: ReadonlyMap<string, number>, rule = LOOK_RESCUE): { backId: string; confidence: number } | null {
+/** Whether a whole-card outline read as `identity` is looked at as a possible enrolled back (see LOOK_RESCUE). */
+export function mayBeBack(identity: { kind: 'face' | 'back' | 'other'; confidence: number }, rule = LOOK_RESCUE): boolean {
+  return identity.kind === 'other' || (identity.kind === 'face' && identity.confidence < rule.maxFace);
+}
+
+/** The enrolled design the back-look model puts a crop nearest: its similarity and its lead over the next design (none: infinite). */
+function leadingLook(looks: ReadonlyMap<string, number>): { backId: string; similarity: number; lead: number } | null {
   let best: string | undefined;
   let [first, second] = [-Infinity, -Infinity];
   for (const [backId, look] of looks) {
     if (look > first) [best, first, second] = [backId, look, first];
     else if (look > second) second = look;
   }
-  if (best === undefined) return null;
-  const wholeSimilarity = whole.get(best) ?? -Infinity;
-  if (first < rule.minLook || wholeSimilarity < rule.minWhole || first - second < rule.minMargin) return null;
-  return { backId: best, confidence: Math.min(first, wholeSimilarity) };
+  return best === undefined ? null : { backId: best, similarity: first, lead: first - second };
+}
+
+/**
+ * The enrolled back design an unsure face or `other` read is, by both embeddings (see LOOK_RESCUE), with its
+ * confidence (the lower of the two similarities), or null when it is no such back.
+ */
+export function backByLooks(looks: ReadonlyMap<string, number>, whole: ReadonlyMap<string, number>, rule = LOOK_RESCUE): { backId: string; confidence: number } | null {
+  const leading = leadingLook(looks);
+  if (!leading) return null;
+  const wholeSimilarity = whole.get(leading.backId) ?? -Infinity;
+  if (leading.similarity < rule.minLook || wholeSimilarity < rule.minWhole || leading.lead < rule.minMargin) return null;
+  return { backId: leading.backId, confidence: Math.min(leading.similarity, wholeSimilarity) };
+}
+
+/**
+ * How surely a crop the identity model reads as a back (at `confidence`) is one: where the
+ * back-look model puts it near one enrolled design (LOOK_RESCUE's `minLook`, ahead of the next
+ * by `minMargin`), that similarity if higher. Why: the 6-player sort's near-black checked backs
+ * read as backs at 0.40-0.55 only, and two of nine were never counted. Measured on every back
+ * read of 13 hands' frames read whole (session 34): of 125 read below 0.7, 64 are so raised, 63
+ * of them backs of that deck and one a player's own stock outlined off-centre.
+ */
+export function backConfidence(confidence: number, looks: ReadonlyMap<string, number>, rule = LOOK_RESCUE): number {
+  const leading = leadingLook(looks);
+  return leading && leading.similarity >= rule.minLook && leading.lead >= rule.minMargin ? Math.max(confidence, leading.similarity) : confidence;
 }
 
 /** Enrolled prototypes. Pure data + math; the recogniser feeds it embeddings. */

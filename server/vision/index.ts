@@ -9,14 +9,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as tf from '@tensorflow/tfjs';
 import type { CardCode } from '../game/cards';
-import { pointInPolygon, quadCentre, quadLongSide, shareInside } from '../geometry';
+import { pointInPolygon, quadCentre, quadLongSide, scaleQuad, shareInside } from '../geometry';
 import { chromaOf, designChromaDistances, type Chroma } from './back-colour';
 import { initBackend, type VisionBackend } from './backend';
 import { BACK_EMBED_SIZE, CARD_ASPECT, CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH } from './classes';
 import { blobsOf, boundingRect, compareThumbs, cropRegion, greyThumb, mergeOverlapping, rectsOverlap, refreshTile, regionsOf, totalArea, type GreyThumb, type MovingBlobs, type PixelRect } from './change';
 import { cropCard, indexCornerQuads, rectQuad, subQuad, type RgbImage } from './crop';
 import { decodeFrame } from './decode';
-import { BackLooks, backByLooks, EnrollmentStore, nameBackDesign } from './enrollment';
+import { BackLooks, backByLooks, backConfidence, EnrollmentStore, LOOK_RESCUE, mayBeBack, nameBackDesign } from './enrollment';
 import {
   backEvidence,
   DEFAULT_INDEX_FUSION,
@@ -152,6 +152,8 @@ export interface RecognizerConfig {
   liveIndexModelDir?: string | null;
   /** Card length (pixels in the image) under which the live-size models read it (default LIVE_MODEL_BELOW_PX; 0: never). */
   liveBelowPx?: number;
+  /** How much wider the second look at an unsure outline is, on a calibrated table with enrolled backs (default BACK_WIDER_LOOK; 1: no second look). */
+  backWiderLook?: number;
   /**
    * Observations below this confidence (0..1) are dropped (default 0.6, measured on the real
    * table photos with face confidence P(a face) x P(this face): 0.5 found 58.6 % at 83.7 %
@@ -213,6 +215,7 @@ function liveModelDir(config: RecognizerConfig, key: 'liveModelDir' | 'liveIndex
 /** Loads the model and OpenCV, and returns a ready recogniser. */
 export async function createRecognizer(config: RecognizerConfig = {}): Promise<CardRecognizer> {
   if (config.backMiddle !== undefined && !(config.backMiddle > 0 && config.backMiddle <= 1)) throw new Error(`backMiddle must be above 0 and at most 1, not ${config.backMiddle}`);
+  if (config.backWiderLook !== undefined && !(config.backWiderLook >= 1 && config.backWiderLook <= 1.5)) throw new Error(`backWiderLook must be from 1 to 1.5, not ${config.backWiderLook}`);
   const log = config.log ?? ((m: string) => console.error(m));
   const backend = await initBackend({ prefer: config.backend, log });
   const modelDir = config.modelDir ?? DEFAULT_MODEL_DIR;
@@ -378,6 +381,18 @@ export function turnPolicy(quad: Quad, zone: string | undefined, oneWayBelowPx: 
   return quadLongSide(quad) < oneWayBelowPx ? 'never' : 'when-unsure';
 }
 
+/**
+ * How much wider (each side, as a share of the outline) the second look at an unsure outline is
+ * (see lookWiderForBacks). Why: the identity model reads some backs at webcam size as a face
+ * when cropped at their very edge and as a back with a little table round them (session 34:
+ * the 29 red-lattice backs of the 3-player seed-2 sort, cropped at their true corners, read as
+ * a back 12 times; 6 % wider, 26 times). On every whole-card outline of 13 hands' frames read
+ * whole (2-6 players, seeds 1-3, oblique, unseen art; 3,158 reads), backs read as a back
+ * 1,028 → 1,124 times; no face became a back; outlines on no card read as a back 33 → 49 (all
+ * on the pale gingham's checks, which the live table drops as bare cloth: table-background.ts).
+ */
+export const BACK_WIDER_LOOK = 1.06;
+
 /** A face read at least this surely sizes the cards of an uncalibrated frame (see dropFragmentBacks). */
 const SURE_FACE = 0.9;
 
@@ -429,6 +444,7 @@ class TfjsRecognizer implements CardRecognizer {
   private readonly liveModel: tf.LayersModel | null;
   private readonly liveIndexModel: tf.LayersModel | null;
   private readonly liveBelowPx: number;
+  private readonly backWiderLook: number;
   private readonly liveModelUse: LiveModelUse;
   /** Runs CNN batches on this thread. */
   private readonly localCnn: RunCnn;
@@ -449,6 +465,7 @@ class TfjsRecognizer implements CardRecognizer {
     this.backModel = models.backModel ?? null;
     this.backMiddle = config.backMiddle ?? BACK_MIDDLE_KEEP;
     this.liveBelowPx = config.liveBelowPx ?? LIVE_MODEL_BELOW_PX;
+    this.backWiderLook = config.backWiderLook ?? BACK_WIDER_LOOK;
     this.liveModelUse = liveModelUseOf(config);
     this.learnedLocatorOn = config.learnedLocatorOn ?? 'every-frame';
     this.tracking = config.tracking ?? true;
@@ -532,7 +549,9 @@ class TfjsRecognizer implements CardRecognizer {
       lengths: todo.map((i) => quadLongSide(located[i].corners)),
       zones: todo.map((i) => zones[i]),
     });
-    await this.addBackLooks(read, crops, (k) => WHOLE_OUTLINES.has(located[todo[k]].source));
+    const wholeOutline = (k: number) => WHOLE_OUTLINES.has(located[todo[k]].source);
+    if (options.everyCard) await this.lookWiderForBacks(image, read, crops, todo.map((i) => located[i].corners), wholeOutline);
+    await this.addBackLooks(read, crops, wholeOutline);
     // Cards left for a later frame (over the frame's read budget) have no identity yet.
     const identities: Array<TrackedIdentity | undefined> = [...reused];
     todo.forEach((cardIndex, k) => (identities[cardIndex] = { ...read[k], readAtMs: timestampMs }));
@@ -575,7 +594,12 @@ class TfjsRecognizer implements CardRecognizer {
     const surest = this.plane
       ? dropOversizeHoldingCards(repeated, (card) => card.id.identity.confidence >= this.minConfidence, this.plane.cardWidthPx)
       : dropLinesHoldingCards(dropFragmentBacks(repeated, isBack, sureFace), (card) => card.id.identity.confidence >= this.minConfidence);
-    const cards: CardObservation[] = suppressNested(surest, (card) => !faint(card)).map((card) => this.observation(card));
+    // On a calibrated table, an unsure face around a back read more surely is no picture frame:
+    // a dark back's cream border outlined whole can read as a face, its inner edge as the enrolled
+    // back (LOOK_RESCUE; the 6-player score sort, session 34).
+    const unsureFaceAroundBack = (card: ReadCard, nested: ReadCard) =>
+      this.plane !== null && card.id.identity.kind === 'face' && card.id.identity.confidence < LOOK_RESCUE.maxFace && isBack(nested) && sureness(nested) > sureness(card);
+    const cards: CardObservation[] = suppressNested(surest, (card, nested) => !faint(card) && !unsureFaceAroundBack(card, nested)).map((card) => this.observation(card));
     lap('observe');
     return { timestampMs, width: image.width, height: image.height, cards, ...(this.motion ? { motion: this.motion } : {}), timingsMs: timings };
   }
@@ -823,13 +847,12 @@ class TfjsRecognizer implements CardRecognizer {
   /**
    * Adds the back-look embedding to each of `reads` read as a back (packed `crops`, same order),
    * when back looks are enrolled. Reads for which `wholeOutline` holds (an outline of a whole
-   * card, not a split hypothesis) that the identity model calls an unsure face are looked at too,
+   * card, not a split hypothesis) that the identity model calls an unsure face or no card are looked at too,
    * and become the enrolled back both embeddings say they are (see backByLooks).
    */
   private async addBackLooks(reads: TrackedIdentity[], crops: Float32Array, wholeOutline: (k: number) => boolean = () => false): Promise<void> {
     if (!this.backModel || this.backLooks.size === 0) return;
-    const unsureFace = (read: TrackedIdentity, k: number) => read.identity.kind === 'face' && read.identity.confidence < this.minConfidence && wholeOutline(k);
-    const looked = reads.flatMap((read, k) => (read.identity.kind === 'back' || unsureFace(read, k) ? [k] : []));
+    const looked = reads.flatMap((read, k) => (read.identity.kind === 'back' || (mayBeBack(read.identity) && wholeOutline(k)) ? [k] : []));
     if (looked.length === 0) return;
     const packed = new Float32Array(looked.length * CROP_SIZE);
     looked.forEach((k, j) => packed.set(crops.subarray(k * CROP_SIZE, (k + 1) * CROP_SIZE), j * CROP_SIZE));
@@ -837,12 +860,39 @@ class TfjsRecognizer implements CardRecognizer {
     looked.forEach((k, j) => {
       const read = reads[k];
       let identity = read.identity;
-      if (identity.kind === 'face') {
-        const back = backByLooks(this.backLooks.similarities(looks[j]), this.enrolledFor(read.scale).backSimilarities(read.embedding, 0, read.embedding.length));
+      const similarities = this.backLooks.similarities(looks[j]);
+      if (identity.kind !== 'back') {
+        const back = backByLooks(similarities, this.enrolledFor(read.scale).backSimilarities(read.embedding, 0, read.embedding.length));
         if (!back) return;
         identity = { kind: 'back', confidence: back.confidence, design: back.backId };
+      } else {
+        identity = { ...identity, confidence: backConfidence(identity.confidence, similarities) };
       }
       reads[k] = { ...read, identity, backLook: looks[j], backChroma: chromaOf(packed, j * CROP_SIZE, CROP_WIDTH, CROP_HEIGHT) };
+    });
+  }
+
+  /**
+   * On a calibrated table with enrolled backs, in a frame read whole (the score sort's, once a
+   * second; tracking carries what it finds to the frames between): each whole-card outline read
+   * as an unsure face or as no card (mayBeBack) is read again from a crop a little wider
+   * (`backWiderLook`), and where that reads as a back, the wider read and its crop (in `crops`)
+   * replace the first. Not on every live frame: there it cost a 3-player hand 11 ms a frame (p50).
+   */
+  private async lookWiderForBacks(image: RgbImage, reads: TrackedIdentity[], crops: Float32Array, quads: Quad[], wholeOutline: (k: number) => boolean): Promise<void> {
+    if (!this.plane || this.backLooks.size === 0 || this.backWiderLook === 1) return;
+    const again = reads.flatMap((read, k) => (mayBeBack(read.identity) && wholeOutline(k) ? [k] : []));
+    if (again.length === 0) return;
+    const wider = new Float32Array(again.length * CROP_SIZE);
+    const widerQuads = again.map((k) => scaleQuad(quads[k], this.backWiderLook));
+    widerQuads.forEach((quad, j) => cropCard(image, quad, CROP_WIDTH, CROP_HEIGHT, wider, j * CROP_SIZE));
+    const corners = this.indexModel ? this.cornerCrops(image, widerQuads) : null;
+    const widerReads = await this.readIdentities(wider, corners, again.length, { lengths: again.map((k) => quadLongSide(quads[k])) });
+    again.forEach((k, j) => {
+      const read = widerReads[j];
+      if (read.identity.kind !== 'back' || read.identity.confidence < this.minConfidence) return;
+      reads[k] = read;
+      crops.set(wider.subarray(j * CROP_SIZE, (j + 1) * CROP_SIZE), k * CROP_SIZE);
     });
   }
 

@@ -523,14 +523,15 @@ export function regionRivalGroup(offset: number, group: number | undefined): num
 
 /**
  * Drops quads nested in a clearly bigger one (a court card's picture frame, a pip cluster):
- * cards of one deck are one size, so overlapping cards of equal size all survive.
+ * cards of one deck are one size, so overlapping cards of equal size all survive. The bigger
+ * one suppresses the nested one only where `canSuppress(bigger, nested)` holds.
  */
-export function suppressNested<T extends LocatedCard>(cards: T[], canSuppress: (card: T) => boolean = () => true): T[] {
+export function suppressNested<T extends LocatedCard>(cards: T[], canSuppress: (card: T, nested: T) => boolean = () => true): T[] {
   return cards.filter((card, i) => {
     const area = polygonArea(card.corners);
     const cx = card.corners.reduce((s, p) => s + p[0], 0) / 4;
     const cy = card.corners.reduce((s, p) => s + p[1], 0) / 4;
-    return !cards.some((other, j) => j !== i && canSuppress(other) && polygonArea(other.corners) * 0.8 > area && pointInPolygon(other.corners, cx, cy));
+    return !cards.some((other, j) => j !== i && canSuppress(other, card) && polygonArea(other.corners) * 0.8 > area && pointInPolygon(other.corners, cx, cy));
   });
 }
 

@@ -62,6 +62,23 @@ describe('score-sort back count', () => {
     expect(backCountOf(state, 'deck-bob')).toBe(0);
   });
 
+  it('counts every still card seen in two frames, though no two frames saw them all (a hard back design read now and then)', () => {
+    // Session 34, the 6-player sort: nine near-black backs, each read surely in some frames only.
+    const [a, b, c, d] = [back('deck-ann', 100), back('deck-ann', 170), back('deck-ann', 240), back('deck-ann', 310)];
+    const state = fed([[a, b], [c, d], [a, c], [b, d], [a]]);
+    expect(backCountOf(state, 'deck-ann')).toBe(4);
+    // A place seen once is no card yet.
+    expect(backCountOf(fed([[a, b], [a, b, c]]), 'deck-ann')).toBe(2);
+  });
+
+  it('names each place by the design most frames saw there', () => {
+    const ann = back('deck-ann', 100);
+    const misread = back('deck-bob', 101);
+    const state = fed([[ann], [misread], [ann], [ann]]);
+    expect(backCountOf(state, 'deck-ann')).toBe(1);
+    expect(backCountOf(state, 'deck-bob')).toBe(0);
+  });
+
   it('follows a real change once two frames agree, and forgets frames older than the window', () => {
     let state = fed([spread('deck-ann', 5), spread('deck-ann', 5)]);
     expect(backCountOf(state, 'deck-ann')).toBe(5);

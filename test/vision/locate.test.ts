@@ -357,6 +357,9 @@ describe('quad helpers', () => {
     expect(suppressNested([big, frame, overlap])).toEqual([big, overlap]);
     // A card that may not suppress (a faint reading round two cards) hides nothing inside it.
     expect(suppressNested([big, frame], (card) => card !== big)).toEqual([big, frame]);
+    // The rule may look at the pair: here the bigger card spares only this nested one.
+    const pip: LocatedCard = { corners: [[20, 30], [40, 30], [40, 55], [20, 55]], source: 'single', support: 1 };
+    expect(suppressNested([big, frame, pip], (_, nested) => nested !== frame)).toEqual([big, frame]);
   });
   it('drops the frame itself taken for a card (an even carpet passes as one white blob), but not a card near one corner', () => {
     const frameOutline: LocatedCard = { corners: [[1, 0], [377, 2], [378, 503], [0, 501]], source: 'single', support: 1 };

@@ -4,7 +4,7 @@ import { ALL_CARD_CODES, type CardCode } from '../../server/game/cards';
 import { classMeaning, classNames, FIRST_BACK_CLASS, OTHER_CLASS } from '../../server/vision/classes';
 import { decodeFrame } from '../../server/vision/decode';
 import { coveredCards, dueForRereading, FAINT_REREAD_MS, ONE_WAY_BELOW_PX, turnPolicy } from '../../server/vision/index';
-import { BackLooks, backByLooks, EnrollmentStore, LOOK_RESCUE } from '../../server/vision/enrollment';
+import { BackLooks, backByLooks, backConfidence, EnrollmentStore, LOOK_RESCUE, mayBeBack } from '../../server/vision/enrollment';
 import { backEvidence, BACK_EVIDENCE_FROM, decideFromIndex, decideIdentity, identityOutputs, readingRows, rejectIndexless, type Identity, type IndexReading } from '../../server/vision/identify';
 import { tablePlane, zoneAt } from '../../server/vision/rectify';
 import { findUnchanged, readsThisFrame, THUMB_HEIGHT, THUMB_WIDTH, TrackMemory } from '../../server/vision/tracking';
@@ -177,6 +177,33 @@ describe('backByLooks', () => {
   it('with one design enrolled there is no runner-up to beat, and with none no back', () => {
     expect(backByLooks(sims({ p1: 0.9 }), sims({ p1: 0.9 }))?.backId).toBe('p1');
     expect(backByLooks(sims({}), sims({}))).toBeNull();
+  });
+});
+
+describe('backConfidence', () => {
+  const sims = (entries: Record<string, number>) => new Map(Object.entries(entries));
+  it('raises a faint back reading to the back-look similarity where that model is sure of one design', () => {
+    // Session 34, the 6-player sort: a near-black checked back read as a back at 0.40, look 0.86, next design 0.06.
+    expect(backConfidence(0.4, sims({ p5: 0.86, p2: 0.06 }))).toBe(0.86);
+    // Never lowers a sure reading.
+    expect(backConfidence(0.97, sims({ p5: 0.86, p2: 0.06 }))).toBe(0.97);
+  });
+  it('leaves it where the look is far from every design or as near to two', () => {
+    expect(backConfidence(0.4, sims({ p5: LOOK_RESCUE.minLook - 0.01 }))).toBe(0.4);
+    expect(backConfidence(0.4, sims({ p2: 0.9, p3: 0.8 }))).toBe(0.4);
+    expect(backConfidence(0.4, sims({}))).toBe(0.4);
+  });
+});
+
+describe('mayBeBack', () => {
+  it('looks again at outlines read as no card or as an unsure face, never at sure faces', () => {
+    // Session 34: the fragment-trained model calls a dark back's slightly shifted outline `other` at 0.95.
+    expect(mayBeBack({ kind: 'other', confidence: 0.95 })).toBe(true);
+    expect(mayBeBack({ kind: 'face', confidence: 0.43 })).toBe(true);
+    expect(mayBeBack({ kind: 'face', confidence: 0.74 })).toBe(true); // a red-lattice back read as a 2D
+    expect(mayBeBack({ kind: 'face', confidence: LOOK_RESCUE.maxFace })).toBe(false);
+    expect(mayBeBack({ kind: 'face', confidence: 0.99 })).toBe(false);
+    expect(mayBeBack({ kind: 'back', confidence: 0.2 })).toBe(false);
   });
 });
 

@@ -17,6 +17,9 @@ import type { FrameInput } from '../../server/vision/types';
 import type { CardCode } from '../../server/game/cards';
 import { createSimTable } from '../../server/sim/live';
 import { simCalibration } from '../../server/tables/sim-calibration';
+import { backViews } from '../../server/tables/sim-feed';
+import { cropQuad } from '../../server/tables/crop';
+import { quadCentre } from '../../server/geometry';
 
 /** Accuracy the committed model must keep on the fixture crops (measured, minus a margin). */
 const MIN_FIXTURE_ACCURACY = 0.8; // 87.7 % measured with both committed models (72.6 % with the whole-card model alone)
@@ -261,6 +264,39 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
     } finally {
       rec.dispose();
     }
+  });
+
+  it.skipIf(!existsSync(path.join(DEFAULT_BACK_MODEL_DIR, 'model.json')))('counts the score sort\'s red-lattice backs, read as faces at their very edge, by a wider second look', async () => {
+    // The 3-player seed-2 table's last sort frame: 29 of p3's red-lattice backs dealt out at
+    // about 31x44 pixels. Cropped at their outline the identity model calls many a 2D (session
+    // 34: 6 of 29 lost for the count); a crop 6 % wider reads as a back.
+    const sim = await createSimTable({ players: 3, seed: 2, fps: 30, camera: 'top', hands: 1 });
+    const first = (await sim.next())!;
+    const backs = await Promise.all([...backViews(first.truth)].map(async ([deckId, corners]) => [deckId, await cropQuad(first.jpeg, corners)] as const));
+    sim.skipToHandTime(sim.currentHand()!.durationMs - 100);
+    const frame = (await sim.next())!;
+    const sorted = frame.truth.filter((t) => t.zone.kind === 'sorted' && t.deckId === 'deck-p3');
+    expect(sorted.length).toBe(29);
+    const counted = async (backWiderLook?: number) => {
+      const rec = await createRecognizer({ log: () => {}, minConfidence: 0.35, ...(backWiderLook ? { backWiderLook } : {}) });
+      try {
+        rec.setCalibration(simCalibration(sim.layout, sim.camera!));
+        for (const [deckId, view] of backs) await rec.enrollBack(deckId, [{ kind: 'encoded', data: view }]);
+        const before = tf.memory().numTensors;
+        const { cards } = await rec.recognize({ kind: 'encoded', data: frame.jpeg }, 0, { everyCard: true });
+        expect(tf.memory().numTensors).toBe(before);
+        return sorted.filter((t) => {
+          const [tx, ty] = quadCentre(t.corners);
+          return cards.some((c) => c.kind === 'back' && c.backId === 'deck-p3' && Math.hypot(quadCentre(c.corners)[0] - tx, quadCentre(c.corners)[1] - ty) < 15);
+        }).length;
+      } finally {
+        rec.dispose();
+      }
+    };
+    const [wider, edgeOnly] = [await counted(), await counted(1)];
+    expect(wider).toBeGreaterThanOrEqual(27); // 28 measured
+    expect(wider).toBeGreaterThan(edgeOnly); // 24 measured
+    await expect(createRecognizer({ log: () => {}, backWiderLook: 0.9 })).rejects.toThrow(/backWiderLook/);
   });
 
   it('rejects garbage frames with a clear error', async () => {
