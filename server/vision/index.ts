@@ -852,7 +852,7 @@ class TfjsRecognizer implements CardRecognizer {
    */
   private async addBackLooks(reads: TrackedIdentity[], crops: Float32Array, wholeOutline: (k: number) => boolean = () => false): Promise<void> {
     if (!this.backModel || this.backLooks.size === 0) return;
-    const looked = reads.flatMap((read, k) => (read.identity.kind === 'back' || (mayBeBack(read.identity) && wholeOutline(k)) ? [k] : []));
+    const looked = reads.flatMap((read, k) => (read.identity.kind === 'back' || (mayBeBack(read.identity, this.plane !== null) && wholeOutline(k)) ? [k] : []));
     if (looked.length === 0) return;
     const packed = new Float32Array(looked.length * CROP_SIZE);
     looked.forEach((k, j) => packed.set(crops.subarray(k * CROP_SIZE, (k + 1) * CROP_SIZE), j * CROP_SIZE));
@@ -881,7 +881,7 @@ class TfjsRecognizer implements CardRecognizer {
    */
   private async lookWiderForBacks(image: RgbImage, reads: TrackedIdentity[], crops: Float32Array, quads: Quad[], wholeOutline: (k: number) => boolean): Promise<void> {
     if (!this.plane || this.backLooks.size === 0 || this.backWiderLook === 1) return;
-    const again = reads.flatMap((read, k) => (mayBeBack(read.identity) && wholeOutline(k) ? [k] : []));
+    const again = reads.flatMap((read, k) => (mayBeBack(read.identity, true) && wholeOutline(k) ? [k] : []));
     if (again.length === 0) return;
     const wider = new Float32Array(again.length * CROP_SIZE);
     const widerQuads = again.map((k) => scaleQuad(quads[k], this.backWiderLook));

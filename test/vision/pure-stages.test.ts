@@ -198,12 +198,15 @@ describe('backConfidence', () => {
 describe('mayBeBack', () => {
   it('looks again at outlines read as no card or as an unsure face, never at sure faces', () => {
     // Session 34: the fragment-trained model calls a dark back's slightly shifted outline `other` at 0.95.
-    expect(mayBeBack({ kind: 'other', confidence: 0.95 })).toBe(true);
-    expect(mayBeBack({ kind: 'face', confidence: 0.43 })).toBe(true);
-    expect(mayBeBack({ kind: 'face', confidence: 0.74 })).toBe(true); // a red-lattice back read as a 2D
-    expect(mayBeBack({ kind: 'face', confidence: LOOK_RESCUE.maxFace })).toBe(false);
-    expect(mayBeBack({ kind: 'face', confidence: 0.99 })).toBe(false);
-    expect(mayBeBack({ kind: 'back', confidence: 0.2 })).toBe(false);
+    expect(mayBeBack({ kind: 'other', confidence: 0.95 }, true)).toBe(true);
+    expect(mayBeBack({ kind: 'face', confidence: 0.43 }, true)).toBe(true);
+    expect(mayBeBack({ kind: 'face', confidence: 0.74 }, true)).toBe(true); // a red-lattice back read as a 2D
+    expect(mayBeBack({ kind: 'face', confidence: LOOK_RESCUE.maxFace }, true)).toBe(false);
+    expect(mayBeBack({ kind: 'face', confidence: 0.99 }, true)).toBe(false);
+    expect(mayBeBack({ kind: 'back', confidence: 0.2 }, true)).toBe(false);
+    // `other` reads only where asked (a calibrated table); unsure faces always.
+    expect(mayBeBack({ kind: 'other', confidence: 0.95 }, false)).toBe(false);
+    expect(mayBeBack({ kind: 'face', confidence: 0.43 }, false)).toBe(true);
   });
 });
 
