@@ -9,11 +9,11 @@ import * as tf from '@tensorflow/tfjs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedDataDir, REPO_ROOT } from '../../datasets/lib/shared-data';
-import { createRecognizer, DEFAULT_BACK_MODEL_DIR, DEFAULT_LIVE_INDEX_MODEL_DIR, DEFAULT_LIVE_MODEL_DIR, DEFAULT_MODEL_DIR, LIVE_MODEL_BELOW_PX, ONE_WAY_SURE, type CardRecognizer, type LiveModelUse } from '../../server/vision/index';
+import { createRecognizer, DEFAULT_BACK_MODEL_DIR, DEFAULT_LIVE_INDEX_MODEL_DIR, DEFAULT_LIVE_MODEL_DIR, DEFAULT_MODEL_DIR, LIVE_MODEL_BELOW_PX, ONE_WAY_SURE, type CardRecognizer, type LiveModelUse, type RecognizerConfig } from '../../server/vision/index';
 import type { Helper } from '../../server/vision/inference';
 import { LOCATE_DEFAULTS } from '../../server/vision/locate';
 import { loadLayersModelFromDir, saveLayersModelToDir } from '../../server/vision/model-io';
-import type { FrameInput } from '../../server/vision/types';
+import type { FrameInput, Quad } from '../../server/vision/types';
 import type { CardCode } from '../../server/game/cards';
 import { createSimTable } from '../../server/sim/live';
 import { simCalibration } from '../../server/tables/sim-calibration';
@@ -31,6 +31,34 @@ const fixtureList = path.join(REPO_ROOT, 'test', 'fixtures', 'vision', 'real-cro
 const hasData = existsSync(path.join(sharedDataDir(), 'real', 'cards53'));
 const photosDir = path.join(sharedDataDir(), 'real', 'table-photos');
 const hasPhotos = existsSync(path.join(photosDir, 'labels.csv'));
+
+const hasBackModel = existsSync(path.join(DEFAULT_BACK_MODEL_DIR, 'model.json'));
+
+/** A simulated table's last score-sort frame, the back views to enrol each deck from (its first frame), and `deckId`'s dealt backs. */
+async function lastSortFrame(players: number, seed: number, deckId: string) {
+  const sim = await createSimTable({ players, seed, fps: 30, camera: 'top', hands: 1 });
+  const first = (await sim.next())!;
+  const views = await Promise.all([...backViews(first.truth)].map(async ([deck, corners]) => [deck, await cropQuad(first.jpeg, corners)] as const));
+  sim.skipToHandTime(sim.currentHand()!.durationMs - 100);
+  const frame = (await sim.next())!;
+  return { sim, views, frame, deckId, sorted: frame.truth.filter((t) => t.zone.kind === 'sorted' && t.deckId === deckId) };
+}
+
+/** How many of the sort's dealt backs a recogniser (calibrated, every deck enrolled, the frame read whole) reports as their deck's, leaking no tensors. */
+async function sortedBacksFound({ sim, views, frame, deckId, sorted }: Awaited<ReturnType<typeof lastSortFrame>>, config: RecognizerConfig = {}): Promise<number> {
+  const rec = await createRecognizer({ log: () => {}, minConfidence: 0.35, ...config });
+  try {
+    rec.setCalibration(simCalibration(sim.layout, sim.camera!));
+    for (const [deck, view] of views) await rec.enrollBack(deck, [{ kind: 'encoded', data: view }]);
+    const before = tf.memory().numTensors;
+    const { cards } = await rec.recognize({ kind: 'encoded', data: frame.jpeg }, 0, { everyCard: true });
+    expect(tf.memory().numTensors).toBe(before);
+    const near = (a: Quad, b: Quad) => Math.hypot(quadCentre(a)[0] - quadCentre(b)[0], quadCentre(a)[1] - quadCentre(b)[1]) < 15;
+    return sorted.filter((t) => cards.some((c) => c.kind === 'back' && c.backId === deckId && c.confidence >= 0.35 && near(c.corners, t.corners))).length;
+  } finally {
+    rec.dispose();
+  }
+}
 
 /** A 640x360 dark cloth with two white card shapes (one with a red mark). */
 async function syntheticFrame(): Promise<FrameInput> {
@@ -266,64 +294,26 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
     }
   });
 
-  it.skipIf(!existsSync(path.join(DEFAULT_BACK_MODEL_DIR, 'model.json')))('counts the score sort\'s red-lattice backs, read as faces at their very edge, by a wider second look', async () => {
+  it.skipIf(!hasBackModel)('counts the score sort\'s red-lattice backs, read as faces at their very edge, by a wider second look', async () => {
     // The 3-player seed-2 table's last sort frame: 29 of p3's red-lattice backs dealt out at
     // about 31x44 pixels. Cropped at their outline the identity model calls many a 2D (session
     // 34: 6 of 29 lost for the count); a crop 6 % wider reads as a back.
-    const sim = await createSimTable({ players: 3, seed: 2, fps: 30, camera: 'top', hands: 1 });
-    const first = (await sim.next())!;
-    const backs = await Promise.all([...backViews(first.truth)].map(async ([deckId, corners]) => [deckId, await cropQuad(first.jpeg, corners)] as const));
-    sim.skipToHandTime(sim.currentHand()!.durationMs - 100);
-    const frame = (await sim.next())!;
-    const sorted = frame.truth.filter((t) => t.zone.kind === 'sorted' && t.deckId === 'deck-p3');
-    expect(sorted.length).toBe(29);
-    const counted = async (backWiderLook?: number) => {
-      const rec = await createRecognizer({ log: () => {}, minConfidence: 0.35, ...(backWiderLook ? { backWiderLook } : {}) });
-      try {
-        rec.setCalibration(simCalibration(sim.layout, sim.camera!));
-        for (const [deckId, view] of backs) await rec.enrollBack(deckId, [{ kind: 'encoded', data: view }]);
-        const before = tf.memory().numTensors;
-        const { cards } = await rec.recognize({ kind: 'encoded', data: frame.jpeg }, 0, { everyCard: true });
-        expect(tf.memory().numTensors).toBe(before);
-        return sorted.filter((t) => {
-          const [tx, ty] = quadCentre(t.corners);
-          return cards.some((c) => c.kind === 'back' && c.backId === 'deck-p3' && Math.hypot(quadCentre(c.corners)[0] - tx, quadCentre(c.corners)[1] - ty) < 15);
-        }).length;
-      } finally {
-        rec.dispose();
-      }
-    };
-    const [wider, edgeOnly] = [await counted(), await counted(1)];
+    const sort = await lastSortFrame(3, 2, 'deck-p3');
+    expect(sort.sorted.length).toBe(29);
+    const [wider, edgeOnly] = [await sortedBacksFound(sort), await sortedBacksFound(sort, { backWiderLook: 1 })];
     expect(wider).toBeGreaterThanOrEqual(27); // 28 measured
     expect(wider).toBeGreaterThan(edgeOnly); // 24 measured
     await expect(createRecognizer({ log: () => {}, backWiderLook: 0.9 })).rejects.toThrow(/backWiderLook/);
   });
 
-  it.skipIf(!existsSync(path.join(DEFAULT_BACK_MODEL_DIR, 'model.json')))('counts the 6-player sort\'s near-black checked backs, read faintly, as another face or as no card', async () => {
+  it.skipIf(!hasBackModel)('counts the 6-player sort\'s near-black checked backs, read faintly, as another face or as no card', async () => {
     // p5's 9 dealt backs at about 28x40 pixels on the last sort frame (session 34, before the
     // fixes: 7 counted). Outlines read `other` or as a face at 0.43 are judged by both embeddings,
     // backs read at 0.40-0.55 take their look's similarity, and a face outline round the cream
     // border no longer hides the back read inside it.
-    const sim = await createSimTable({ players: 6, seed: 1, fps: 30, camera: 'top', hands: 1 });
-    const first = (await sim.next())!;
-    const views = await Promise.all([...backViews(first.truth)].map(async ([deckId, corners]) => [deckId, await cropQuad(first.jpeg, corners)] as const));
-    sim.skipToHandTime(sim.currentHand()!.durationMs - 100);
-    const frame = (await sim.next())!;
-    const sorted = frame.truth.filter((t) => t.zone.kind === 'sorted' && t.deckId === 'deck-p5');
-    expect(sorted.length).toBe(9);
-    const rec = await createRecognizer({ log: () => {}, minConfidence: 0.35 });
-    try {
-      rec.setCalibration(simCalibration(sim.layout, sim.camera!));
-      for (const [deckId, view] of views) await rec.enrollBack(deckId, [{ kind: 'encoded', data: view }]);
-      const { cards } = await rec.recognize({ kind: 'encoded', data: frame.jpeg }, 0, { everyCard: true });
-      const found = sorted.filter((t) => {
-        const [tx, ty] = quadCentre(t.corners);
-        return cards.some((c) => c.kind === 'back' && c.backId === 'deck-p5' && c.confidence >= 0.35 && Math.hypot(quadCentre(c.corners)[0] - tx, quadCentre(c.corners)[1] - ty) < 15);
-      });
-      expect(found.length).toBe(9);
-    } finally {
-      rec.dispose();
-    }
+    const sort = await lastSortFrame(6, 1, 'deck-p5');
+    expect(sort.sorted.length).toBe(9);
+    expect(await sortedBacksFound(sort)).toBe(9);
   });
 
   it('rejects garbage frames with a clear error', async () => {
