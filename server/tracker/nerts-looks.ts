@@ -86,6 +86,18 @@ function unitMean(looks: readonly number[][]): number[] {
   return mean.map((v) => Math.round((v / norm) * 1000) / 1000);
 }
 
+/** What the caller knows of the pile when adding a sighting (see addLook). */
+export interface AddLookOptions {
+  /** Whether a new card may be taken now (default true; the caller closes the pile while it settles). */
+  open?: boolean;
+  /** Whether the card before the latest may come back and take the latest back (default false). */
+  mayReturn?: boolean;
+  /** Whether the latest card left: the pile's back showed since (default false). */
+  gone?: boolean;
+  /** The name of a card just seen lifted off the pile, if any: a look only ever an alias of it is a new card (default null). */
+  movedOff?: string | null;
+}
+
 /**
  * Adds one frame's sighting of the pile's top: its look, its centre and its length (image px).
  * `steadyKnown` is true when the top is steady and no new card: it looks like the latest card or
@@ -101,10 +113,7 @@ export function addLook(
   state: NertsLooks,
   sighting: { look: readonly number[]; at: [number, number]; cardLength: number; name?: string; guess?: string; timeMs?: number },
   tuning: LookTuning = DEFAULT_LOOK_TUNING,
-  open = true,
-  mayReturn = false,
-  gone = false,
-  movedOff: string | null = null,
+  { open = true, mayReturn = false, gone = false, movedOff = null }: AddLookOptions = {},
 ): { state: NertsLooks; newCard: boolean; returned?: boolean; steadyKnown?: boolean } {
   const latestSighting = { look: [...sighting.look], at: sighting.at, ...(sighting.name ? { name: sighting.name } : {}), ...(sighting.guess ? { guess: sighting.guess } : {}), ...(sighting.timeMs !== undefined ? { timeMs: sighting.timeMs } : {}) };
   const recent = [...state.recent, latestSighting].slice(-tuning.steadyFrames);

@@ -124,7 +124,7 @@ export function watchPileLook(
     next.lastSeenMs = now;
     const open = next.coveredMs !== null && now - next.coveredMs <= tuning.lookSettleMs;
     const before = next.looks.tops;
-    const added = addLook(next.looks, sighting, lookTuning, open);
+    const added = addLook(next.looks, sighting, lookTuning, { open });
     // Foundation cards never come back, so only the latest tops matter (the one before comes
     // back when a card is lifted off again); a long pile's early looks would pass for new cards.
     next.looks = keepLatestTops(added.state, 2);

@@ -1115,10 +1115,7 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
         seat.nertsLooks ?? initialLooks(),
         { look: looked.look, at: quadCentre(looked.corners), cardLength: cardHeightPx(looked.corners), name: sureName, guess: looked.code, timeMs: now },
         { ...DEFAULT_LOOK_TUNING, steadyMs: config.nertsLookSteadyMs },
-        pause.look && settled,
-        mayReturn,
-        pause.gone === true,
-        pause.movedOff ?? null,
+        { open: pause.look && settled, mayReturn, gone: pause.gone === true, movedOff: pause.movedOff ?? null },
       );
       seat.nertsLooks = added.state;
       if (added.returned) {

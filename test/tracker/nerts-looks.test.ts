@@ -40,7 +40,7 @@ describe('Nerts cards counted by look', () => {
   it('a new look with no break on the pile (no moment without a face) is the same card', () => {
     let state = initialLooks();
     const add = (l: number[], open: boolean) => {
-      const result = addLook(state, { look: l, at: [300, 600], cardLength: 80 }, DEFAULT_LOOK_TUNING, open);
+      const result = addLook(state, { look: l, at: [300, 600], cardLength: 80 }, DEFAULT_LOOK_TUNING, { open });
       state = result.state;
       return result.newCard;
     };
@@ -58,7 +58,7 @@ describe('Nerts cards counted by look', () => {
   it('with mayReturn, the card before the latest showing steadily again takes the latest back', () => {
     let state = initialLooks();
     const add = (l: number[], mayReturn: boolean, name?: string) => {
-      const result = addLook(state, { look: l, at: [300, 600], cardLength: 80, ...(name ? { name } : {}) }, DEFAULT_LOOK_TUNING, true, mayReturn);
+      const result = addLook(state, { look: l, at: [300, 600], cardLength: 80, ...(name ? { name } : {}) }, DEFAULT_LOOK_TUNING, { mayReturn });
       state = result.state;
       return result;
     };
@@ -85,7 +85,7 @@ describe('Nerts cards counted by look', () => {
     const run = (guesses: string[]) => {
       let state = initialLooks();
       const add = (l: number[], mayReturn: boolean, extra: { name?: string; guess?: string }) => {
-        const result = addLook(state, { look: l, at: [300, 600], cardLength: 80, ...extra }, DEFAULT_LOOK_TUNING, true, mayReturn);
+        const result = addLook(state, { look: l, at: [300, 600], cardLength: 80, ...extra }, DEFAULT_LOOK_TUNING, { mayReturn });
         state = result.state;
         return result;
       };
@@ -111,7 +111,7 @@ describe('Nerts cards counted by look', () => {
 
   it('takes back nothing for a look-alike of the card before (two court cards in a row)', () => {
     let state = initialLooks();
-    const add = (l: number[]) => (state = addLook(state, { look: l, at: [300, 600], cardLength: 80 }, DEFAULT_LOOK_TUNING, true, true).state);
+    const add = (l: number[]) => (state = addLook(state, { look: l, at: [300, 600], cardLength: 80 }, DEFAULT_LOOK_TUNING, { mayReturn: true }).state);
     for (let i = 0; i < 3; i++) add(look(0));
     for (let i = 0; i < 3; i++) add(look(2));
     // Cosine 0.95 to card 0's look: the same card by sameCard, but not surely enough to take a card back.
@@ -121,7 +121,7 @@ describe('Nerts cards counted by look', () => {
 
   it('never takes back a latest card that was surely named', () => {
     let state = initialLooks();
-    const add = (l: number[], name?: string) => (state = addLook(state, { look: l, at: [300, 600], cardLength: 80, ...(name ? { name } : {}) }, DEFAULT_LOOK_TUNING, true, true).state);
+    const add = (l: number[], name?: string) => (state = addLook(state, { look: l, at: [300, 600], cardLength: 80, ...(name ? { name } : {}) }, DEFAULT_LOOK_TUNING, { mayReturn: true }).state);
     for (let i = 0; i < 3; i++) add(look(0));
     for (let i = 0; i < 3; i++) add(look(2), '9C');
     for (let i = 0; i < 3; i++) add(look(0));
@@ -187,7 +187,7 @@ describe('Nerts cards counted by look', () => {
   });
   it('a new look with no break but surely named apart from the latest card is a new card (5S, then 3D turned at once)', () => {
     let state = initialLooks();
-    const add = (l: number[], name: string) => addLook(state, { look: l, at: [300, 600], cardLength: 80, name }, DEFAULT_LOOK_TUNING, false);
+    const add = (l: number[], name: string) => addLook(state, { look: l, at: [300, 600], cardLength: 80, name }, DEFAULT_LOOK_TUNING, { open: false });
     for (let i = 0; i < 3; i++) state = add(look(0), '5S').state;
     const newCards = [0, 1, 2].map(() => {
       const result = add(look(2), '3D');
@@ -267,8 +267,8 @@ describe('Nerts cards counted by look', () => {
 
   it("once the latest card is gone (the pile's back showed), any other top is a new card; that card come back is not", () => {
     const add = (state: NertsLooks, l: number[], gone: boolean, name?: string) => {
-      let result = addLook(state, { look: l, at: [300, 600], cardLength: 80, ...(name ? { name } : {}) }, DEFAULT_LOOK_TUNING, false, false, gone);
-      for (let i = 0; i < 2; i++) result = addLook(result.state, { look: l, at: [300, 600], cardLength: 80, ...(name ? { name } : {}) }, DEFAULT_LOOK_TUNING, false, false, gone);
+      let result = addLook(state, { look: l, at: [300, 600], cardLength: 80, ...(name ? { name } : {}) }, DEFAULT_LOOK_TUNING, { open: false, gone });
+      for (let i = 0; i < 2; i++) result = addLook(result.state, { look: l, at: [300, 600], cardLength: 80, ...(name ? { name } : {}) }, DEFAULT_LOOK_TUNING, { open: false, gone });
       return result;
     };
     // Cards 0 (2C) and 1 (2S, a look-alike of 2C: cosine 0.95).
