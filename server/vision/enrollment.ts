@@ -138,15 +138,19 @@ export function mayBeBack(identity: { kind: 'face' | 'back' | 'other'; confidenc
   return (others && identity.kind === 'other') || (identity.kind === 'face' && identity.confidence < rule.maxFace);
 }
 
-/** The enrolled design the back-look model puts a crop nearest: its similarity and its lead over the next design (none: infinite). */
-function leadingLook(looks: ReadonlyMap<string, number>): { backId: string; similarity: number; lead: number } | null {
+/**
+ * The enrolled design the back-look model is sure of (see LOOK_RESCUE): the nearest, at least
+ * `minLook` close and `minMargin` ahead of the next design (with one design, no next to beat), with
+ * its similarity; null when there is none such.
+ */
+function sureLook(looks: ReadonlyMap<string, number>, rule: typeof LOOK_RESCUE): { backId: string; similarity: number } | null {
   let best: string | undefined;
   let [first, second] = [-Infinity, -Infinity];
   for (const [backId, look] of looks) {
     if (look > first) [best, first, second] = [backId, look, first];
     else if (look > second) second = look;
   }
-  return best === undefined ? null : { backId: best, similarity: first, lead: first - second };
+  return best !== undefined && first >= rule.minLook && first - second >= rule.minMargin ? { backId: best, similarity: first } : null;
 }
 
 /**
@@ -154,24 +158,23 @@ function leadingLook(looks: ReadonlyMap<string, number>): { backId: string; simi
  * confidence (the lower of the two similarities), or null when it is no such back.
  */
 export function backByLooks(looks: ReadonlyMap<string, number>, whole: ReadonlyMap<string, number>, rule = LOOK_RESCUE): { backId: string; confidence: number } | null {
-  const leading = leadingLook(looks);
-  if (!leading) return null;
-  const wholeSimilarity = whole.get(leading.backId) ?? -Infinity;
-  if (leading.similarity < rule.minLook || wholeSimilarity < rule.minWhole || leading.lead < rule.minMargin) return null;
-  return { backId: leading.backId, confidence: Math.min(leading.similarity, wholeSimilarity) };
+  const look = sureLook(looks, rule);
+  const wholeSimilarity = look ? (whole.get(look.backId) ?? -Infinity) : -Infinity;
+  if (!look || wholeSimilarity < rule.minWhole) return null;
+  return { backId: look.backId, confidence: Math.min(look.similarity, wholeSimilarity) };
 }
 
 /**
  * How surely a crop the identity model reads as a back (at `confidence`) is one: where the
- * back-look model puts it near one enrolled design (LOOK_RESCUE's `minLook`, ahead of the next
- * by `minMargin`), that similarity if higher. Why: the 6-player sort's near-black checked backs
- * read as backs at 0.40-0.55 only, and two of nine were never counted. Measured on every back
- * read of 13 hands' frames read whole (session 34): of 125 read below 0.7, 64 are so raised, 63
- * of them backs of that deck and one a player's own stock outlined off-centre.
+ * back-look model is sure of one enrolled design (sureLook), that similarity if higher. Why: the
+ * 6-player sort's near-black checked backs read as backs at 0.40-0.55 only, and two of nine were
+ * never counted. Measured on every back read of 13 hands' frames read whole (session 34): of 125
+ * read below 0.7, 64 are so raised, 63 of them backs of that deck and one a player's own stock
+ * outlined off-centre.
  */
 export function backConfidence(confidence: number, looks: ReadonlyMap<string, number>, rule = LOOK_RESCUE): number {
-  const leading = leadingLook(looks);
-  return leading && leading.similarity >= rule.minLook && leading.lead >= rule.minMargin ? Math.max(confidence, leading.similarity) : confidence;
+  const look = sureLook(looks, rule);
+  return look ? Math.max(confidence, look.similarity) : confidence;
 }
 
 /** Enrolled prototypes. Pure data + math; the recogniser feeds it embeddings. */
