@@ -9,11 +9,11 @@
  * in parallel: `--shard K` renders only shard K) and 60 validation frames of held-out deck art
  * under .cache/vision/locator/. Shards already there are kept.
  *
- * `npm run dataset -- --rendered-crops [--frames 120] [--seed 1] [--webcam-share 0.25] [--append]`
- * Renders training scenes (held-out deck styles left out) and caches their face crops in
- * .cache/vision/rendered.*, which `npm run train` mixes into both card models. `--webcam-share`
- * is the share of scenes seen by a whole-table webcam (cards about 36x50 pixels, as live);
- * `--append` adds to the crops already cached.
+ * `npm run dataset -- --rendered-crops [--frames 120] [--seed 1] [--webcam-share 0.25] [--append] [--kinds face|back|face,back]`
+ * Renders training scenes (held-out deck styles left out) and caches their face crops (and with
+ * `--kinds`, backs of the training back designs) in .cache/vision/rendered.*, which
+ * `npm run train` mixes into both card models. `--webcam-share` is the share of scenes seen by a
+ * whole-table webcam (cards about 36x50 pixels, as live); `--append` adds to the crops already cached.
  *
  * `npm run dataset -- --gpu-pack DIR`
  * Packs the training sources (the cache `npm run train` reads, rendered crops included) for the
@@ -76,6 +76,7 @@ async function main(): Promise<void> {
       'rendered-crops': { type: 'boolean', default: false },
       'webcam-share': { type: 'string', default: '0.25' },
       append: { type: 'boolean', default: false },
+      kinds: { type: 'string', default: 'face' },
       'gpu-pack': { type: 'string' },
     },
   });
@@ -91,8 +92,10 @@ async function main(): Promise<void> {
     if (!(share >= 0 && share <= 1)) throw new Error('--webcam-share must be between 0 and 1');
     const seed = Number(values.seed);
     const started = Date.now();
-    const crops = await buildRenderedCrops(frames, seed, { presetCameraShare: share, append: values.append });
-    console.log(JSON.stringify({ renderedCrops: crops, frames, seed, webcamShare: share, seconds: Math.round((Date.now() - started) / 1000) }));
+    const kinds = values.kinds.split(',');
+    if (kinds.length === 0 || kinds.some((k) => k !== 'face' && k !== 'back')) throw new Error('--kinds must be face, back or face,back');
+    const crops = await buildRenderedCrops(frames, seed, { presetCameraShare: share, append: values.append, kinds: kinds as Array<'face' | 'back'> });
+    console.log(JSON.stringify({ renderedCrops: crops, frames, seed, webcamShare: share, kinds, seconds: Math.round((Date.now() - started) / 1000) }));
     return;
   }
   if (values.locator) {

@@ -369,7 +369,7 @@ class IdentityTask:
     name = 'identity'
     width, height = 64, 96
 
-    def __init__(self, manifest, device, fragments=0.0):
+    def __init__(self, manifest, device, fragments=0.0, margins=0.0):
         self.entries = manifest['entries']
         self.classes = torch.tensor([e['cls'] for e in self.entries], device=device)
         self.pool = torch.tensor(manifest['identityPool'], device=device)
@@ -378,6 +378,7 @@ class IdentityTask:
         self.class_names = manifest['classNames']
         self.loss = nn.CrossEntropyLoss(label_smoothing=0.05)
         self.fragments = fragments
+        self.margins = margins
         # Backgrounds for fragments: reject textures and real crops (cards53 of any class).
         self.others = torch.tensor([i for i, e in enumerate(self.entries) if e['split'] == 'train' and e['group'] in ('other', 'cards53')], device=device)
 
@@ -386,16 +387,20 @@ class IdentityTask:
 
     def batch(self, aug, idx, s):
         classes = self.classes[idx]
-        if s == 0 or self.fragments == 0:
+        if s == 0 or (self.fragments == 0 and self.margins == 0):
             return aug.crops(idx, s, self.width, self.height), classes
         # Wrong outlines of a face (half of it, shifted, around it, inside it) are not a card: the
         # localiser proposes such hypotheses, and the model picks among them by its confidence.
         b = idx.shape[0]
         fragment = (aug.u(b) < self.fragments) & (classes < 52)
-        regions = fragment_regions(aug, b)
+        # A loose outline of the whole card (a little of the table or a neighbour round it) is
+        # still that card: without these, fragments taught the model that a back whose outline
+        # is a few pixels off is `other` (session 34).
+        margin = ~fragment & (aug.u(b) < self.margins)
         whole = torch.tensor([0.0, 0.0, 1.0, 1.0], dtype=torch.float64, device=idx.device).expand(b, 4)
-        regions = torch.where(fragment[:, None], regions, whole)
-        backgrounds = torch.where(fragment, self.others[torch.randint(len(self.others), (b,), device=idx.device, generator=aug.gen)], torch.full_like(idx, -1))
+        regions = torch.where(fragment[:, None], fragment_regions(aug, b), torch.where(margin[:, None], margin_regions(aug, b), whole))
+        around = self.others[torch.randint(len(self.others), (b,), device=idx.device, generator=aug.gen)]
+        backgrounds = torch.where(fragment | margin, around, torch.full_like(idx, -1))
         x = aug.crops(idx, s, self.width, self.height, regions=regions, backgrounds=backgrounds)
         return x, torch.where(fragment, torch.full_like(classes, 52), classes)
 
@@ -406,6 +411,11 @@ class IdentityTask:
     def right(self, model, x, y):
         logits, _ = model(x)
         return logits.argmax(1) == y
+
+
+def margin_regions(aug, b):
+    """[B,4] card-unit regions of loose outlines of the whole card: each side 0-10 % out, or up to 2 % in."""
+    return torch.stack([aug.u(b, -0.10, 0.02), aug.u(b, -0.08, 0.02), aug.u(b, 0.98, 1.10), aug.u(b, 0.98, 1.08)], 1)
 
 
 def fragment_regions(aug, b):
@@ -518,6 +528,7 @@ def main():
     p.add_argument('--weight-decay', type=float, default=1e-4)
     p.add_argument('--strength', type=float, default=1.0)
     p.add_argument('--fragments', type=float, default=0.0, help='identity: share of face samples cut as a wrong outline and labelled "other"')
+    p.add_argument('--margins', type=float, default=0.0, help='identity: share of the other samples cropped loosely (0-10 %% of table round the card), label kept')
     p.add_argument('--eval-every', type=float, default=20, help='seconds between validation passes')
     p.add_argument('--init', help='TF.js model folder to start from (default: fresh weights)')
     p.add_argument('--check', action='store_true', help='no training: load --init, report, write it back')
@@ -533,7 +544,7 @@ def main():
         torch.backends.cudnn.allow_tf32 = True
     started = time.time()
     manifest, images = load_pack(args.pack, device)
-    task = IdentityTask(manifest, device, args.fragments) if args.model == 'identity' else IndexTask(manifest, device)
+    task = IdentityTask(manifest, device, args.fragments, args.margins) if args.model == 'identity' else IndexTask(manifest, device)
     template = TEMPLATES[args.model]
     if args.model == 'identity':
         with open(os.path.join(template, 'model.json')) as f:
@@ -574,7 +585,7 @@ def main():
         loss_sum, right_sum, seen = 0.0, 0.0, 0
         last_eval = time.time()
         # The history rides in each model's metadata: a lent machine hands back 8 files at most.
-        extra = {'validAcc': valid, 'heldoutDeckAcc': heldout, 'batch': args.batch, 'lr': args.lr, 'history': history}
+        extra = {'validAcc': valid, 'heldoutDeckAcc': heldout, 'batch': args.batch, 'lr': args.lr, 'fragments': args.fragments, 'margins': args.margins, 'seed': args.seed, 'history': history}
         # Kept: the last model always, and the best by cards53 valid (then the held-out deck).
         save_tfjs(model, template, os.path.join(args.out, 'last'), metadata(template, step, elapsed, extra))
         if (valid, heldout) > (best['validAcc'], best.get('heldoutDeckAcc', -1)):

@@ -17,10 +17,10 @@ export function classIndexOf(label: string, names: readonly string[]): number {
   return names.indexOf(label);
 }
 
-/** Back designs in the training split, sorted: they become the back classes. */
+/** Back designs of the training split's back art, sorted: they become the back classes (rendered backs only show them). */
 export function trainingBackDesigns(set: SourceSet): string[] {
   const designs = new Set<string>();
-  for (const e of set.entries) if (e.split === 'train' && e.label.startsWith('back:')) designs.add(e.label.slice(5));
+  for (const e of set.entries) if (e.split === 'train' && e.group === 'back' && e.label.startsWith('back:')) designs.add(e.label.slice(5));
   return [...designs].sort();
 }
 

@@ -1,13 +1,15 @@
 /**
  * Rendered training crops and evaluation scenes from the team's table renderer
  * (datasets/synth, server/sim/render): rectified face crops of cards at least 75 % visible, from
- * webcam-like frames with perspective, light, JPEG and clutter. Deck styles in HELD_OUT_STYLES
- * never reach training; they make the "unseen deck art" evaluation scenes.
+ * webcam-like frames with perspective, light, JPEG and clutter, and optionally their backs (the
+ * identity model had seen backs only as clean art, never at webcam size). Deck styles in
+ * HELD_OUT_STYLES never reach training; they make the "unseen deck art" evaluation scenes.
  */
 import { promises as fs, existsSync } from 'node:fs';
 import path from 'node:path';
+import { canonicalBack } from '../../server/sim/art/decks';
 import { synthSamples } from '../synth/generate';
-import { SOURCE_HEIGHT, SOURCE_WIDTH, type SourceEntry } from './sources';
+import { HELD_OUT_BACKS, SOURCE_HEIGHT, SOURCE_WIDTH, sharedBackDesigns, type SourceEntry } from './sources';
 import { cacheDir } from './shared-data';
 
 /** Face styles (renderer names/patterns) kept out of training. `letele` is kennard's npm twin. */
@@ -24,10 +26,26 @@ export interface RenderedCropOptions {
   presetCameraShare?: number;
   /** Keep the crops already cached and add these to them (a different seed gives new scenes). */
   append?: boolean;
+  /** Which crops to keep: faces (default), backs, or both. */
+  kinds?: ReadonlyArray<'face' | 'back'>;
   log?: (message: string) => void;
 }
 
-/** Renders `frames` training scenes (held-out styles excluded) and caches their face crops; returns the cache's crop count. */
+/** Group of the rendered back crops in the source set (weighted as rendered crops). */
+export const RENDERED_BACK_GROUP = 'rendered:backs';
+
+/**
+ * The training back class (`<deck>/<file>` of the shared card art) a rendered back design shows,
+ * or null: the renderer's npm twins of shared art map to their shared design, its generated
+ * `gen-back-<n>` designs are not the sources' `gen-<n>` ones, and held-out backs never train.
+ */
+export function trainingBackOf(rendered: string, designs: readonly string[]): string | null {
+  const key = canonicalBack(rendered);
+  const design = designs.find((d) => canonicalBack(`shared-${d}`) === key);
+  return design && !HELD_OUT_BACKS.includes(design) ? design : null;
+}
+
+/** Renders `frames` training scenes (held-out styles excluded) and caches their crops (`kinds`); returns the cache's crop count. */
 export async function buildRenderedCrops(frames: number, seed: number, options: RenderedCropOptions = {}): Promise<number> {
   const log = options.log ?? console.error;
   const previous = options.append ? await loadRenderedCrops() : null;
@@ -42,13 +60,22 @@ export async function buildRenderedCrops(frames: number, seed: number, options: 
     framesPerSession: 4,
     presetCameraShare: options.presetCameraShare,
   });
+  const kinds = options.kinds ?? ['face'];
+  const backDesigns = kinds.includes('back') ? sharedBackDesigns() : [];
   for await (const sample of samples) {
+    const file = `rendered:${seed}/${sample.index}`;
     for (const crop of sample.crops) {
-      if (crop.kind !== 'face' || !crop.code) continue;
-      entries.push({ group: `rendered:${crop.faceStyle}`, label: crop.code, split: 'train', file: `rendered:${seed}/${sample.index}` });
-      chunks.push(crop.rgb);
+      if (crop.kind === 'face' && crop.code && kinds.includes('face')) {
+        entries.push({ group: `rendered:${crop.faceStyle}`, label: crop.code, split: 'train', file });
+        chunks.push(crop.rgb);
+      }
+      const design = crop.kind === 'back' && kinds.includes('back') ? trainingBackOf(crop.backDesign, backDesigns) : null;
+      if (design) {
+        entries.push({ group: RENDERED_BACK_GROUP, label: `back:${design}`, split: 'train', file });
+        chunks.push(crop.rgb);
+      }
     }
-    if (sample.index % 10 === 9) log(`[rendered] ${sample.index + 1}/${frames} frames, ${entries.length} face crops in the cache`);
+    if (sample.index % 10 === 9) log(`[rendered] ${sample.index + 1}/${frames} frames, ${entries.length} crops in the cache`);
   }
   const pixels = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
   let offset = 0;

@@ -61,6 +61,18 @@ export async function decodeSource(input: string | Buffer): Promise<Buffer> {
     .toBuffer();
 }
 
+/** The back designs of the shared card art (`<deck>/<file stem>`, held-out ones included), sorted. */
+export function sharedBackDesigns(): string[] {
+  const art = sharedDataPath('card-art');
+  if (art.missing) throw new Error(art.missing);
+  const designs: string[] = [];
+  for (const deck of readdirSync(art.path).sort()) {
+    const backsDir = path.join(art.path, deck, 'backs');
+    for (const f of existsSync(backsDir) ? readdirSync(backsDir).sort() : []) designs.push(`${deck}/${f.replace(/\.(svg|png)$/, '')}`);
+  }
+  return designs;
+}
+
 function listJobs(): Array<SourceEntry & { input: () => string | Buffer }> {
   const jobs: Array<SourceEntry & { input: () => string | Buffer }> = [];
   const cards53 = sharedDataPath('real', 'cards53');

@@ -4,6 +4,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { GPU_PACK_FORMAT, writeGpuPack, type GpuPackManifest } from '../../datasets/lib/gpu-pack';
+import { RENDERED_BACK_GROUP, trainingBackOf } from '../../datasets/lib/rendered';
 import { SOURCE_BYTES, SOURCE_HEIGHT, SOURCE_WIDTH, SOURCES_FORMAT, type SourceEntry, type SourceSet } from '../../datasets/lib/sources';
 import { NO_RANK, NO_SUIT, OTHER_CLASS } from '../../server/vision/classes';
 
@@ -18,6 +19,7 @@ function sourceSet(): SourceSet {
     { group: 'back', label: 'back:gen-40', split: 'heldout', file: 'f' },
     { group: 'other', label: 'other', split: 'train', file: 'g' },
     { group: 'art:aguilar-mod', label: '5D', split: 'train', file: 'h' },
+    { group: RENDERED_BACK_GROUP, label: 'back:gen-1', split: 'train', file: 'i' },
   ];
   const pixels = new Uint8Array(entries.length * SOURCE_BYTES);
   entries.forEach((_, i) => pixels.fill(30 * i, i * SOURCE_BYTES, (i + 1) * SOURCE_BYTES));
@@ -46,6 +48,7 @@ describe('writeGpuPack', () => {
     expect(byFile('g')).toMatchObject({ cls: OTHER_CLASS, rank: NO_RANK, suit: NO_SUIT });
     expect(byFile('e').cls).toBe(manifest.classNames.indexOf('back:gen-1'));
     expect(byFile('f').cls).toBe(-1); // a held-out back is no class of the model
+    expect(byFile('i').cls).toBe(byFile('e').cls); // a rendered back trains its design's class
     expect(manifest.classNames).toContain('back:gen-1');
     expect(manifest.classNames).not.toContain('back:gen-40');
 
@@ -53,10 +56,26 @@ describe('writeGpuPack', () => {
     const count = (pool: number[], file: string) => pool.filter((i) => sourceSet().entries[i].file === file).length;
     expect([count(manifest.identityPool, 'a'), count(manifest.identityPool, 'c'), count(manifest.identityPool, 'e'), count(manifest.identityPool, 'g')]).toEqual([1, 5, 16, 2]);
     expect([count(manifest.identityPool, 'b'), count(manifest.identityPool, 'd'), count(manifest.identityPool, 'f')]).toEqual([0, 0, 0]);
+    expect(count(manifest.identityPool, 'i')).toBe(1); // weighted as rendered crops, not as clean back art
+    expect(manifest.classNames.filter((n) => n.startsWith('back:'))).toEqual(['back:gen-1']);
     expect(count(manifest.indexPool, 'e')).toBe(3);
     expect(count(manifest.indexPool, 'h')).toBe(0); // its corners print no rank
     expect(manifest.noIndex).toEqual([7]);
     expect(manifest.valid).toEqual([1]);
     expect(manifest.heldout).toEqual([3]);
+  });
+});
+
+describe('trainingBackOf', () => {
+  const designs = ['bellot/back-aqua', 'jumbo-horizontal2/red', 'kennard/b-1', 'gen-3'];
+  it('names the shared back art a rendered back shows, under either package name', () => {
+    expect(trainingBackOf('shared-bellot/back-aqua', designs)).toBe('bellot/back-aqua');
+    expect(trainingBackOf('npm-svg-cards/back-aqua', designs)).toBe('bellot/back-aqua');
+    expect(trainingBackOf('shared-jumbo-horizontal2/red', designs)).toBe('jumbo-horizontal2/red');
+  });
+  it('gives no class to held-out backs, the renderer\'s own generated designs, or art the sources lack', () => {
+    expect(trainingBackOf('shared-kennard/b-1', designs)).toBeNull();
+    expect(trainingBackOf('gen-back-3', designs)).toBeNull();
+    expect(trainingBackOf('npm-svg-cards/back-teal', designs)).toBeNull();
   });
 });
