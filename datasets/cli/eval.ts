@@ -242,6 +242,7 @@ async function evalPhotos(recognizer: CardRecognizer, args: EvalArgs): Promise<E
   let predictions = 0;
   let found = 0;
   let matchedPredictions = 0;
+  const unmatched = { back: 0, face: 0 };
   let right = 0;
   let scoredRight = 0;
   let rankRight = 0;
@@ -277,6 +278,10 @@ async function evalPhotos(recognizer: CardRecognizer, args: EvalArgs): Promise<E
       };
     });
     const match = matchBoxes(entry.boxes, preds);
+    const matched = new Set(match.values());
+    preds.forEach((p, i) => {
+      if (!matched.has(i)) unmatched[p.label === 'back' ? 'back' : 'face']++;
+    });
     boxes += entry.boxes.length;
     predictions += preds.length;
     found += match.size;
@@ -302,6 +307,7 @@ async function evalPhotos(recognizer: CardRecognizer, args: EvalArgs): Promise<E
   }
   printReport(confusion);
   if (mistakes.length) console.log(`mistakes (${mistakes.length}):\n  ${mistakes.slice(0, 40).join('\n  ')}`);
+  console.log(`predictions matching no labelled card: ${unmatched.back} backs, ${unmatched.face} faces`);
   await writeConfusion(confusion, args.out, `photos: ${path.basename(args.data)}`);
   console.error(`[eval] confusion matrix → ${path.join(args.out, 'confusion.png')}`);
   return {
