@@ -132,10 +132,13 @@ export const LOOK_RESCUE = { minLook: 0.85, minWhole: 0.85, minMargin: 0.15, max
  * Whether a whole-card outline read as `identity` is looked at as a possible enrolled back (see
  * LOOK_RESCUE). `other` reads only with `others`: on a calibrated table, where that was measured
  * and the score sort drops backs on bare cloth. (Single-card crops, `identifyCrops`: 2.5 % of the
- * backs suite's held-out textures became a back so, against none before.)
+ * backs suite's held-out textures became a back so, against none before.) With `others` too, a
+ * face however sure that only its index corner made a face (`byIndex`): an unseen back design
+ * whose pattern the index model read as a KD at 0.85, for a whole score sort (session 35).
  */
-export function mayBeBack(identity: { kind: 'face' | 'back' | 'other'; confidence: number }, others: boolean, rule = LOOK_RESCUE): boolean {
-  return (others && identity.kind === 'other') || (identity.kind === 'face' && identity.confidence < rule.maxFace);
+export function mayBeBack(identity: { kind: 'face' | 'back' | 'other'; confidence: number; byIndex?: true }, others: boolean, rule = LOOK_RESCUE): boolean {
+  if (identity.kind === 'other') return others;
+  return identity.kind === 'face' && (identity.confidence < rule.maxFace || (others && identity.byIndex === true));
 }
 
 /**

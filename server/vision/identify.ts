@@ -95,7 +95,14 @@ export function readingRows(reading: IdentityReading, rows: readonly number[]): 
 
 /** What one crop is, before enrolment refines backs and faces. */
 export type Identity =
-  | { kind: 'face'; code: CardCode; confidence: number; alternatives?: FaceAlternative[] }
+  | {
+      kind: 'face';
+      code: CardCode;
+      confidence: number;
+      alternatives?: FaceAlternative[];
+      /** A face by its index corner alone: the whole-card model did not take the crop for a face (a covered card, or a back whose pattern reads as an index). */
+      byIndex?: true;
+    }
   | { kind: 'back'; confidence: number; design: string }
   | { kind: 'other'; confidence: number };
 
@@ -146,7 +153,7 @@ export function decideIdentity(
   // P(a face) x P(this face | a face), the second from the fused reading.
   const { alternatives } = fused;
   if (whole.kind === 'face') return { kind: 'face', code: fused.code, confidence: Math.min(1, faces.mass * fused.share), alternatives };
-  if (index.indexness >= fusion.faceOverride) return { kind: 'face', code: fused.code, confidence: Math.min(1, index.indexness * fused.share), alternatives };
+  if (index.indexness >= fusion.faceOverride) return { kind: 'face', code: fused.code, confidence: Math.min(1, index.indexness * fused.share), alternatives, byIndex: true };
   return whole;
 }
 

@@ -100,8 +100,9 @@ export type FrameInput =
 /** Options of one Recognizer.recognize call. */
 export interface RecognizeOptions {
   /**
-   * Localise the whole frame and read every card now, however many changed (default false: live
-   * frames re-localise what changed and may leave some cards for later).
+   * Localise the whole frame and read every card now, afresh (no reading reused from earlier
+   * frames) however many changed (default false: live frames re-localise what changed, reuse
+   * the readings of cards that look as they did, and may leave some cards for later).
    */
   everyCard?: boolean;
 }

@@ -202,6 +202,9 @@ describe('mayBeBack', () => {
     expect(mayBeBack({ kind: 'face', confidence: 0.43 }, true)).toBe(true);
     expect(mayBeBack({ kind: 'face', confidence: 0.74 }, true)).toBe(true); // a red-lattice back read as a 2D
     expect(mayBeBack({ kind: 'face', confidence: LOOK_RESCUE.maxFace }, true)).toBe(false);
+    // A face only its index corner made (the whole-card model saw no face) is judged however sure, on a calibrated table.
+    expect(mayBeBack({ kind: 'face', confidence: 0.9, byIndex: true }, true)).toBe(true);
+    expect(mayBeBack({ kind: 'face', confidence: 0.9, byIndex: true }, false)).toBe(false);
     expect(mayBeBack({ kind: 'face', confidence: 0.99 }, true)).toBe(false);
     expect(mayBeBack({ kind: 'back', confidence: 0.2 }, true)).toBe(false);
     // `other` reads only where asked (a calibrated table); unsure faces always.
