@@ -531,14 +531,17 @@ class TfjsRecognizer implements CardRecognizer {
     // Tracking: reuse identities of cards that lie where a card lay lately, looking the same. On
     // the piles whose cards are counted (the centre, Nerts piles) a new card lands, or shows,
     // where the last one lay, looking much the same at thumbnail size: only a card still there
-    // on the last frame is taken for the same card. A frame read whole reuses nothing: a card
-    // read as it was dealt (moving, half under a hand) and lying still since kept that reading
-    // (an unseen back design read as a KD at 0.85 for the whole score sort, session 35).
+    // on the last frame is taken for the same card. A frame read whole reuses only backs: a card
+    // read as a face as it was dealt (moving, half under a hand) and lying still since kept that
+    // reading (an unseen back design read as a KD at 0.85 for a whole score sort, session 35);
+    // a back read once is kept (reading the 6-player sort's near-black backs afresh every
+    // second counted 6 of 9, against 8 carried).
     const thumbs = located.map((card) => cardThumbnail(image, card.corners));
     const zones = located.map((card) => this.zoneOf(card.corners));
     const reused: Array<TrackedIdentity | undefined> = located.map((card, i) => {
-      const track = this.tracking && !options.everyCard ? this.tracks.find(card.corners, thumbs[i], isCountedZone(zones[i]))?.value : undefined;
-      return track && !dueForRereading(track, zones[i], timestampMs, this.minConfidence) ? track : undefined;
+      const track = this.tracking ? this.tracks.find(card.corners, thumbs[i], isCountedZone(zones[i]))?.value : undefined;
+      if (!track || (options.everyCard && track.identity.kind !== 'back')) return undefined;
+      return dueForRereading(track, zones[i], timestampMs, this.minConfidence) ? undefined : track;
     });
     const budget = this.tracking && !options.everyCard ? this.readBudget : Infinity;
     const todo = readsThisFrame(located.map((_, i) => i).filter((i) => !reused[i]), zones, budget, this.frameCount++);

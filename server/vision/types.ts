@@ -100,8 +100,8 @@ export type FrameInput =
 /** Options of one Recognizer.recognize call. */
 export interface RecognizeOptions {
   /**
-   * Localise the whole frame and read every card now, afresh (no reading reused from earlier
-   * frames) however many changed (default false: live frames re-localise what changed, reuse
+   * Localise the whole frame and read every card now, however many changed, reusing only the
+   * backs read on earlier frames (default false: live frames re-localise what changed, reuse
    * the readings of cards that look as they did, and may leave some cards for later).
    */
   everyCard?: boolean;
