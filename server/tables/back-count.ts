@@ -16,7 +16,6 @@
  * 6-player sort's dark backs, each seen in most frames but never all nine in two, counted 7.)
  */
 import type { CardObservation } from '../vision/types';
-import { OFF_TABLE_ZONE } from '../vision/rectify';
 import { quadCentre, quadLongSide, shareInside, type Point, type Quad } from '../geometry';
 import { DEFAULT_TRACKER_TUNING, parseZone } from '../tracker/tracker';
 
@@ -106,12 +105,10 @@ export function addPlayFrame(state: BackCountState, timeMs: number, cards: CardO
 
 /**
  * Whether a card in `zone` lies where the centre cards are sorted: anywhere but a seat's stock
- * and Nerts pile, whose backs are that player's own cards, not centre cards, and off the table (a
- * white sleeve read as a back, session 35). Players deal their sorted cards out in the free space
- * in front of them, which may lie inside their seat's area.
+ * and Nerts pile, whose backs are that player's own cards, not centre cards. Players deal their
+ * sorted cards out in the free space in front of them, which may lie inside their seat's area.
  */
 export function isSortArea(zone: string | undefined): boolean {
-  if (zone === OFF_TABLE_ZONE) return false;
   const parsed = parseZone(zone);
   return parsed === null || parsed.area === 'centre' || (parsed.part !== 'stock' && parsed.part !== 'nerts');
 }

@@ -78,16 +78,7 @@ export function tablePlane(calibration: TableCalibration, width: number, height:
 const ZONE_PRIORITY: Record<CalibrationZone['kind'], number> = { nerts: 0, work: 0, waste: 0, stock: 0, centre: 1, seat: 2 };
 
 /**
- * The zone of a point beyond the table's clicked corners: no card lies there (a sleeve, the
- * floor, a lap). A card's centre may sit up to OFF_TABLE_MARGIN_MM past the edge (clicking
- * error, a card hanging over the edge) and still be on the table.
- */
-export const OFF_TABLE_ZONE = 'off-table';
-export const OFF_TABLE_MARGIN_MM = 40;
-
-/**
- * The most specific calibration zone containing image point `p`, OFF_TABLE_ZONE beyond the
- * table, or undefined (on the table, in no zone).
+ * The most specific calibration zone containing image point `p`, or undefined.
  * Zone polygons are in table millimetres with the origin at the table's centre (as the scene,
  * the calibration page and the default layout all write them); the plane's own mapping has its
  * origin at the table rectangle's top-left corner, so the point is shifted first.
@@ -97,6 +88,5 @@ export function zoneAt(plane: TablePlane, p: Point): string | undefined {
   const { tableWidthMm, tableHeightMm } = plane.calibration;
   const cx = x - tableWidthMm / 2;
   const cy = y - tableHeightMm / 2;
-  if (!(Math.abs(cx) <= tableWidthMm / 2 + OFF_TABLE_MARGIN_MM && Math.abs(cy) <= tableHeightMm / 2 + OFF_TABLE_MARGIN_MM)) return OFF_TABLE_ZONE;
   return plane.zonesBySpecificity.find((zone) => pointInPolygon(zone.polygonMm, cx, cy))?.id;
 }

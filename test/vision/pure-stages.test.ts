@@ -6,7 +6,7 @@ import { decodeFrame } from '../../server/vision/decode';
 import { coveredCards, dueForRereading, FAINT_REREAD_MS, ONE_WAY_BELOW_PX, turnPolicy } from '../../server/vision/index';
 import { BackLooks, backByLooks, backConfidence, EnrollmentStore, LOOK_RESCUE, mayBeBack } from '../../server/vision/enrollment';
 import { backEvidence, BACK_EVIDENCE_FROM, decideFromIndex, decideIdentity, identityOutputs, readingRows, rejectIndexless, type Identity, type IndexReading } from '../../server/vision/identify';
-import { OFF_TABLE_ZONE, tablePlane, zoneAt } from '../../server/vision/rectify';
+import { tablePlane, zoneAt } from '../../server/vision/rectify';
 import { findUnchanged, readsThisFrame, THUMB_HEIGHT, THUMB_WIDTH, TrackMemory } from '../../server/vision/tracking';
 import type { Quad, TableCalibration } from '../../server/vision/types';
 
@@ -349,16 +349,6 @@ describe('rectify', () => {
     // A top-left point is not mirrored into the bottom-right seat (both conventions used to be tried).
     expect(zoneAt(plane, [1000, 600])).toBe('seat-0');
     expect(zoneAt(plane, [100, 150])).toBeUndefined();
-  });
-  it('puts points beyond the clicked table corners off the table, past a margin for a card hanging over the edge', () => {
-    // The table seen in the middle of a wider frame, 0.5 px per mm: its left edge at x 300.
-    const inset: TableCalibration = { ...calibration, imageWidth: 1200, imageHeight: 800, imageCorners: [[300, 200], [900, 200], [900, 600], [300, 600]] };
-    const plane = tablePlane(inset, 1200, 800);
-    expect(zoneAt(plane, [310, 400])).toBeUndefined(); // on the table, in no zone
-    expect(zoneAt(plane, [290, 400])).toBeUndefined(); // 20 mm past the edge: a card hanging over it
-    expect(zoneAt(plane, [270, 400])).toBe(OFF_TABLE_ZONE); // 60 mm past it
-    expect(zoneAt(plane, [600, 150])).toBe(OFF_TABLE_ZONE);
-    expect(zoneAt(plane, [600, 400])).toBe('centre');
   });
 });
 
