@@ -61,16 +61,17 @@ export async function decodeSource(input: string | Buffer): Promise<Buffer> {
     .toBuffer();
 }
 
+/** One deck's back art in the card-art folder `artPath`: each design (`<deck>/<file stem>`) and its file, sorted. */
+function deckBacks(artPath: string, deck: string): Array<{ design: string; file: string }> {
+  const backsDir = path.join(artPath, deck, 'backs');
+  return (existsSync(backsDir) ? readdirSync(backsDir).sort() : []).map((f) => ({ design: `${deck}/${f.replace(/\.(svg|png)$/, '')}`, file: path.join(backsDir, f) }));
+}
+
 /** The back designs of the shared card art (`<deck>/<file stem>`, held-out ones included), sorted. */
 export function sharedBackDesigns(): string[] {
   const art = sharedDataPath('card-art');
   if (art.missing) throw new Error(art.missing);
-  const designs: string[] = [];
-  for (const deck of readdirSync(art.path).sort()) {
-    const backsDir = path.join(art.path, deck, 'backs');
-    for (const f of existsSync(backsDir) ? readdirSync(backsDir).sort() : []) designs.push(`${deck}/${f.replace(/\.(svg|png)$/, '')}`);
-  }
-  return designs;
+  return readdirSync(art.path).sort().flatMap((deck) => deckBacks(art.path, deck).map((b) => b.design));
 }
 
 function listJobs(): Array<SourceEntry & { input: () => string | Buffer }> {
@@ -99,10 +100,7 @@ function listJobs(): Array<SourceEntry & { input: () => string | Buffer }> {
       const file = path.join(facesDir, f);
       jobs.push({ group: `art:${deck}`, label: code, split, file, input: () => file });
     }
-    const backsDir = path.join(art.path, deck, 'backs');
-    for (const f of existsSync(backsDir) ? readdirSync(backsDir).sort() : []) {
-      const design = `${deck}/${f.replace(/\.(svg|png)$/, '')}`;
-      const file = path.join(backsDir, f);
+    for (const { design, file } of deckBacks(art.path, deck)) {
       const bsplit = HELD_OUT_BACKS.includes(design) ? 'heldout' : 'train';
       jobs.push({ group: 'back', label: `back:${design}`, split: bsplit, file, input: () => file });
     }
