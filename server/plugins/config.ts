@@ -26,6 +26,11 @@ export interface ServerConfig {
    */
   peerHelp: boolean;
   /**
+   * A live frame waiting for its table's worker is decoded there while the frame before is read
+   * (RecognitionPool's decodeAhead). On by default; NERTS_DECODE_AHEAD=0 turns it off.
+   */
+  decodeAhead: boolean;
+  /**
    * Live frames also go through the learned locator (models/card-locator). Off by default: on
    * this 2-core machine's wasm backend it adds about 130 ms to every frame that changed a lot;
    * on the full-pipeline bench (3 players, 2 hands) it read the Nerts piles better (error 1.0
@@ -105,6 +110,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     recognizer: env.NERTS_RECOGNIZER === 'fake' ? 'fake' : 'real',
     workers: Math.max(1, Number(env.NERTS_WORKERS ?? defaultWorkers()) || 1),
     peerHelp: env.NERTS_PEER_HELP !== '0',
+    decodeAhead: env.NERTS_DECODE_AHEAD !== '0',
     learnedLocator: env.NERTS_LOCATOR === '1',
     ...liveModelsFromEnv(env),
     recognizerMinConfidence: numberInRange(env.NERTS_MIN_CONFIDENCE, 0, 1) ?? DEFAULT_TRACKER_TUNING.minConfidence,

@@ -22,6 +22,7 @@ export default fp(
     const pool = new RecognitionPool({
       workers: app.config.workers,
       peerHelp: app.config.peerHelp,
+      decodeAhead: app.config.decodeAhead,
       kind: app.config.recognizer,
       fake: app.config.fakeRecognizer,
       // The learned locator (when its model exists) on every frame with NERTS_LOCATOR=1, else on frames read whole only.

@@ -69,25 +69,41 @@ function sample(g: GreyImage, x: number, y: number): number {
  * other way round, so it does not count). Points outside the image count as no step.
  */
 export function outlineScore(g: GreyImage, r: CardGeometry, samples = REFINE_DEFAULTS.samples, probe = REFINE_DEFAULTS.probes[1]): number {
+  // The rectangle's fields read once: callers pass objects of many shapes, whose double fields
+  // a megamorphic load returns boxed (a fresh heap number per read, per sample).
+  const { cx, cy, short, long } = r;
   const ax = Math.cos(r.angle);
   const ay = Math.sin(r.angle);
   // (ax, ay) runs along the long side; (-ay, ax) along the short side.
-  const d = Math.max(1.5, probe * r.short);
-  const perimeter = 2 * (r.short + r.long);
+  const d = Math.max(1.5, probe * short);
+  const perimeter = 2 * (short + long);
   let total = 0;
   for (let k = 0; k < samples; k++) {
-    let s = ((k + 0.5) / samples) * perimeter;
+    const s = ((k + 0.5) / samples) * perimeter;
     // Walk the outline: side 1 (long, at -short/2), side 2 (short, at +long/2), ...
-    let u: number; // along long axis
-    let v: number; // along short axis
-    let nu: number;
-    let nv: number;
-    if (s < r.long) [u, v, nu, nv] = [s - r.long / 2, -r.short / 2, 0, -1];
-    else if ((s -= r.long) < r.short) [u, v, nu, nv] = [r.long / 2, s - r.short / 2, 1, 0];
-    else if ((s -= r.short) < r.long) [u, v, nu, nv] = [r.long / 2 - s, r.short / 2, 0, 1];
-    else [u, v, nu, nv] = [-r.long / 2, r.short / 2 - (s - r.long), -1, 0];
-    const x = r.cx + u * ax - v * ay;
-    const y = r.cy + u * ay + v * ax;
+    // (u, v): the point, along the long and short axes; (nu, nv): the outward normal.
+    let u = -long / 2;
+    let v = short / 2 - (s - long - short - long);
+    let nu = -1;
+    let nv = 0;
+    if (s < long) {
+      u = s - long / 2;
+      v = -short / 2;
+      nu = 0;
+      nv = -1;
+    } else if (s - long < short) {
+      u = long / 2;
+      v = s - long - short / 2;
+      nu = 1;
+      nv = 0;
+    } else if (s - long - short < long) {
+      u = long / 2 - (s - long - short);
+      v = short / 2;
+      nu = 0;
+      nv = 1;
+    }
+    const x = cx + u * ax - v * ay;
+    const y = cy + u * ay + v * ax;
     const nx = nu * ax - nv * ay;
     const ny = nu * ay + nv * ax;
     const ox = x + d * nx;

@@ -30,13 +30,28 @@ export interface Track<T> {
 }
 
 function shortSide(q: Quad): number {
-  return Math.min(Math.hypot(q[1][0] - q[0][0], q[1][1] - q[0][1]), Math.hypot(q[2][0] - q[1][0], q[2][1] - q[1][1]));
+  const ax = q[1][0] - q[0][0];
+  const ay = q[1][1] - q[0][1];
+  const bx = q[2][0] - q[1][0];
+  const by = q[2][1] - q[1][1];
+  return Math.sqrt(Math.min(ax * ax + ay * ay, bx * bx + by * by));
 }
 
 /** Whether two quads lie in the same place (corners within `tolerance` pixels, as point sets). */
 function samePlace(a: Quad, b: Quad, tolerance: number): boolean {
-  // Compare as point sets: the localiser may start the quad at the opposite corner.
-  return a.every((p) => b.some((q) => Math.hypot(p[0] - q[0], p[1] - q[1]) <= tolerance));
+  // Compare as point sets: the localiser may start the quad at the opposite corner. Loops and
+  // squared distances: this runs for every card against every remembered one, every frame.
+  const limit = tolerance * tolerance;
+  for (let i = 0; i < a.length; i++) {
+    let near = false;
+    for (let j = 0; j < b.length && !near; j++) {
+      const dx = a[i][0] - b[j][0];
+      const dy = a[i][1] - b[j][1];
+      near = dx * dx + dy * dy <= limit;
+    }
+    if (!near) return false;
+  }
+  return true;
 }
 
 function cornerTolerance(corners: Quad): number {
@@ -79,8 +94,9 @@ export class TrackMemory<T> {
 
   /** Stores a frame's cards (seen at `timestampMs`) and forgets cards older than the memory. */
   remember(tracks: readonly Track<T>[], timestampMs: number): void {
+    const tolerances = tracks.map((track) => cornerTolerance(track.corners));
     const older = this.tracks.filter(
-      (old) => timestampMs - old.seenAtMs <= this.memoryMs && old.seenAtMs <= timestampMs && !tracks.some((track) => samePlace(track.corners, old.corners, cornerTolerance(track.corners))),
+      (old) => timestampMs - old.seenAtMs <= this.memoryMs && old.seenAtMs <= timestampMs && !tracks.some((track, k) => samePlace(track.corners, old.corners, tolerances[k])),
     );
     this.tracks = [...tracks.map((track) => ({ ...track, seenAtMs: timestampMs })), ...older];
     this.lastMs = timestampMs;

@@ -22,7 +22,15 @@ export interface WorkerSetup {
 
 /** Main → worker. */
 export type ToWorker =
-  | { type: 'recognize'; jobId: number; tableId: string; image: Uint8Array; timestampMs: number; everyCard?: boolean }
+  /** `seq`: the live frame's number, matching an earlier 'decode-ahead' of the same frame. */
+  | { type: 'recognize'; jobId: number; tableId: string; image: Uint8Array; timestampMs: number; everyCard?: boolean; seq?: number }
+  /**
+   * A live frame that waits while its worker reads the one before: the worker may decode it now
+   * (sharp decodes on libuv's thread pool, beside the worker's own thread), so the 'recognize'
+   * that follows for the same `seq` starts from pixels. No answer; a frame replaced before its
+   * turn just wasted its decode.
+   */
+  | { type: 'decode-ahead'; tableId: string; seq: number; image: Uint8Array }
   | { type: 'calibrate'; tableId: string; calibration: TableCalibration | null }
   | { type: 'enroll-back'; jobId: number; tableId: string; backId: string; views: Uint8Array[] }
   | { type: 'enroll-face'; jobId: number; tableId: string; code: CardCode; views: Uint8Array[] }

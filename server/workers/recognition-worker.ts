@@ -4,7 +4,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { FromWorker, ToWorker, WorkerSetup } from './messages';
-import type { Recognizer } from '../vision/types';
+import type { FrameInput, Recognizer } from '../vision/types';
+import type { RgbImage } from '../vision/crop';
 import { createFakeRecognizer } from '../vision/fake-recognizer';
 import { emptyHelpStats, PeerHelpers, serveHelp, whileBusy, type HelpDesk } from './peer-help';
 
@@ -20,13 +21,17 @@ const helpStats = emptyHelpStats();
 /** Peers that may do part of this worker's frames (added by the pool's 'helper' messages). */
 const helpers = new PeerHelpers(setup.busy, helpStats);
 
-async function loadFactory(): Promise<{ factory: Factory; backend: string; desk: HelpDesk }> {
+/** Decodes a frame's bytes to pixels; the fake recogniser reads its bytes, so it has none. */
+type Decode = ((data: Uint8Array) => Promise<RgbImage>) | null;
+
+async function loadFactory(): Promise<{ factory: Factory; backend: string; desk: HelpDesk; decode: Decode }> {
   const none = () => Promise.reject(new Error('the fake recogniser does no work for peers'));
-  if (setup.kind === 'fake') return { factory: async () => createFakeRecognizer(setup.fake), backend: 'fake', desk: { cnn: none, locate: none } };
+  if (setup.kind === 'fake') return { factory: async () => createFakeRecognizer(setup.fake), backend: 'fake', desk: { cnn: none, locate: none }, decode: null };
   // The real recogniser is the vision engineer's module; imported lazily so tests never load TF.js.
   // A URL rather than a literal specifier: that module may not exist yet while the vision work lands.
   const visionEntry = new URL('../vision/index.ts', import.meta.url).href;
   const vision = (await import(visionEntry)) as typeof import('../vision/index');
+  const { decodeFrame } = await import('../vision/decode');
   // What this worker does for its peers, loaded on the first such job.
   let cnn: ReturnType<HelpDesk['cnn']> | null = null;
   let locate: ReturnType<HelpDesk['locate']> | null = null;
@@ -34,11 +39,30 @@ async function loadFactory(): Promise<{ factory: Factory; backend: string; desk:
     factory: () => vision.createRecognizer({ ...(setup.realConfig ?? {}), helper: helpers }),
     backend: 'real',
     desk: { cnn: () => (cnn ??= vision.loadCnn({ ...(setup.realConfig ?? {}) })), locate: () => (locate ??= vision.loadLocate()) },
+    decode: (data) => decodeFrame({ kind: 'encoded', data }),
   };
 }
 
 const recognizers = new Map<string, Promise<Recognizer>>();
 const calibrations = new Map<string, Parameters<Recognizer['setCalibration']>[0]>();
+/** Per table, the newest live frame decoded ahead of its turn ('decode-ahead'). */
+const decodedAhead = new Map<string, { seq: number; image: Promise<RgbImage> }>();
+
+/**
+ * The frame to recognise: its pixels when they were decoded ahead (a failed decode falls back
+ * to the bytes, so the recogniser reports the error as it would have), else its bytes.
+ */
+async function frameToRead(tableId: string, seq: number | undefined, data: Uint8Array): Promise<FrameInput> {
+  const ahead = decodedAhead.get(tableId);
+  if (!ahead || seq === undefined || ahead.seq > seq) return { kind: 'encoded', data };
+  decodedAhead.delete(tableId);
+  if (ahead.seq !== seq) return { kind: 'encoded', data };
+  try {
+    return { kind: 'rgb', ...(await ahead.image) };
+  } catch {
+    return { kind: 'encoded', data };
+  }
+}
 
 function post(message: FromWorker): void {
   port!.postMessage(message);
@@ -51,10 +75,12 @@ function errorText(error: unknown): string {
 async function main(): Promise<void> {
   let factory: Factory;
   let desk: HelpDesk;
+  let decode: Decode;
   try {
     const loaded = await loadFactory();
     factory = loaded.factory;
     desk = loaded.desk;
+    decode = loaded.decode;
     post({ type: 'ready', backend: loaded.backend });
   } catch (error) {
     post({ type: 'init-failed', error: errorText(error) });
@@ -81,13 +107,20 @@ async function main(): Promise<void> {
         const started = performance.now();
         try {
           const recognizer = await recognizerFor(message.tableId);
-          const observations = await whileBusy(setup.busy, self, () =>
-            recognizer.recognize({ kind: 'encoded', data: message.image }, message.timestampMs, { everyCard: message.everyCard }),
+          const observations = await whileBusy(setup.busy, self, async () =>
+            recognizer.recognize(await frameToRead(message.tableId, message.seq, message.image), message.timestampMs, { everyCard: message.everyCard }),
           );
           post({ type: 'result', jobId: message.jobId, observations, workMs: performance.now() - started });
         } catch (error) {
           post({ type: 'failed', jobId: message.jobId, error: errorText(error) });
         }
+        return;
+      }
+      case 'decode-ahead': {
+        if (!decode) return;
+        const image = decode(message.image);
+        image.catch(() => {}); // reported when (if) the frame is read
+        decodedAhead.set(message.tableId, { seq: message.seq, image });
         return;
       }
       case 'calibrate':
@@ -125,6 +158,7 @@ async function main(): Promise<void> {
       case 'drop-table': {
         const recognizer = recognizers.get(message.tableId);
         recognizers.delete(message.tableId);
+        decodedAhead.delete(message.tableId);
         if (recognizer) (await recognizer).dispose();
         return;
       }
