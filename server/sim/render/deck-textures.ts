@@ -6,10 +6,17 @@ import type { CardCode } from '../../game/cards';
 import type { BackDesign, FaceStyle } from '../art/decks';
 import { rasteriseCardArt, type CardTexture } from '../art/texture';
 
-const MAX_CACHED_STYLES = 16;
-const cache = new Map<string, Map<string, Promise<CardTexture>>>();
+/**
+ * Limits, kept apart: a face style holds 52 textures and a back design one, and each deck in play
+ * needs both. With one limit for both (16 styles), four 3-player tables (12 decks: 24 styles)
+ * rasterised art again nearly every frame, evicting each other's.
+ */
+const MAX_CACHED_FACE_STYLES = 16;
+const MAX_CACHED_BACKS = 64;
+const faces = new Map<string, Map<string, Promise<CardTexture>>>();
+const backs = new Map<string, Map<string, Promise<CardTexture>>>();
 
-function styleCache(key: string): Map<string, Promise<CardTexture>> {
+function styleCache(cache: Map<string, Map<string, Promise<CardTexture>>>, limit: number, key: string): Map<string, Promise<CardTexture>> {
   let entry = cache.get(key);
   if (entry) {
     // Refresh recency.
@@ -19,13 +26,13 @@ function styleCache(key: string): Map<string, Promise<CardTexture>> {
   }
   entry = new Map();
   cache.set(key, entry);
-  while (cache.size > MAX_CACHED_STYLES) cache.delete(cache.keys().next().value as string);
+  while (cache.size > limit) cache.delete(cache.keys().next().value as string);
   return entry;
 }
 
 /** Texture of one face of a style (rasterised on first use). Style names must be unique per art source. */
 export function faceTexture(style: FaceStyle, code: CardCode): Promise<CardTexture> {
-  const entry = styleCache(`face:${style.name}`);
+  const entry = styleCache(faces, MAX_CACHED_FACE_STYLES, style.name);
   let texture = entry.get(code);
   if (!texture) {
     texture = style.loadFace(code).then((bytes) => rasteriseCardArt(bytes, `${style.name}/${code}`));
@@ -37,7 +44,7 @@ export function faceTexture(style: FaceStyle, code: CardCode): Promise<CardTextu
 
 /** Texture of a back design (rasterised on first use). */
 export function backTexture(design: BackDesign): Promise<CardTexture> {
-  const entry = styleCache(`back:${design.name}`);
+  const entry = styleCache(backs, MAX_CACHED_BACKS, design.name);
   let texture = entry.get('back');
   if (!texture) {
     texture = design.load().then((bytes) => rasteriseCardArt(bytes, design.name));
