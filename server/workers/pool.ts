@@ -50,7 +50,7 @@ export interface PoolOptions extends WorkerSetup {
   /**
    * A live frame that must wait for its table's worker is sent to that worker at once to be
    * decoded while the frame before is read (sharp decodes off the worker's thread), so its turn
-   * starts from pixels. Default: on for the real recogniser.
+   * starts from pixels; one such frame per turn. Default: on for the real recogniser.
    */
   decodeAhead?: boolean;
 }
@@ -75,6 +75,8 @@ interface TableQueue {
   /** Index in `slots` of the worker that runs this table's live frames. */
   home: number;
   waiting: PendingFrame | null;
+  /** A waiting frame was sent ahead to be decoded since the last dispatch (at most one is). */
+  decodingAhead: boolean;
   inFlight: number;
   lastDeliveredSeq: number;
 }
@@ -204,7 +206,7 @@ export class RecognitionPool {
     const load = this.slots.map(() => 0);
     for (const queue of this.tables.values()) load[queue.home] += 1;
     const home = load.indexOf(Math.min(...load));
-    this.tables.set(tableId, { sink, home, waiting: null, inFlight: 0, lastDeliveredSeq: -1 });
+    this.tables.set(tableId, { sink, home, waiting: null, decodingAhead: false, inFlight: 0, lastDeliveredSeq: -1 });
   }
 
   /** Index of the worker a table's live frames go to (tests). */
@@ -228,10 +230,14 @@ export class RecognitionPool {
     // A whole read asked for and not yet started goes to the frame that replaces it.
     queue.waiting = queue.waiting?.everyCard && !frame.everyCard ? { ...frame, everyCard: true } : frame;
     this.pump();
-    // Still waiting: its worker is reading the frame before. Let it decode this one meanwhile.
+    // Still waiting: its worker is reading the frame before. Let it decode this one meanwhile;
+    // only the first frame to wait in each turn, so a camera flooding the slot costs at most one
+    // wasted decode per frame read (a frame that replaces it is decoded when its turn comes).
     const home = this.slots[queue.home];
-    if (this.decodeAhead && queue.waiting && home?.started)
+    if (this.decodeAhead && queue.waiting && !queue.decodingAhead && home?.started) {
+      queue.decodingAhead = true;
       home.worker.postMessage({ type: 'decode-ahead', tableId, seq: queue.waiting.seq, image: queue.waiting.image } satisfies ToWorker);
+    }
   }
 
   /** Recognises one frame and returns its observations (POST /frames); runs ahead of live frames. */
@@ -325,6 +331,7 @@ export class RecognitionPool {
     const queue = this.tables.get(tableId)!;
     const frame = queue.waiting!;
     queue.waiting = null;
+    queue.decodingAhead = false;
     queue.inFlight += 1;
     const jobId = this.nextJobId++;
     slot.busy = true;

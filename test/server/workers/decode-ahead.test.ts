@@ -85,6 +85,17 @@ describe.skipIf(!hasModel)('decode-ahead in the recognition pool', () => {
     expect((next as FrameObservations).cards.length).toBeGreaterThan(0);
   });
 
+  it('decodes ahead only the first frame to wait in a turn: one that replaces it is decoded in its turn', { timeout: 60_000 }, async () => {
+    const { frames, calibration } = await twoFrames();
+    const offer = await startPool(true, calibration);
+    const first = offer({ seq: 0, image: frames[0].jpeg, captureTimeMs: frames[0].timeMs });
+    void offer({ seq: 1, image: frames[1].jpeg, captureTimeMs: frames[1].timeMs }); // waits, decoded ahead, then replaced
+    const third = offer({ seq: 2, image: frames[1].jpeg, captureTimeMs: frames[1].timeMs + 33 });
+    await first;
+    const result = (await third) as FrameObservations;
+    expect(result.timingsMs?.decode).toBeGreaterThan(1);
+  });
+
   it('reads every frame from its bytes when turned off', { timeout: 60_000 }, async () => {
     const { frames, calibration } = await twoFrames();
     const offer = await startPool(false, calibration);
