@@ -31,6 +31,11 @@ export interface ServerConfig {
    */
   decodeAhead: boolean;
   /**
+   * V8's heap growing factor for the process, percent (RecognitionPool's heapGrowingPercent;
+   * NERTS_HEAP_GROWING_PERCENT, default 100; 0 leaves V8's own).
+   */
+  heapGrowingPercent: number;
+  /**
    * Live frames also go through the learned locator (models/card-locator). Off by default: on
    * this 2-core machine's wasm backend it adds about 130 ms to every frame that changed a lot;
    * on the full-pipeline bench (3 players, 2 hands) it read the Nerts piles better (error 1.0
@@ -111,6 +116,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     workers: Math.max(1, Number(env.NERTS_WORKERS ?? defaultWorkers()) || 1),
     peerHelp: env.NERTS_PEER_HELP !== '0',
     decodeAhead: env.NERTS_DECODE_AHEAD !== '0',
+    heapGrowingPercent: Math.round(numberInRange(env.NERTS_HEAP_GROWING_PERCENT, 0, 1000) ?? 100),
     learnedLocator: env.NERTS_LOCATOR === '1',
     ...liveModelsFromEnv(env),
     recognizerMinConfidence: numberInRange(env.NERTS_MIN_CONFIDENCE, 0, 1) ?? DEFAULT_TRACKER_TUNING.minConfidence,

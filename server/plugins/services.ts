@@ -23,6 +23,7 @@ export default fp(
       workers: app.config.workers,
       peerHelp: app.config.peerHelp,
       decodeAhead: app.config.decodeAhead,
+      heapGrowingPercent: app.config.heapGrowingPercent,
       kind: app.config.recognizer,
       fake: app.config.fakeRecognizer,
       // The learned locator (when its model exists) on every frame with NERTS_LOCATOR=1, else on frames read whole only.

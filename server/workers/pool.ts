@@ -15,6 +15,7 @@
  * real recogniser) every pair of workers is joined by message ports, and a worker reading a frame
  * hands half of each CNN batch and of its changed regions to an idle peer (peer-help.ts).
  */
+import { setFlagsFromString } from 'node:v8';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { CardCode } from '../game/cards';
 import type { FrameObservations, TableCalibration } from '../vision/types';
@@ -53,6 +54,28 @@ export interface PoolOptions extends WorkerSetup {
    * starts from pixels; one such frame per turn. Default: on for the real recogniser.
    */
   decodeAhead?: boolean;
+  /**
+   * How far V8 lets a heap grow past its live size before the next full collection, percent
+   * (V8's `--heap-growing-percent`; 0 leaves V8's own choice, about 10 % when a heap is busy).
+   * A V8 flag, so it holds for the whole process, set when the pool starts. Default 100 for the
+   * real recogniser: a live worker keeps about 60 MB alive and frees a few MB a frame, so with
+   * V8's choice it ran a full collection every few frames (100 in 15 s of a live hand, 1.3 s of
+   * work); at 100 % three (docs/BENCHMARKS.md, session 36).
+   */
+  heapGrowingPercent?: number;
+}
+
+/** PoolOptions.heapGrowingPercent's default for the real recogniser. */
+export const DEFAULT_HEAP_GROWING_PERCENT = 100;
+
+/** The value of V8's --heap-growing-percent this process was given by a pool, once set. */
+let heapGrowingPercentSet: number | null = null;
+
+/** Sets V8's heap growing factor for this process (see PoolOptions.heapGrowingPercent). */
+function setHeapGrowingPercent(percent: number): void {
+  if (heapGrowingPercentSet === percent || !Number.isInteger(percent) || percent < 0) return;
+  setFlagsFromString(`--heap-growing-percent=${percent}`);
+  heapGrowingPercentSet = percent;
 }
 
 interface Job {
@@ -115,6 +138,8 @@ export class RecognitionPool {
     this.busy = new Int32Array(new SharedArrayBuffer(4 * count));
     this.peerHelp = count > 1 && (options.peerHelp ?? options.kind === 'real');
     this.decodeAhead = options.decodeAhead ?? options.kind === 'real';
+    const growing = options.heapGrowingPercent ?? (options.kind === 'real' ? DEFAULT_HEAP_GROWING_PERCENT : 0);
+    if (growing > 0) setHeapGrowingPercent(growing);
     for (let i = 0; i < count; i += 1) this.slots.push(this.spawn(i));
     if (this.peerHelp) for (let i = 0; i < count; i += 1) for (let j = i + 1; j < count; j += 1) this.connectPeers(i, j);
     this.backend = this.slots[0].ready;
