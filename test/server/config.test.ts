@@ -7,6 +7,8 @@ describe('server configuration from the environment', () => {
     const config = configFromEnv({});
     expect(config.workers).toBe(Math.min(4, availableParallelism()));
     expect(config.peerHelp).toBe(true);
+    expect(config.decodeAhead).toBe(true);
+    expect(config.heapGrowingPercent).toBe(100);
     expect(config.learnedLocator).toBe(false);
     expect(config.liveModels).toBe('off');
     expect(config.recognizerMinConfidence).toBe(0.35);
@@ -18,6 +20,13 @@ describe('server configuration from the environment', () => {
     expect(config.peerHelp).toBe(false);
     expect(config.recognizerMinConfidence).toBe(0.5);
     expect(config.workers).toBe(2);
+  });
+  it('reads decode-ahead and the heap growing factor, ignoring a factor that is no number or out of range', () => {
+    const config = configFromEnv({ NERTS_DECODE_AHEAD: '0', NERTS_HEAP_GROWING_PERCENT: '0' });
+    expect(config.decodeAhead).toBe(false);
+    expect(config.heapGrowingPercent).toBe(0);
+    expect(configFromEnv({ NERTS_HEAP_GROWING_PERCENT: '50.4' }).heapGrowingPercent).toBe(50);
+    for (const value of ['-5', '5000', 'lots']) expect(configFromEnv({ NERTS_HEAP_GROWING_PERCENT: value }).heapGrowingPercent).toBe(100);
   });
   it('ignores a floor outside 0..1 or not a number, keeping the default', () => {
     for (const value of ['1.5', '-0.1', 'high', ' ']) expect(configFromEnv({ NERTS_MIN_CONFIDENCE: value }).recognizerMinConfidence).toBe(0.35);
