@@ -103,13 +103,9 @@ export function pointInPolygon(polygon: ReadonlyArray<readonly [number, number]>
 export function shareInside(a: Quad, b: Quad, steps = 8): number {
   let inside = 0;
   for (let i = 0; i < steps; i++) {
-    const u = (i + 0.5) / steps;
     for (let j = 0; j < steps; j++) {
-      const v = (j + 0.5) / steps;
-      // pointOfQuad(a, u, v), written out: no array per sample.
-      const x = (1 - v) * ((1 - u) * a[0][0] + u * a[1][0]) + v * ((1 - u) * a[3][0] + u * a[2][0]);
-      const y = (1 - v) * ((1 - u) * a[0][1] + u * a[1][1]) + v * ((1 - u) * a[3][1] + u * a[2][1]);
-      if (pointInPolygon(b, x, y)) inside++;
+      const p = pointOfQuad(a, (i + 0.5) / steps, (j + 0.5) / steps);
+      if (pointInPolygon(b, p[0], p[1])) inside++;
     }
   }
   return inside / (steps * steps);

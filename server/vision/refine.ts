@@ -79,28 +79,34 @@ export function outlineScore(g: GreyImage, r: CardGeometry, samples = REFINE_DEF
   const perimeter = 2 * (short + long);
   let total = 0;
   for (let k = 0; k < samples; k++) {
-    const s = ((k + 0.5) / samples) * perimeter;
+    let s = ((k + 0.5) / samples) * perimeter;
     // Walk the outline: side 1 (long, at -short/2), side 2 (short, at +long/2), ...
-    // (u, v): the point, along the long and short axes; (nu, nv): the outward normal.
-    let u = -long / 2;
-    let v = short / 2 - (s - long - short - long);
-    let nu = -1;
-    let nv = 0;
+    // (u, v): the point, along the long and short axes; (nu, nv): the outward normal. Assigned
+    // one by one: a destructured array per sample was garbage the worker had to collect.
+    let u: number;
+    let v: number;
+    let nu: number;
+    let nv: number;
     if (s < long) {
       u = s - long / 2;
       v = -short / 2;
       nu = 0;
       nv = -1;
-    } else if (s - long < short) {
+    } else if ((s -= long) < short) {
       u = long / 2;
-      v = s - long - short / 2;
+      v = s - short / 2;
       nu = 1;
       nv = 0;
-    } else if (s - long - short < long) {
-      u = long / 2 - (s - long - short);
+    } else if ((s -= short) < long) {
+      u = long / 2 - s;
       v = short / 2;
       nu = 0;
       nv = 1;
+    } else {
+      u = -long / 2;
+      v = short / 2 - (s - long);
+      nu = -1;
+      nv = 0;
     }
     const x = cx + u * ax - v * ay;
     const y = cy + u * ay + v * ax;
