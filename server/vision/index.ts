@@ -44,7 +44,7 @@ import { loadInferenceModelFromDir, readModelMetadata } from './model-io';
 import { loadOpenCv, type OpenCv } from './opencv';
 import { placesToProbe, PROBE_DEFAULTS, probePile, probeSpanPolygon, rememberCentreCards, zoneImagePolygon, type RememberedCard } from './probe';
 import { tablePlane, zoneAt, type TablePlane } from './rectify';
-import { cardThumbnail, isCountedZone, isNertsZone, isSeatZone, readsThisFrame, READS_PER_FRAME, TrackMemory } from './tracking';
+import { cardThumbnail, isCountedZone, isNertsZone, isSeatZone, readsThisFrame, READS_PER_FRAME, steadyOutlines, TrackMemory } from './tracking';
 import type { CardObservation, FrameInput, FrameObservations, MotionBlob, Point, Quad, RecognizeOptions, Recognizer, TableCalibration } from './types';
 
 /** Default model folders: models/card-identity and models/card-index at the repo root. */
@@ -174,6 +174,13 @@ export interface RecognizerConfig {
    * Untracked frames and `everyCard` calls read every card.
    */
   maxReadsPerFrame?: number;
+  /**
+   * On tracked frames, read an outline at a new place only once it is steady: the last frame
+   * had an outline there too (see steadyOutlines). A card put down is read one frame after it
+   * lands; the outlines found on moving hands and arms, which on a busy 6-player table were a
+   * third of the centre's new outlines, are not read at all. Default true.
+   */
+  readWhenSteady?: boolean;
   /**
    * Another thread that may read half of each CNN batch, and localise some of a frame's changed
    * regions, while this one does the rest (see inference.ts; the recognition workers lend each
@@ -424,6 +431,7 @@ class TfjsRecognizer implements CardRecognizer {
   private readonly minConfidence: number;
   private readonly centreMinConfidence: number;
   private readonly readBudget: number;
+  private readonly readWhenSteady: boolean;
   /** Frames recognised so far (rotates which seat cards wait when over the read budget). */
   private frameCount = 0;
   private readonly bothWays: boolean | 'when-unsure';
@@ -472,6 +480,7 @@ class TfjsRecognizer implements CardRecognizer {
     this.minConfidence = config.minConfidence ?? 0.6;
     this.centreMinConfidence = config.centreMinConfidence ?? Math.min(this.minConfidence, 0.15);
     this.readBudget = config.maxReadsPerFrame ?? READS_PER_FRAME;
+    this.readWhenSteady = config.readWhenSteady ?? true;
     this.bothWays = config.bothWays ?? 'when-unsure';
     this.oneWayBelowPx = config.oneWayBelowPx ?? ONE_WAY_BELOW_PX;
     this.fusion = { ...DEFAULT_INDEX_FUSION, ...config.indexFusion };
@@ -489,6 +498,7 @@ class TfjsRecognizer implements CardRecognizer {
     this.tracks.clear();
     this.previousThumb = null;
     this.previousLocated = [];
+    this.previousOutlines = null;
     // Another table, maybe another cloth: measured again on the next frame.
     this.paleCloth = false;
     this.plainTable = false;
@@ -544,7 +554,11 @@ class TfjsRecognizer implements CardRecognizer {
       return dueForRereading(track, zones[i], timestampMs, this.minConfidence) ? undefined : track;
     });
     const budget = this.tracking && !options.everyCard ? this.readBudget : Infinity;
-    const todo = readsThisFrame(located.map((_, i) => i).filter((i) => !reused[i]), zones, budget, this.frameCount++);
+    // Outlines at new places wait for their second frame (see RecognizerConfig.readWhenSteady).
+    const previousOutlines = this.previousOutlines;
+    this.previousOutlines = located.map((card) => card.corners);
+    const steady = this.tracking && this.readWhenSteady && !options.everyCard && previousOutlines ? steadyOutlines(this.previousOutlines, previousOutlines) : null;
+    const todo = readsThisFrame(located.map((_, i) => i).filter((i) => !reused[i] && (!steady || steady[i])), zones, budget, this.frameCount++);
     const crops = new Float32Array(todo.length * CROP_SIZE);
     todo.forEach((cardIndex, k) => cropCard(image, located[cardIndex].corners, CROP_WIDTH, CROP_HEIGHT, crops, k * CROP_SIZE));
     const corners = this.indexModel ? this.cornerCrops(image, todo.map((i) => located[i].corners)) : null;
@@ -610,6 +624,8 @@ class TfjsRecognizer implements CardRecognizer {
   }
 
   private planeSize = '';
+  /** The last tracked frame's outlines, probes included (null: none yet; see readWhenSteady). */
+  private previousOutlines: Quad[] | null = null;
   /** Each calibrated Nerts pile zone, image pixels, with its bounding box. */
   private nertsPiles: Array<{ polygon: Point[]; box: PixelRect }> = [];
   /** The last probe's card on each Nerts pile (null: none), reused while nothing changed there. */

@@ -70,6 +70,25 @@ export function findUnchanged<T>(tracks: readonly Track<T>[], corners: Quad, thu
   return undefined;
 }
 
+/**
+ * How far (a multiple of the tracking tolerance, see MAX_CORNER_SHIFT) an outline may lie from
+ * one of the last frame's and still count as steady (see steadyOutlines).
+ */
+export const STEADY_TOLERANCE = 2;
+
+/**
+ * For each of this frame's outlines, whether the last frame had an outline in the same place
+ * (corners within STEADY_TOLERANCE times the tracking tolerance). A card put down stays where
+ * it lands, so its outline is steady from its second frame; the outlines a localiser finds on
+ * a moving hand or arm move with it and seldom are.
+ */
+export function steadyOutlines(current: readonly Quad[], previous: readonly Quad[]): boolean[] {
+  return current.map((corners) => {
+    const tolerance = STEADY_TOLERANCE * cornerTolerance(corners);
+    return previous.some((old) => samePlace(corners, old, tolerance));
+  });
+}
+
 /** How long a card no longer seen is remembered where it lay, ms of frame time. */
 export const TRACK_MEMORY_MS = 1500;
 

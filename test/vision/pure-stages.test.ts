@@ -7,7 +7,7 @@ import { coveredCards, dueForRereading, FAINT_REREAD_MS, ONE_WAY_BELOW_PX, turnP
 import { BackLooks, backByLooks, backConfidence, EnrollmentStore, LOOK_RESCUE, mayBeBack } from '../../server/vision/enrollment';
 import { backEvidence, BACK_EVIDENCE_FROM, decideFromIndex, decideIdentity, identityOutputs, readingRows, rejectIndexless, type Identity, type IndexReading } from '../../server/vision/identify';
 import { tablePlane, zoneAt } from '../../server/vision/rectify';
-import { findUnchanged, readsThisFrame, THUMB_HEIGHT, THUMB_WIDTH, TrackMemory } from '../../server/vision/tracking';
+import { findUnchanged, readsThisFrame, steadyOutlines, THUMB_HEIGHT, THUMB_WIDTH, TrackMemory } from '../../server/vision/tracking';
 import type { Quad, TableCalibration } from '../../server/vision/types';
 
 const names = classNames(['gen-1', 'gen-2']);
@@ -291,6 +291,20 @@ describe('readsThisFrame', () => {
     expect([...seen].sort()).toEqual(unread);
     // Counted cards beyond the budget are all read; no seat card then.
     expect(readsThisFrame([0, 1, 2, 3], ['seat-0', 'centre', 'seat-1', 'seat-2/nerts'], 1, 0)).toEqual([1, 3]);
+  });
+});
+
+describe('steadyOutlines', () => {
+  const card: Quad = [[100, 100], [163, 100], [163, 188], [100, 188]];
+  const shifted = (quad: Quad, dx: number): Quad => quad.map(([x, y]) => [x + dx, y]) as Quad;
+  it('an outline where the last frame had one is steady, whichever corner it starts at and with a little jitter', () => {
+    const turned: Quad = [card[2], card[3], card[0], card[1]];
+    expect(steadyOutlines([shifted(card, 3), turned], [card])).toEqual([true, true]);
+  });
+  it('an outline at a new place (a card just landed, or one on a moving hand) is not', () => {
+    // The tolerance: twice the tracking's 6 % of the short side (63 px) plus a pixel, about 9.6 px.
+    expect(steadyOutlines([shifted(card, 12), shifted(card, 200)], [card])).toEqual([false, false]);
+    expect(steadyOutlines([card], [])).toEqual([false]);
   });
 });
 

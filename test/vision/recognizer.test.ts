@@ -16,6 +16,8 @@ import { loadLayersModelFromDir, saveLayersModelToDir } from '../../server/visio
 import type { FrameInput, Quad } from '../../server/vision/types';
 import type { CardCode } from '../../server/game/cards';
 import { createSimTable } from '../../server/sim/live';
+import { createRenderer } from '../../server/sim/render/index';
+import type { CardPose, TableScene } from '../../server/sim/scene';
 import { simCalibration } from '../../server/tables/sim-calibration';
 import { backViews } from '../../server/tables/sim-feed';
 import { cropQuad } from '../../server/tables/crop';
@@ -60,13 +62,23 @@ async function sortedBacksFound({ sim, views, frame, deckId, sorted }: Awaited<R
   }
 }
 
-/** A 640x360 dark cloth with two white card shapes (one with a red mark). */
-async function syntheticFrame(): Promise<FrameInput> {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="360"><rect width="640" height="360" fill="#4a3020"/>
-    <g transform="rotate(10 200 180)"><rect x="160" y="120" width="80" height="112" rx="5" fill="#f5f5f0"/><text x="166" y="142" font-size="20" fill="#c00">Q</text></g>
-    <rect x="380" y="110" width="80" height="112" rx="5" fill="#f5f5f0"/><text x="386" y="132" font-size="20">7</text></svg>`;
-  return { kind: 'encoded', data: new Uint8Array(await sharp(Buffer.from(svg)).jpeg().toBuffer()) };
+/**
+ * A rendered 1280x720 top view of a plain green table with a 7C, and a QH `qhXMm` to the right
+ * of the table's middle (the simulator's renderer and art: no shared data needed).
+ */
+async function twoCardFrame(qhXMm = 60): Promise<FrameInput> {
+  const renderer = await createRenderer({
+    seed: 3, width: 1280, height: 720, camera: 'top', jpegQuality: 92,
+    decks: { d0: { faces: 'npm-cardsjs', back: 'gen-back-3' } },
+    look: { plain: true, surface: { kind: 'laminate', base: [30, 90, 40], accent: [30, 90, 40] } },
+  });
+  const pose = (code: CardCode, xMm: number): CardPose => ({ id: `d0/${code}`, code, deckId: 'd0', owner: 'p0', faceUp: true, xMm, yMm: 0, rotationRad: 0, zMm: 0, zone: { kind: 'stock', seat: 0 } });
+  const scene: TableScene = { timeMs: 0, table: { widthMm: 1200, heightMm: 800 }, seats: [], cards: [pose('7C', -150), pose('QH', qhXMm)], hands: [] };
+  return { kind: 'encoded', data: new Uint8Array((await renderer.render(scene)).jpeg) };
 }
+
+/** The face codes among a frame's cards, sorted. */
+const codesOf = (cards: Array<{ code?: CardCode }>) => cards.flatMap((card) => (card.code ? [card.code] : [])).sort();
 
 describe.skipIf(!hasModel)('committed recogniser', () => {
   let recognizer: CardRecognizer;
@@ -80,27 +92,49 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
   });
 
   it('recognises a frame without leaking tensors, with per-stage timings', async () => {
-    const frame = await syntheticFrame();
+    const frame = await twoCardFrame();
     await recognizer.recognize(frame, 0); // warm-up
     const before = tf.memory().numTensors;
     const result = await recognizer.recognize(frame, 1);
     await recognizer.recognize(frame, 2);
     expect(tf.memory().numTensors).toBe(before);
-    expect(result.width).toBe(640);
+    expect(result.width).toBe(1280);
+    expect(codesOf(result.cards)).toEqual(['7C', 'QH']);
     expect(result.timingsMs).toHaveProperty('locate');
     for (const card of result.cards) expect(card.corners).toHaveLength(4);
   });
 
   it('tracking reuses last frame for an unchanged frame (same cards as a fresh look)', async () => {
-    const frame = await syntheticFrame();
+    const frame = await twoCardFrame();
     const fresh = await createRecognizer({ tracking: false, log: () => {} });
     const expected = await fresh.recognize(frame, 0);
     fresh.dispose();
+    expect(codesOf(expected.cards)).toEqual(['7C', 'QH']);
     const tracked = await createRecognizer({ tracking: true, log: () => {} });
     await tracked.recognize(frame, 0);
     const again = await tracked.recognize(frame, 1);
     tracked.dispose();
     expect(again.cards.map((c) => c.code ?? c.kind)).toEqual(expected.cards.map((c) => c.code ?? c.kind));
+  });
+
+  it('reads an outline at a new place once it is steady: not while it moves, on its second frame still', async () => {
+    // A 7C lies still while a QH slides in (carried by a hand) and stops.
+    const qhAtMm = [300, 220, 140, 60, 60];
+    const frames = await Promise.all(qhAtMm.map((xMm) => twoCardFrame(xMm)));
+    const seen = async (config: RecognizerConfig) => {
+      const tracked = await createRecognizer({ tracking: true, log: () => {}, ...config });
+      try {
+        const out: string[][] = [];
+        for (const [k, frame] of frames.entries()) out.push(codesOf((await tracked.recognize(frame, k * 33)).cards));
+        return out;
+      } finally {
+        tracked.dispose();
+      }
+    };
+    // The first frame is read whole; the moving QH is not read; still, it is read on its second frame.
+    expect(await seen({})).toEqual([['7C', 'QH'], ['7C'], ['7C'], ['7C'], ['7C', 'QH']]);
+    // Without readWhenSteady every outline is read on the frame it appears.
+    expect(await seen({ readWhenSteady: false })).toEqual(qhAtMm.map(() => ['7C', 'QH']));
   });
 
   it('reports faces on a Nerts pile with their look, below the confidence floor too, and centre faces with theirs', async () => {
