@@ -1157,6 +1157,15 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
       for (const { corners, support, width } of chromaOutlines(cv, small, sizer, minArea, params, track)) {
         if (!found.some((f) => sameCard(f.corners, corners, width * 0.18))) found.push({ corners, source: 'chroma', support });
       }
+      // And in the grey edges unblurred: a back whose white border is its only light part, on a
+      // cloth as light as its middle (blue-grey backs on the blue gingham, dealt close together
+      // at the sort), shows as the closed inner edge of its border; blurred, the edges above
+      // merge it with the cloth and its neighbours (grownOutlines then adds the card about it).
+      const sharpEdges = track(new cv.Mat());
+      cv.Canny(grey, sharpEdges, params.cannyLow, params.cannyHigh);
+      for (const { corners, support, width } of closedOutlines(cv, sharpEdges, minArea, { sizer, range: params.chromaSize }, params, track)) {
+        if (!found.some((f) => sameCard(f.corners, corners, width * 0.18))) found.push({ corners, source: 'chroma', support });
+      }
     }
     // Calibrated, once every whole-card outline is in: the card about each one clearly too small.
     if (sizer) found.push(...grownOutlines(found, sizer, params));

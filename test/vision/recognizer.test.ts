@@ -340,6 +340,16 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
     await expect(createRecognizer({ log: () => {}, backWiderLook: 0.9 })).rejects.toThrow(/backWiderLook/);
   });
 
+  it.skipIf(!hasBackModel)('counts the score sort\'s blue-grey backs dealt close together on the blue gingham, outlined by their border\'s inner edge', async () => {
+    // The same frame: p1's 26 backs, blue-grey inside a thin white border, 7 pixels apart on a
+    // gingham whose light checks are as white as their middles. The whiteness masks merge them
+    // with the cloth and the blurred edges with each other; the sharp edges close round each
+    // back's middle, and the card about it is grown (session 37: 22 of 26 before, 24 after).
+    const sort = await lastSortFrame(3, 2, 'deck-p1');
+    expect(sort.sorted.length).toBe(26);
+    expect(await sortedBacksFound(sort)).toBeGreaterThanOrEqual(24);
+  });
+
   it.skipIf(!hasBackModel)('counts the 6-player sort\'s near-black checked backs, read faintly, as another face or as no card', async () => {
     // p5's 9 dealt backs at about 28x40 pixels on the last sort frame (session 34, before the
     // fixes: 7 counted). Outlines read `other` or as a face at 0.43 are judged by both embeddings,
