@@ -118,3 +118,22 @@ export function pointOfQuad(q: Quad, u: number, v: number): Point {
     (1 - v) * ((1 - u) * q[0][1] + u * q[1][1]) + v * ((1 - u) * q[3][1] + u * q[2][1]),
   ];
 }
+
+/**
+ * Whether two quads lie in the same place: every corner of `a` within `tolerance` pixels of some
+ * corner of `b` (as point sets: one outline may start at another corner than the other). Loops
+ * and squared distances: trackers and localisers call this for every card against many others.
+ */
+export function sameCorners(a: Quad, b: Quad, tolerance: number): boolean {
+  const limit = tolerance * tolerance;
+  for (let i = 0; i < a.length; i++) {
+    let near = false;
+    for (let j = 0; j < b.length && !near; j++) {
+      const dx = a[i][0] - b[j][0];
+      const dy = a[i][1] - b[j][1];
+      near = dx * dx + dy * dy <= limit;
+    }
+    if (!near) return false;
+  }
+  return true;
+}

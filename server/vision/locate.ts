@@ -10,7 +10,7 @@ import { CARD_ASPECT } from './classes';
 import type { RgbImage } from './crop';
 import type { CvMat, OpenCv } from './opencv';
 import type { Point, Quad } from './types';
-import { pointInPolygon, pointOfQuad, polygonArea, quadCentre, quadShortSide, shareInside } from '../geometry';
+import { pointInPolygon, pointOfQuad, polygonArea, quadCentre, quadShortSide, sameCorners, shareInside } from '../geometry';
 import { PROBE_DEFAULTS, probePile } from './probe';
 import { cardGeometry, geometryQuad, sameCardGeometry, type CardGeometry } from './locator';
 import { REFINE_DEFAULTS, refineGeometry } from './refine';
@@ -489,11 +489,11 @@ function dropOutlinesHoldingCards<T extends LocatedCard>(cards: T[], sure: (card
 /**
  * `cards` and `extra`, each extra card the rival of an outline of about the same place and size
  * (sameCardGeometry; the reading keeps the surer, keepSurestRivals), or alone where there is
- * none; an extra outline nearly the same as that one (corners within `sameCorners` of a short
+ * none; an extra outline nearly the same as that one (corners within `cornerShare` of a short
  * side) is left out, it would only be read twice. New groups are numbered below every group in
  * `cards` that is below zero.
  */
-export function addAsRivals(cards: LocatedCard[], extra: LocatedCard[], sameCorners = 0.15): LocatedCard[] {
+export function addAsRivals(cards: LocatedCard[], extra: LocatedCard[], cornerShare = 0.15): LocatedCard[] {
   const out = cards.map((card) => ({ ...card }));
   let next = Math.min(0, ...cards.map((card) => card.rivalGroup ?? 0)) - 1;
   for (const card of extra) {
@@ -503,7 +503,7 @@ export function addAsRivals(cards: LocatedCard[], extra: LocatedCard[], sameCorn
       out.push(card);
       continue;
     }
-    if (sameCard(same.corners, card.corners, quadShortSide(card.corners) * sameCorners)) continue;
+    if (sameCorners(same.corners, card.corners, quadShortSide(card.corners) * cornerShare)) continue;
     same.rivalGroup ??= next--;
     out.push({ ...card, rivalGroup: same.rivalGroup });
   }
@@ -637,11 +637,6 @@ export function oneOutlinePerNertsPile<T extends LocatedCard>(cards: T[], nertsP
     const [x, y] = quadCentre(card.corners);
     return !whole.some((top) => top.pile === piles[i] && Math.hypot(x - top.at[0], y - top.at[1]) <= maxOffset * top.short);
   });
-}
-
-function sameCard(a: Quad, b: Quad, tolerance: number): boolean {
-  // Compare as point sets: the two quads may start at different corners.
-  return a.every((p) => b.some((q) => Math.hypot(p[0] - q[0], p[1] - q[1]) < tolerance));
 }
 
 /** Detection px per input px for a frame of this size. */
@@ -887,7 +882,7 @@ export function resizedOutlines(found: LocatedCard[], size: number | CardSizer, 
   for (const card of found) {
     if (card.source !== 'single' || !offSize(card.corners)) continue;
     const corners = orderCardQuad(sizer.cardAbout(card.corners));
-    const known = (f: LocatedCard) => !offSize(f.corners) && sameCard(f.corners, corners, quadShortSide(corners) * 0.18);
+    const known = (f: LocatedCard) => !offSize(f.corners) && sameCorners(f.corners, corners, quadShortSide(corners) * 0.18);
     if (!found.some(known) && !added.some(known)) added.push({ corners, source: 'ink', support: 1 });
   }
   return added;
@@ -912,7 +907,7 @@ export function grownOutlines(found: LocatedCard[], size: number | CardSizer, pa
     if (share < low || share > high) continue;
     const corners = orderCardQuad(sizer.cardAbout(card.corners));
     // Found already: an outline of about the card's size there, not itself one clearly too small.
-    const known = (f: LocatedCard) => !offCalibratedSize(f.corners, sizer, params) && sizer.shares(f.corners).short > high && sameCard(f.corners, corners, quadShortSide(corners) * 0.18);
+    const known = (f: LocatedCard) => !offCalibratedSize(f.corners, sizer, params) && sizer.shares(f.corners).short > high && sameCorners(f.corners, corners, quadShortSide(corners) * 0.18);
     if (!found.some(known) && !added.some(known)) added.push({ corners, source: 'grown', support: 1 });
   }
   return added;
@@ -1073,7 +1068,7 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
         if (!isSingle(blob)) continue;
         const w = Math.min(blob.rect.size.width, blob.rect.size.height);
         const corners = orderCardQuad(rectCorners(blob.rect.center, blob.rect.size, blob.rect.angle));
-        if (found.some((f) => sameCard(f.corners, corners, w * 0.18))) continue;
+        if (found.some((f) => sameCorners(f.corners, corners, w * 0.18))) continue;
         addSingle(blob);
       }
     }
@@ -1110,7 +1105,7 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
         ink = inkMask(cv, whiteness, knownWidth, params, track, cloth);
         const wholeCards = found.filter((f) => !offCalibratedSize(f.corners, sizer!, params)).map((f) => f.corners);
         for (const corners of inkBlobCards(ink, blobsOf(ink, (knownWidth * params.inkMinBlob) ** 2, cv.RETR_CCOMP), knownWidth, params, wholeCards)) {
-          if (!found.some((f) => sameCard(f.corners, corners, knownWidth * 0.25))) found.push({ corners, source: 'ink', support: 1 });
+          if (!found.some((f) => sameCorners(f.corners, corners, knownWidth * 0.25))) found.push({ corners, source: 'ink', support: 1 });
         }
       }
       const r = widthPx * 0.3;
@@ -1121,7 +1116,7 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
           const quad = probePile(image, [[x - r, y - r], [x + r, y - r], [x + r, y + r], [x - r, y + r]], widthPx, { ...PROBE_DEFAULTS, minEdge: params.paleMinEdge });
           corners = quad && (quad.map(([qx, qy]) => [qx * scale, qy * scale] as Point) as Quad);
         }
-        if (!corners || found.some((f) => sameCard(f.corners, corners, knownWidth * 0.25))) continue;
+        if (!corners || found.some((f) => sameCorners(f.corners, corners, knownWidth * 0.25))) continue;
         found.push({ corners: orderCardQuad(corners), source: 'probe', support: 1 });
       }
     }
@@ -1147,7 +1142,7 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
       const sizes = sizer && { sizer, range: [0, params.maxSingleWidth] as [number, number], hull: params.grownBand };
       for (const { corners, support, width } of closedOutlines(cv, outline, minArea, sizes, params, track)) {
         if (sizer && sizer.shares(corners).area > params.maxSingleArea) continue;
-        if (found.some((f) => sameCard(f.corners, corners, width * 0.18))) continue;
+        if (found.some((f) => sameCorners(f.corners, corners, width * 0.18))) continue;
         found.push({ corners, source: 'single', support });
         singleWidths.push(width);
       }
@@ -1155,7 +1150,7 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
     // Calibrated, when asked: the same in the colour edges (a back no brighter than the wood under it).
     if (sizer && options.colourEdges) {
       for (const { corners, support, width } of chromaOutlines(cv, small, sizer, minArea, params, track)) {
-        if (!found.some((f) => sameCard(f.corners, corners, width * 0.18))) found.push({ corners, source: 'chroma', support });
+        if (!found.some((f) => sameCorners(f.corners, corners, width * 0.18))) found.push({ corners, source: 'chroma', support });
       }
       // And in the grey edges unblurred: a back whose white border is its only light part, on a
       // cloth as light as its middle (blue-grey backs on the blue gingham, dealt close together
@@ -1164,7 +1159,7 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
       const sharpEdges = track(new cv.Mat());
       cv.Canny(grey, sharpEdges, params.cannyLow, params.cannyHigh);
       for (const { corners, support, width } of closedOutlines(cv, sharpEdges, minArea, { sizer, range: params.chromaSize }, params, track)) {
-        if (!found.some((f) => sameCard(f.corners, corners, width * 0.18))) found.push({ corners, source: 'chroma', support });
+        if (!found.some((f) => sameCorners(f.corners, corners, width * 0.18))) found.push({ corners, source: 'chroma', support });
       }
     }
     // Calibrated, once every whole-card outline is in: the card about each one clearly too small.
@@ -1203,7 +1198,7 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
         // One card is hypothesised from several corners and sizes: an outline nearly the same
         // as one already found or kept adds only another read of that card.
         const box = boundingRect(quad);
-        const same = (other: Quad) => rectsOverlap(box, boundingRect(other)) && (sameCard(other, quad, w * 0.18) || Math.min(shareInside(other, quad), shareInside(quad, other)) >= params.sameOverlap);
+        const same = (other: Quad) => rectsOverlap(box, boundingRect(other)) && (sameCorners(other, quad, w * 0.18) || Math.min(shareInside(other, quad), shareInside(quad, other)) >= params.sameOverlap);
         if (found.some((f) => same(f.corners))) continue;
         const twin = kept.findIndex((k) => same(k.corners));
         if (twin >= 0) {
@@ -1344,7 +1339,7 @@ export function lineCards(cv: OpenCv, grey: CvMat, params: typeof LOCATE_DEFAULT
   for (const { corners: start } of supported) {
     if (tried.length >= params.lineMaxFits) break;
     const w = quadShortSide(start);
-    if (tried.some((t) => sameCard(t, start, w * 0.05))) continue;
+    if (tried.some((t) => sameCorners(t, start, w * 0.05))) continue;
     tried.push(start);
     // The segments end short of a card's rounded corners: the outline is fitted to the brightness
     // step. The strongest straight edges on a court card are its picture's frame: a card about
@@ -1355,7 +1350,7 @@ export function lineCards(cv: OpenCv, grey: CvMat, params: typeof LOCATE_DEFAULT
       const fitted = refineGeometry(g, from, { ...REFINE_DEFAULTS, coarse: false });
       if (fitted.edge < params.lineMinEdge) continue;
       const corners = orderCardQuad(geometryQuad(fitted));
-      const twin = kept.findIndex((k) => sameCard(k.corners, corners, w * 0.2));
+      const twin = kept.findIndex((k) => sameCorners(k.corners, corners, w * 0.2));
       if (twin < 0) kept.push({ corners, support: fitted.edge });
       else if (kept[twin].support < fitted.edge) kept[twin] = { corners, support: fitted.edge };
     }

@@ -5,6 +5,7 @@
  * (a hand passed over it), keeps its identity rather than being read again.
  */
 import { homographyFromPoints, rectQuad, warpInto, type RgbImage } from './crop';
+import { sameCorners } from '../geometry';
 import type { Quad } from './types';
 
 /** Thumbnail used to detect change, pixels. */
@@ -37,23 +38,6 @@ function shortSide(q: Quad): number {
   return Math.sqrt(Math.min(ax * ax + ay * ay, bx * bx + by * by));
 }
 
-/** Whether two quads lie in the same place (corners within `tolerance` pixels, as point sets). */
-function samePlace(a: Quad, b: Quad, tolerance: number): boolean {
-  // Compare as point sets: the localiser may start the quad at the opposite corner. Loops and
-  // squared distances: this runs for every card against every remembered one, every frame.
-  const limit = tolerance * tolerance;
-  for (let i = 0; i < a.length; i++) {
-    let near = false;
-    for (let j = 0; j < b.length && !near; j++) {
-      const dx = a[i][0] - b[j][0];
-      const dy = a[i][1] - b[j][1];
-      near = dx * dx + dy * dy <= limit;
-    }
-    if (!near) return false;
-  }
-  return true;
-}
-
 function cornerTolerance(corners: Quad): number {
   return MAX_CORNER_SHIFT * shortSide(corners) + 1;
 }
@@ -62,7 +46,7 @@ function cornerTolerance(corners: Quad): number {
 export function findUnchanged<T>(tracks: readonly Track<T>[], corners: Quad, thumbnail: Float32Array): Track<T> | undefined {
   const tolerance = cornerTolerance(corners);
   for (const track of tracks) {
-    if (!samePlace(corners, track.corners, tolerance)) continue;
+    if (!sameCorners(corners, track.corners, tolerance)) continue;
     let diff = 0;
     for (let i = 0; i < thumbnail.length; i++) diff += Math.abs(thumbnail[i] - track.thumbnail[i]);
     if (diff / thumbnail.length <= MAX_THUMB_DIFF) return track;
@@ -85,7 +69,7 @@ export const STEADY_TOLERANCE = 2;
 export function steadyOutlines(current: readonly Quad[], previous: readonly Quad[]): boolean[] {
   return current.map((corners) => {
     const tolerance = STEADY_TOLERANCE * cornerTolerance(corners);
-    return previous.some((old) => samePlace(corners, old, tolerance));
+    return previous.some((old) => sameCorners(corners, old, tolerance));
   });
 }
 
@@ -115,7 +99,7 @@ export class TrackMemory<T> {
   remember(tracks: readonly Track<T>[], timestampMs: number): void {
     const tolerances = tracks.map((track) => cornerTolerance(track.corners));
     const older = this.tracks.filter(
-      (old) => timestampMs - old.seenAtMs <= this.memoryMs && old.seenAtMs <= timestampMs && !tracks.some((track, k) => samePlace(track.corners, old.corners, tolerances[k])),
+      (old) => timestampMs - old.seenAtMs <= this.memoryMs && old.seenAtMs <= timestampMs && !tracks.some((track, k) => sameCorners(track.corners, old.corners, tolerances[k])),
     );
     this.tracks = [...tracks.map((track) => ({ ...track, seenAtMs: timestampMs })), ...older];
     this.lastMs = timestampMs;
