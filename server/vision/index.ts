@@ -555,9 +555,9 @@ class TfjsRecognizer implements CardRecognizer {
     });
     const budget = this.tracking && !options.everyCard ? this.readBudget : Infinity;
     // Outlines at new places wait for their second frame (see RecognizerConfig.readWhenSteady).
-    const previousOutlines = this.previousOutlines;
-    this.previousOutlines = located.map((card) => card.corners);
-    const steady = this.tracking && this.readWhenSteady && !options.everyCard && previousOutlines ? steadyOutlines(this.previousOutlines, previousOutlines) : null;
+    const outlines = located.map((card) => card.corners);
+    const steady = this.tracking && this.readWhenSteady && !options.everyCard && this.previousOutlines ? steadyOutlines(outlines, this.previousOutlines) : null;
+    this.previousOutlines = outlines;
     const todo = readsThisFrame(located.map((_, i) => i).filter((i) => !reused[i] && (!steady || steady[i])), zones, budget, this.frameCount++);
     const crops = new Float32Array(todo.length * CROP_SIZE);
     todo.forEach((cardIndex, k) => cropCard(image, located[cardIndex].corners, CROP_WIDTH, CROP_HEIGHT, crops, k * CROP_SIZE));

@@ -1006,9 +1006,10 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
     // the cut also breaks up cards whose pips or picture come close to the border.
     const grey = track(new cv.Mat());
     cv.cvtColor(small, grey, cv.COLOR_RGB2GRAY);
+    const greyEdges = track(new cv.Mat());
+    cv.Canny(grey, greyEdges, params.cannyLow, params.cannyHigh);
     const edges = track(new cv.Mat());
-    cv.Canny(grey, edges, params.cannyLow, params.cannyHigh);
-    cv.dilate(edges, edges, kernel);
+    cv.dilate(greyEdges, edges, kernel);
     cv.bitwise_not(edges, edges);
     const cutMask = track(new cv.Mat());
     cv.bitwise_and(mask, edges, cutMask);
@@ -1156,9 +1157,8 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
       // cloth as light as its middle (blue-grey backs on the blue gingham, dealt close together
       // at the sort), shows as the closed inner edge of its border; blurred, the edges above
       // merge it with the cloth and its neighbours (grownOutlines then adds the card about it).
-      const sharpEdges = track(new cv.Mat());
-      cv.Canny(grey, sharpEdges, params.cannyLow, params.cannyHigh);
-      for (const { corners, support, width } of closedOutlines(cv, sharpEdges, minArea, { sizer, range: params.chromaSize }, params, track)) {
+      // (The cut mask's edges, before it dilated them; used here last, as closedOutlines dilates them.)
+      for (const { corners, support, width } of closedOutlines(cv, greyEdges, minArea, { sizer, range: params.chromaSize }, params, track)) {
         if (!found.some((f) => sameCorners(f.corners, corners, width * 0.18))) found.push({ corners, source: 'chroma', support });
       }
     }
