@@ -28,7 +28,7 @@ import { RecognitionPool } from '../workers/pool';
 import { LivePacer, RecordingWriter } from '../tables/recording';
 import { simCalibration } from '../tables/sim-calibration';
 import { BackShowings, ShownBacks } from '../tables/sim-feed';
-import { SORT_WHOLE_READ_MS } from '../tables/live-table';
+import { SortWholeReads } from '../tables/sort-reads';
 
 function usage(message: string): never {
   console.error(`record:observations: ${message}\nusage: npm run record:observations -- --out FILE [--players N] [--hands K] [--seed S] [--every E | --pace live] [--workers W [--prerender]] [--camera top|oblique] [--art DIR]`);
@@ -80,7 +80,8 @@ async function main(): Promise<void> {
   let kept = 0;
   const pacer = new LivePacer();
   const shownBacks = new ShownBacks();
-  let lastWholeReadMs = -Infinity;
+  const sortReads = new SortWholeReads();
+  let sortHand = -1;
   if (values.prerender) log('rendering every frame first…');
   const frames = values.prerender ? await renderAll(sim) : sim;
   for await (const frame of frames) {
@@ -89,13 +90,18 @@ async function main(): Promise<void> {
     const due = paced ? pacer.takes(frame.timeMs) : count % every === 0;
     count++;
     if (due || frame.lastOfHand) {
-      // After the call a live table reads a frame whole every SORT_WHOLE_READ_MS (the score sort,
-      // live-table.ts); so does the recorder, from the truth's call.
+      // After the call a live table reads score-sort frames whole (the first, then each time the
+      // table settles: sort-reads.ts); so does the recorder, from the truth's call.
       const called = frame.handTruth.callMs !== null && frame.handTimeMs >= frame.handTruth.callMs;
-      const everyCard = called && frame.timeMs - lastWholeReadMs >= SORT_WHOLE_READ_MS;
-      if (everyCard) lastWholeReadMs = frame.timeMs;
+      if (called && sortHand !== frame.handIndex) {
+        sortHand = frame.handIndex;
+        sortReads.reset();
+      }
+      const everyCard = called && sortReads.take(frame.timeMs);
       const readStarted = performance.now();
-      writer.frame(frame.handIndex, frame.frameIndex, frame.timeMs, await recognizer.recognize(frame.jpeg, frame.timeMs, everyCard));
+      const observations = await recognizer.recognize(frame.jpeg, frame.timeMs, everyCard);
+      if (called && observations.motion) sortReads.observed(frame.timeMs, observations.motion.length > 0);
+      writer.frame(frame.handIndex, frame.frameIndex, frame.timeMs, observations);
       pacer.read(frame.timeMs, performance.now() - readStarted);
       kept++;
     }

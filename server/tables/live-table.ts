@@ -32,9 +32,8 @@ import { addBackFrame, addPlayFrame, backCheck, initialBackCountState, type Back
 import { liesOnTable, TableBackground, thumbOf, type Thumb } from './table-background';
 import { defaultCalibration, withZones, zoneLocator } from './zone-layout';
 import type { Point } from '../geometry';
+import { SortWholeReads } from './sort-reads';
 
-/** At the score sort, a frame is read whole (every card localised and read) this often, ms. */
-export const SORT_WHOLE_READ_MS = 1000;
 /** During the score sort a frame's thumbnail (the bare-table check, table-background.ts) is decoded at most this often (camera time), ms. */
 export const SORT_THUMB_EVERY_MS = 250;
 
@@ -131,8 +130,8 @@ export class LiveTable {
   /** This hand's latest score-sort thumbnail and its camera time (one serves the frames of SORT_THUMB_EVERY_MS). */
   private sortThumb: { timeMs: number; thumb: Promise<Thumb | null> } | null = null;
   private backCountHand = 0;
-  /** When a score-sort frame was last sent to be read whole (performance.now(), ms). */
-  private lastWholeReadMs = -Infinity;
+  /** Which score-sort frames are read whole (sort-reads.ts; on performance.now()). */
+  private readonly sortReads = new SortWholeReads();
   /** The back check last pushed to viewers, as JSON (a new view goes out only when it changes). */
   private lastBackCheckSent = 'null';
   /** Zone lookup of the default layout for the current frame size and seat count (uncalibrated tables). */
@@ -295,11 +294,11 @@ export class LiveTable {
     this.counters.received();
     this.recentFrames.push({ seq, image, contentType: `image/${header.format}` });
     if (this.recentFrames.length > RECENT_FRAMES) this.recentFrames.shift();
-    // The score sort lies still and is counted whole: every SORT_WHOLE_READ_MS a frame is read
-    // whole (change tracking re-localises only what moved, and left dealt cards unread).
+    // The score sort is counted from frames read whole (change tracking finds dealt backs lying
+    // close together poorly): the first after the call, then one each time the table settles
+    // after moving (sort-reads.ts).
     const now = performance.now();
-    const everyCard = this.rules.referee.hand?.phase === 'ended' && now - this.lastWholeReadMs >= SORT_WHOLE_READ_MS;
-    if (everyCard) this.lastWholeReadMs = now;
+    const everyCard = this.rules.referee.hand?.phase === 'ended' && this.sortReads.take(now);
     this.pool.offer(this.id, { seq, image, captureTimeMs, receivedAtMs: now, ...(everyCard ? { everyCard } : {}) });
     this.lastCapture = { captureTimeMs, receivedAtMs: now };
     return seq;
@@ -381,7 +380,10 @@ export class LiveTable {
       this.backCount = addPlayFrame(this.backCount, frame.captureTimeMs, observations.cards);
       if (this.stored.calibration !== null && this.background.wantsSample(frame.captureTimeMs)) this.sampleBackground(frame);
     }
-    if (this.rules.referee.hand?.phase === 'ended') this.countSortedBacks(frame, observations);
+    if (this.rules.referee.hand?.phase === 'ended') {
+      if (observations.motion) this.sortReads.observed(frame.receivedAtMs, observations.motion.length > 0);
+      this.countSortedBacks(frame, observations);
+    }
     const now = Date.now();
     if (now - this.lastObservationsSentMs >= 1000 / OBSERVATIONS_PER_SECOND) {
       this.lastObservationsSentMs = now;
@@ -478,6 +480,7 @@ export class LiveTable {
     this.lastBackCheckSent = 'null';
     this.background = new TableBackground();
     this.sortThumb = null;
+    this.sortReads.reset();
     this.backCountHand += 1;
   }
 

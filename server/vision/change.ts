@@ -104,11 +104,13 @@ export function compareThumbs(previous: GreyThumb, current: GreyThumb): ThumbCha
 }
 
 /**
- * The parts of the frame that changed (frame pixels): each group of touching changed cells is
- * one rectangle, grown by `margin` pixels, and rectangles that then overlap are merged, so the
- * result never overlaps. Empty when nothing changed; the whole frame when the frame size
- * changed. Three hands moving over a table are three small regions, not the one big rectangle
- * around all of them.
+ * The parts of the frame that changed (frame pixels), each grown by `margin` pixels. Empty when
+ * nothing changed; the whole frame when the frame size changed. Three hands moving over a table
+ * are three small regions, not the one big rectangle around all of them; and an arm reaching
+ * diagonally across the table, or a hand dealing from the middle out to a seat, is a few
+ * rectangles along it, not the box that holds it (see coverCells). Regions may overlap where
+ * they were not worth merging: the localiser keeps each card from the region that holds its
+ * centre deepest (deepestRegion).
  */
 export function changedRegions(previous: GreyThumb, current: GreyThumb, margin: number): PixelRect[] {
   return regionsOf(compareThumbs(previous, current), current.sourceWidth, current.sourceHeight, margin);
@@ -119,16 +121,99 @@ export function regionsOf(change: ThumbChange | null, width: number, height: num
   if (!change) return [{ x: 0, y: 0, width, height }];
   const sx = width / CHANGE_WIDTH;
   const sy = height / CHANGE_HEIGHT;
-  const regions = change.groups.map((group) => {
-    const columnsOf = group.map((cell) => cell % change.columns);
-    const rowsOf = group.map((cell) => Math.floor(cell / change.columns));
-    const x0 = Math.max(0, Math.floor(Math.min(...columnsOf) * CELL * sx - margin));
-    const y0 = Math.max(0, Math.floor(Math.min(...rowsOf) * CELL * sy - margin));
-    const x1 = Math.min(width, Math.ceil(Math.min(CHANGE_WIDTH, (Math.max(...columnsOf) + 1) * CELL) * sx + margin));
-    const y1 = Math.min(height, Math.ceil(Math.min(CHANGE_HEIGHT, (Math.max(...rowsOf) + 1) * CELL) * sy + margin));
-    return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+  const regions = change.groups.flatMap((group) =>
+    coverCells(group.map((cell) => [cell % change.columns, Math.floor(cell / change.columns)]), margin / (CELL * Math.min(sx, sy))).map(([c0, r0, c1, r1]) => {
+      const x0 = Math.max(0, Math.floor(c0 * CELL * sx - margin));
+      const y0 = Math.max(0, Math.floor(r0 * CELL * sy - margin));
+      const x1 = Math.min(width, Math.ceil(Math.min(CHANGE_WIDTH, (c1 + 1) * CELL) * sx + margin));
+      const y1 = Math.min(height, Math.ceil(Math.min(CHANGE_HEIGHT, (r1 + 1) * CELL) * sy + margin));
+      return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+    }),
+  );
+  return mergeThrifty(regions);
+}
+
+/**
+ * Boxes (first and last column and row, inclusive) covering a group of changed cells, chosen so
+ * that the area searched, each box grown by `marginCells` on every side, is least: the group's
+ * bounding box, or its two halves (cut across the longer side at the middle cell) each covered
+ * the same way, whichever searches less. A compact hand stays one box; an arm or a hand's path
+ * reaching diagonally across the table becomes boxes along it.
+ */
+export function coverCells(cells: ReadonlyArray<readonly [number, number]>, marginCells: number): Array<[number, number, number, number]> {
+  return cover(cells, marginCells).boxes;
+}
+
+function cover(cells: ReadonlyArray<readonly [number, number]>, margin: number): { boxes: Array<[number, number, number, number]>; area: number } {
+  let [c0, c1, r0, r1] = [Infinity, -Infinity, Infinity, -Infinity];
+  for (const [c, r] of cells) [c0, c1, r0, r1] = [Math.min(c0, c), Math.max(c1, c), Math.min(r0, r), Math.max(r1, r)];
+  const [w, h] = [c1 - c0 + 1, r1 - r0 + 1];
+  const whole = { boxes: [[c0, r0, c1, r1] as [number, number, number, number]], area: (w + 2 * margin) * (h + 2 * margin) };
+  if (cells.length === w * h || (w === 1 && h === 1)) return whole;
+  const [axis, cut] = w >= h ? [0, c0 + Math.floor(w / 2)] : [1, r0 + Math.floor(h / 2)];
+  const before = cells.filter((cell) => cell[axis] < cut);
+  const after = cells.filter((cell) => cell[axis] >= cut);
+  if (before.length === 0 || after.length === 0) return whole;
+  const [a, b] = [cover(before, margin), cover(after, margin)];
+  return a.area + b.area < whole.area ? { boxes: [...a.boxes, ...b.boxes], area: a.area + b.area } : whole;
+}
+
+/**
+ * Two overlapping regions become their bounding box only if it is at most this share of their two
+ * areas: the localiser's work grows with the area it searches, overlaps searched twice.
+ */
+const MERGE_SLACK = 1;
+
+/** Area of a rectangle's overlap with another, square pixels (0 when apart). */
+function overlapArea(a: PixelRect, b: PixelRect): number {
+  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+  const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+  return w > 0 && h > 0 ? w * h : 0;
+}
+
+function boundingBoxOf(a: PixelRect, b: PixelRect): PixelRect {
+  const x = Math.min(a.x, b.x);
+  const y = Math.min(a.y, b.y);
+  return { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
+}
+
+/**
+ * Merges overlapping rectangles into their bounding box where that searches no more area than
+ * the two apart (MERGE_SLACK), until no such pair is left; rectangles whose box would be mostly
+ * new area stay apart, overlapping.
+ */
+export function mergeThrifty(rects: PixelRect[]): PixelRect[] {
+  const out = [...rects];
+  for (let merged = true; merged; ) {
+    merged = false;
+    for (let i = 0; i < out.length && !merged; i++)
+      for (let j = i + 1; j < out.length && !merged; j++) {
+        const overlap = overlapArea(out[i], out[j]);
+        if (overlap === 0) continue;
+        const box = boundingBoxOf(out[i], out[j]);
+        if (box.width * box.height > MERGE_SLACK * (out[i].width * out[i].height + out[j].width * out[j].height)) continue;
+        out[i] = box;
+        out.splice(j, 1);
+        merged = true;
+      }
+  }
+  return out;
+}
+
+/**
+ * Of `regions`, the one holding `point` deepest (farthest from its nearest edge), or -1 when
+ * none holds it. Regions may overlap (regionsOf); a card found in several is kept from this one,
+ * where it lies whole most surely.
+ */
+export function deepestRegion(regions: readonly PixelRect[], [x, y]: readonly [number, number]): number {
+  let best = -1;
+  let bestDepth = -Infinity;
+  regions.forEach((r, i) => {
+    if (x < r.x || y < r.y || x >= r.x + r.width || y >= r.y + r.height) return;
+    const depth = Math.min(x - r.x, y - r.y, r.x + r.width - x, r.y + r.height - y);
+    if (depth > bestDepth) [best, bestDepth] = [i, depth];
   });
-  return mergeOverlapping(regions);
+  return best;
 }
 
 /**
@@ -177,25 +262,6 @@ export function rectsOverlap(a: PixelRect, b: PixelRect): boolean {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
 
-/** Replaces overlapping rectangles by their bounding box until none overlap. */
-export function mergeOverlapping(rects: PixelRect[]): PixelRect[] {
-  const out = [...rects];
-  for (let merged = true; merged; ) {
-    merged = false;
-    for (let i = 0; i < out.length && !merged; i++)
-      for (let j = i + 1; j < out.length && !merged; j++) {
-        if (!rectsOverlap(out[i], out[j])) continue;
-        const [a, b] = [out[i], out[j]];
-        const x = Math.min(a.x, b.x);
-        const y = Math.min(a.y, b.y);
-        out[i] = { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
-        out.splice(j, 1);
-        merged = true;
-      }
-  }
-  return out;
-}
-
 /** The grid of refresh tiles, columns x rows. */
 export const REFRESH_GRID = [4, 3] as const;
 
@@ -216,7 +282,7 @@ export function refreshTile(k: number, width: number, height: number, cardLength
   return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
 }
 
-/** Area of some rectangles that do not overlap, square pixels. */
+/** Area of some rectangles, square pixels (overlaps counted twice: an upper bound). */
 export function totalArea(rects: readonly PixelRect[]): number {
   return rects.reduce((sum, r) => sum + r.width * r.height, 0);
 }

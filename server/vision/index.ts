@@ -9,11 +9,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as tf from '@tensorflow/tfjs';
 import type { CardCode } from '../game/cards';
-import { pointInPolygon, quadCentre, quadLongSide, scaleQuad, shareInside } from '../geometry';
+import { pointInPolygon, quadCentre, quadLongSide, quadShortSide, sameCorners, scaleQuad, shareInside } from '../geometry';
 import { chromaOf, designChromaDistances, type Chroma } from './back-colour';
 import { initBackend, type VisionBackend } from './backend';
 import { BACK_EMBED_SIZE, CARD_ASPECT, CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH } from './classes';
-import { blobsOf, boundingRect, compareThumbs, cropRegion, greyThumb, mergeOverlapping, rectsOverlap, refreshTile, regionsOf, totalArea, type GreyThumb, type MovingBlobs, type PixelRect } from './change';
+import { blobsOf, boundingRect, compareThumbs, cropRegion, deepestRegion, greyThumb, mergeThrifty, rectsOverlap, refreshTile, regionsOf, totalArea, type GreyThumb, type MovingBlobs, type PixelRect } from './change';
 import { cropCard, indexCornerQuads, rectQuad, subQuad, type RgbImage } from './crop';
 import { decodeFrame } from './decode';
 import { BackLooks, backByLooks, backConfidence, EnrollmentStore, LOOK_RESCUE, mayBeBack, nameBackDesign } from './enrollment';
@@ -403,6 +403,9 @@ export const BACK_WIDER_LOOK = 1.06;
 /** A face read at least this surely sizes the cards of an uncalibrated frame (see dropFragmentBacks). */
 const SURE_FACE = 0.9;
 
+/** A card found in two overlapping regions: its outlines' corners lie within this share of its short side. */
+const TWICE_FOUND_SHARE = 0.18;
+
 /** How often tracking re-localises one refresh tile whatever changed, ms of frame time. */
 const REFRESH_INTERVAL_MS = 200;
 
@@ -498,6 +501,7 @@ class TfjsRecognizer implements CardRecognizer {
     this.tracks.clear();
     this.previousThumb = null;
     this.previousLocated = [];
+    this.foundWhole.clear();
     this.previousOutlines = null;
     // Another table, maybe another cloth: measured again on the next frame.
     this.paleCloth = false;
@@ -707,6 +711,8 @@ class TfjsRecognizer implements CardRecognizer {
 
   private previousThumb: GreyThumb | null = null;
   private previousLocated: LocatedCard[] = [];
+  /** Of previousLocated, the cards outlined by a frame read whole, where nothing has changed since (see locateWithTracking). */
+  private foundWhole = new Set<LocatedCard>();
 
   /**
    * Localisation, re-done only where the frame changed when tracking: cards outside the changed
@@ -716,6 +722,12 @@ class TfjsRecognizer implements CardRecognizer {
    * Every REFRESH_INTERVAL_MS of frame time one refresh tile is re-localised too, whatever
    * changed: a card missed while a hand moved over it is looked for again, and cards there are
    * outlined afresh (and read again where the outline moved), within 12 intervals.
+   * A card outlined by a frame read whole (`whole`: the score sort's) stays where nothing has
+   * changed since, though a refresh tile's localisation does not find it again: the whole read's
+   * localiser finds more (colour and sharp edges, grown outlines) than a tile's, and a sorted
+   * spread's backs found whole were lost a tile at a time between whole reads (6 players: 17 of
+   * a player's backs down to 13 within a second). Where the tile finds the card again, the whole
+   * read's outline stays (its reading with it).
    */
   private async locateWithTracking(image: RgbImage, timestampMs: number, whole = false): Promise<LocatedCard[]> {
     const thumb = greyThumb(image);
@@ -726,18 +738,31 @@ class TfjsRecognizer implements CardRecognizer {
     const change = this.tracking && previous ? compareThumbs(previous, thumb) : undefined;
     let regions = change !== undefined ? regionsOf(change, image.width, image.height, cardLength * 1.2) : null;
     this.motion = change !== undefined ? this.motionOf(blobsOf(change, image.width, image.height)) : undefined;
+    // What changed, before a refresh tile joins it.
+    const moved = regions ?? [];
     if (regions && !(timestampMs >= this.lastRefreshMs && timestampMs - this.lastRefreshMs < REFRESH_INTERVAL_MS)) {
       this.lastRefreshMs = timestampMs;
-      regions = mergeOverlapping([...regions, refreshTile(this.refreshCount++, image.width, image.height, cardLength)]);
+      regions = mergeThrifty([...regions, refreshTile(this.refreshCount++, image.width, image.height, cardLength)]);
     }
     let located: LocatedCard[];
     const changed = !whole && regions && totalArea(regions) <= 0.6 * image.width * image.height ? regions : null;
     this.changed = changed;
     if (!changed) {
       located = await this.locate(image, image, whole);
+      this.foundWhole = new Set(whole ? located : []);
     } else {
-      located = this.previousLocated.filter((card) => !changed.some((r) => contains(r, quadCentre(card.corners))));
-      located.push(...(await this.locateRegions(image, changed)));
+      const inside = (rects: readonly PixelRect[], card: LocatedCard) => rects.some((r) => contains(r, quadCentre(card.corners)));
+      const kept = this.previousLocated.filter((card) => !inside(changed, card) || (this.foundWhole.has(card) && !inside(moved, card)));
+      // A card kept from a whole read that the tile finds again keeps its outline (and so its
+      // reading): the tile's may be another outline of it, read afresh or not at all this frame.
+      const wholeKept = kept.filter((card) => this.foundWhole.has(card) && inside(changed, card));
+      const again = (card: LocatedCard) => {
+        const [x, y] = quadCentre(card.corners);
+        return wholeKept.some((w) => Math.hypot(quadCentre(w.corners)[0] - x, quadCentre(w.corners)[1] - y) <= quadShortSide(w.corners) / 2);
+      };
+      const fresh = (await this.locateRegions(image, changed)).filter((card) => !again(card));
+      located = [...kept, ...fresh];
+      this.foundWhole = new Set(kept.filter((card) => this.foundWhole.has(card)));
     }
     this.previousLocated = located;
     return located;
@@ -780,12 +805,18 @@ class TfjsRecognizer implements CardRecognizer {
       const parts: LocatePart[] = regions.map((region) => ({ image: cropRegion(image, region), options: { ...options, origin: [region.x, region.y] as Point } }));
       found = await runLocate(this.localLocate, this.helper, parts);
     }
-    return regions.flatMap((region, k) => {
+    // Regions may overlap (change.ts regionsOf): each card is kept from the region holding its
+    // centre deepest, and one found twice over (its centre a little apart in each) only once.
+    const kept: LocatedCard[] = [];
+    regions.forEach((region, k) => {
       const offset = (this.regionGroupOffset -= 1000);
-      return found[k]
+      const mine = found[k]
         .map((card) => ({ ...card, corners: card.corners.map(([x, y]) => [x + region.x, y + region.y]) as Quad, rivalGroup: regionRivalGroup(offset, card.rivalGroup) }))
-        .filter((card) => contains(region, quadCentre(card.corners)));
+        .filter((card) => deepestRegion(regions, quadCentre(card.corners)) === k);
+      const before = kept.length;
+      for (const card of mine) if (!kept.some((other, i) => i < before && sameCorners(other.corners, card.corners, quadShortSide(card.corners) * TWICE_FOUND_SHARE))) kept.push(card);
     });
+    return kept;
   }
 
   /**

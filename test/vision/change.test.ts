@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changedRegions, cropRegion, greyThumb, movingBlobs, REFRESH_GRID, refreshTile, totalArea } from '../../server/vision/change';
+import { changedRegions, coverCells, cropRegion, deepestRegion, greyThumb, mergeThrifty, movingBlobs, REFRESH_GRID, refreshTile, totalArea } from '../../server/vision/change';
 
 type Paint = { x: number; y: number; w: number; h: number };
 
@@ -46,7 +46,38 @@ describe('change detection', () => {
     for (const [x, y] of [[130, 120], [1130, 600], [630, 640]])
       expect(regions.filter((r) => x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height)).toHaveLength(1);
   });
-  it('merges regions that overlap once grown, so none overlap', () => {
+  it('covers an arm reaching diagonally across the table with a few regions along it, not its bounding box', () => {
+    // A diagonal band of 12 squares from the top left towards the middle (a hand dealing out from the centre).
+    const squares = Array.from({ length: 12 }, (_, i) => ({ x: 100 + i * 45, y: 60 + i * 40, w: 50, h: 50 }));
+    const regions = changedRegions(greyThumb(frame(1280, 720)), greyThumb(frame(1280, 720, ...squares)), 60);
+    expect(regions.length).toBeGreaterThan(1);
+    const box = { x0: Math.min(...regions.map((r) => r.x)), y0: Math.min(...regions.map((r) => r.y)), x1: Math.max(...regions.map((r) => r.x + r.width)), y1: Math.max(...regions.map((r) => r.y + r.height)) };
+    expect(totalArea(regions)).toBeLessThan(0.75 * (box.x1 - box.x0) * (box.y1 - box.y0));
+    // Every square's middle lies in some region, a margin inside it (or at the frame's edge).
+    for (const s of squares) {
+      const [x, y] = [s.x + s.w / 2, s.y + s.h / 2];
+      expect(regions.some((r) => x >= r.x + 60 && y >= r.y + 60 && x < r.x + r.width - 60 && y < r.y + r.height - 60)).toBe(true);
+    }
+  });
+  it('covers a compact group of cells with one box, a diagonal with boxes along it that search less', () => {
+    expect(coverCells([[0, 0], [1, 0], [0, 1], [1, 1], [2, 1]], 1)).toEqual([[0, 0, 2, 1]]);
+    const diagonal = Array.from({ length: 8 }, (_, i) => [i, i] as [number, number]);
+    const boxes = coverCells(diagonal, 1);
+    expect(boxes.length).toBeGreaterThan(1);
+    for (const [c, r] of diagonal) expect(boxes.filter(([c0, r0, c1, r1]) => c >= c0 && c <= c1 && r >= r0 && r <= r1)).toHaveLength(1);
+    const searched = boxes.reduce((sum, [c0, r0, c1, r1]) => sum + (c1 - c0 + 3) * (r1 - r0 + 3), 0);
+    expect(searched).toBeLessThan(10 * 10);
+  });
+  it('merges overlapping rectangles only where their box adds little area, and finds the region holding a point deepest', () => {
+    const a = { x: 0, y: 0, width: 100, height: 100 };
+    expect(mergeThrifty([a, { x: 50, y: 0, width: 100, height: 100 }])).toEqual([{ x: 0, y: 0, width: 150, height: 100 }]);
+    const corner = { x: 90, y: 90, width: 100, height: 100 };
+    expect(mergeThrifty([a, corner])).toEqual([a, corner]);
+    expect(deepestRegion([a, corner], [97, 97])).toBe(1);
+    expect(deepestRegion([a, corner], [50, 50])).toBe(0);
+    expect(deepestRegion([a, corner], [300, 300])).toBe(-1);
+  });
+  it('merges regions that overlap once grown into one where the box adds little area', () => {
     const regions = changedRegions(greyThumb(frame(640, 360)), greyThumb(frame(640, 360, { x: 100, y: 100, w: 30, h: 30 }, { x: 180, y: 100, w: 30, h: 30 })), 40);
     expect(regions).toHaveLength(1);
     expect(regions[0].x).toBeLessThanOrEqual(60);

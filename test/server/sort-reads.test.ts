@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { SortWholeReads } from '../../server/tables/sort-reads';
+
+/** Plays frames every 33 ms from `from` to `to`, each still or moving, and returns the times read whole. */
+function play(reads: SortWholeReads, from: number, to: number, moving: (t: number) => boolean): number[] {
+  const whole: number[] = [];
+  for (let t = from; t < to; t += 33) {
+    if (reads.take(t)) whole.push(t);
+    reads.observed(t, moving(t));
+  }
+  return whole;
+}
+
+const gaps = (times: number[]) => times.slice(1).map((t, i) => t - times[i]);
+
+describe('score sort: which frames are read whole', () => {
+  const tuning = { minGapMs: 1000, settleMs: 300, maxGapMs: 3000 };
+
+  it('reads the first sort frame whole, then a still spread every minGapMs', () => {
+    const whole = play(new SortWholeReads(tuning), 0, 10_000, () => false);
+    expect(whole[0]).toBe(0);
+    expect(whole.length).toBe(10);
+    for (const gap of gaps(whole)) expect(gap).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('while hands deal, reads only every maxGapMs; once the table has settled, every minGapMs again', () => {
+    // Dealing from 500 ms to 5,000 ms, then still.
+    const whole = play(new SortWholeReads(tuning), 0, 8000, (t) => t >= 500 && t < 5000);
+    expect(whole[0]).toBe(0);
+    const dealing = whole.filter((t) => t > 0 && t < 5000);
+    expect(dealing.length).toBe(1);
+    expect(dealing[0]).toBeGreaterThanOrEqual(3000);
+    // Settled 300 ms after the last moving frame (4,983 ms), not before; then a second apart.
+    const still = whole.filter((t) => t >= 5000);
+    expect(still[0]).toBeGreaterThanOrEqual(4983 + 300);
+    expect(still[0]).toBeLessThan(4983 + 300 + 100);
+    expect(still.length).toBe(3);
+  });
+
+  it('a frame still for less than settleMs after a moving one is not read whole; reset starts afresh', () => {
+    const reads = new SortWholeReads(tuning);
+    expect(reads.take(0)).toBe(true);
+    reads.observed(1000, true);
+    reads.observed(1100, false);
+    expect(reads.take(1150)).toBe(false);
+    reads.observed(1350, false);
+    expect(reads.take(1400)).toBe(true);
+    reads.reset();
+    expect(reads.take(1410)).toBe(true);
+  });
+});
