@@ -501,7 +501,6 @@ class TfjsRecognizer implements CardRecognizer {
     this.tracks.clear();
     this.previousThumb = null;
     this.previousLocated = [];
-    this.foundWhole.clear();
     this.previousOutlines = null;
     // Another table, maybe another cloth: measured again on the next frame.
     this.paleCloth = false;
@@ -711,8 +710,6 @@ class TfjsRecognizer implements CardRecognizer {
 
   private previousThumb: GreyThumb | null = null;
   private previousLocated: LocatedCard[] = [];
-  /** Of previousLocated, the cards outlined by a frame read whole, where nothing has changed since (see locateWithTracking). */
-  private foundWhole = new Set<LocatedCard>();
 
   /**
    * Localisation, re-done only where the frame changed when tracking: cards outside the changed
@@ -722,12 +719,6 @@ class TfjsRecognizer implements CardRecognizer {
    * Every REFRESH_INTERVAL_MS of frame time one refresh tile is re-localised too, whatever
    * changed: a card missed while a hand moved over it is looked for again, and cards there are
    * outlined afresh (and read again where the outline moved), within 12 intervals.
-   * A card outlined by a frame read whole (`whole`: the score sort's) stays where nothing has
-   * changed since, though a refresh tile's localisation does not find it again: the whole read's
-   * localiser finds more (colour and sharp edges, grown outlines) than a tile's, and a sorted
-   * spread's backs found whole were lost a tile at a time between whole reads (6 players: 17 of
-   * a player's backs down to 13 within a second). Where the tile finds the card again, the whole
-   * read's outline stays (its reading with it).
    */
   private async locateWithTracking(image: RgbImage, timestampMs: number, whole = false): Promise<LocatedCard[]> {
     const thumb = greyThumb(image);
@@ -738,8 +729,6 @@ class TfjsRecognizer implements CardRecognizer {
     const change = this.tracking && previous ? compareThumbs(previous, thumb) : undefined;
     let regions = change !== undefined ? regionsOf(change, image.width, image.height, cardLength * 1.2) : null;
     this.motion = change !== undefined ? this.motionOf(blobsOf(change, image.width, image.height)) : undefined;
-    // What changed, before a refresh tile joins it.
-    const moved = regions ?? [];
     if (regions && !(timestampMs >= this.lastRefreshMs && timestampMs - this.lastRefreshMs < REFRESH_INTERVAL_MS)) {
       this.lastRefreshMs = timestampMs;
       regions = mergeThrifty([...regions, refreshTile(this.refreshCount++, image.width, image.height, cardLength)]);
@@ -749,20 +738,9 @@ class TfjsRecognizer implements CardRecognizer {
     this.changed = changed;
     if (!changed) {
       located = await this.locate(image, image, whole);
-      this.foundWhole = new Set(whole ? located : []);
     } else {
-      const inside = (rects: readonly PixelRect[], card: LocatedCard) => rects.some((r) => contains(r, quadCentre(card.corners)));
-      const kept = this.previousLocated.filter((card) => !inside(changed, card) || (this.foundWhole.has(card) && !inside(moved, card)));
-      // A card kept from a whole read that the tile finds again keeps its outline (and so its
-      // reading): the tile's may be another outline of it, read afresh or not at all this frame.
-      const wholeKept = kept.filter((card) => this.foundWhole.has(card) && inside(changed, card));
-      const again = (card: LocatedCard) => {
-        const [x, y] = quadCentre(card.corners);
-        return wholeKept.some((w) => Math.hypot(quadCentre(w.corners)[0] - x, quadCentre(w.corners)[1] - y) <= quadShortSide(w.corners) / 2);
-      };
-      const fresh = (await this.locateRegions(image, changed)).filter((card) => !again(card));
-      located = [...kept, ...fresh];
-      this.foundWhole = new Set(kept.filter((card) => this.foundWhole.has(card)));
+      located = this.previousLocated.filter((card) => !changed.some((r) => contains(r, quadCentre(card.corners))));
+      located.push(...(await this.locateRegions(image, changed)));
     }
     this.previousLocated = located;
     return located;
