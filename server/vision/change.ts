@@ -164,13 +164,6 @@ function cover(cells: ReadonlyArray<readonly [number, number]>, margin: number):
  */
 const MERGE_SLACK = 1;
 
-/** Area of a rectangle's overlap with another, square pixels (0 when apart). */
-function overlapArea(a: PixelRect, b: PixelRect): number {
-  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
-  const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
-  return w > 0 && h > 0 ? w * h : 0;
-}
-
 function boundingBoxOf(a: PixelRect, b: PixelRect): PixelRect {
   const x = Math.min(a.x, b.x);
   const y = Math.min(a.y, b.y);
@@ -188,8 +181,7 @@ export function mergeThrifty(rects: PixelRect[]): PixelRect[] {
     merged = false;
     for (let i = 0; i < out.length && !merged; i++)
       for (let j = i + 1; j < out.length && !merged; j++) {
-        const overlap = overlapArea(out[i], out[j]);
-        if (overlap === 0) continue;
+        if (!rectsOverlap(out[i], out[j])) continue;
         const box = boundingBoxOf(out[i], out[j]);
         if (box.width * box.height > MERGE_SLACK * (out[i].width * out[i].height + out[j].width * out[j].height)) continue;
         out[i] = box;
