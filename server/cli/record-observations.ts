@@ -90,8 +90,8 @@ async function main(): Promise<void> {
     const due = paced ? pacer.takes(frame.timeMs) : count % every === 0;
     count++;
     if (due || frame.lastOfHand) {
-      // After the call a live table reads score-sort frames whole (the first, then each time the
-      // table settles: sort-reads.ts); so does the recorder, from the truth's call.
+      // After the call a live table reads score-sort frames whole (the first, then one a second
+      // while the table is still: sort-reads.ts); so does the recorder, from the truth's call.
       const called = frame.handTruth.callMs !== null && frame.handTimeMs >= frame.handTruth.callMs;
       if (called && sortHand !== frame.handIndex) {
         sortHand = frame.handIndex;

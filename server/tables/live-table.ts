@@ -295,8 +295,8 @@ export class LiveTable {
     this.recentFrames.push({ seq, image, contentType: `image/${header.format}` });
     if (this.recentFrames.length > RECENT_FRAMES) this.recentFrames.shift();
     // The score sort is counted from frames read whole (change tracking finds dealt backs lying
-    // close together poorly): the first after the call, then one each time the table settles
-    // after moving (sort-reads.ts).
+    // close together poorly): the first after the call, then one a second while the table is
+    // still and one every few seconds while hands deal (sort-reads.ts).
     const now = performance.now();
     const everyCard = this.rules.referee.hand?.phase === 'ended' && this.sortReads.take(now);
     this.pool.offer(this.id, { seq, image, captureTimeMs, receivedAtMs: now, ...(everyCard ? { everyCard } : {}) });
