@@ -314,6 +314,11 @@ export class LiveTable {
     return this.lastCapture ? this.lastCapture.captureTimeMs + (performance.now() - this.lastCapture.receivedAtMs) : Date.now();
   }
 
+  /** Whether a frame of the sort is still being read whole beside the live frames (the pool's `onWholeRead`). */
+  wholeReadPending(): boolean {
+    return this.pool.wholeReadPending(this.id);
+  }
+
   /** Counts a frame refused at the boundary. */
   rejectFrame(): void {
     this.counters.rejected();

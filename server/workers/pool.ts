@@ -22,13 +22,14 @@
  * asked to be read whole is read whole by the table's side worker (the next one after its home,
  * always the same, so its recogniser for the table keeps what its last whole read learnt: backs
  * read once are carried), and reaches its home as a plain live frame too, so tracking goes on at
- * the camera's pace. One whole read a table runs at a time; a newer one asked meanwhile replaces
- * one still waiting.
+ * the camera's pace. The backs the whole read found go on to the home ('adopt'), whose tracking
+ * carries those it has no outline for, as it carried a whole read of its own. One whole read a
+ * table runs at a time; a newer one asked meanwhile replaces one still waiting.
  */
 import { setFlagsFromString } from 'node:v8';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { CardCode } from '../game/cards';
-import type { FrameObservations, TableCalibration } from '../vision/types';
+import type { FrameObservations, TableCalibration, WholeReadCarry } from '../vision/types';
 import type { FromWorker, ToWorker, WorkerSetup } from './messages';
 import type { HelpStats } from './peer-help';
 
@@ -239,7 +240,7 @@ export class RecognitionPool {
     if (!job || job.occupies) slot.busy = false;
     if (job) {
       if (message.type === 'failed') job.reject(new Error(message.error));
-      else if (message.type === 'result') job.resolve(message.observations);
+      else if (message.type === 'result') job.resolve(message.carry ? { ...message.observations, carry: message.carry } : message.observations);
       else job.resolve(message.value);
     }
     this.pump();
@@ -292,6 +293,12 @@ export class RecognitionPool {
       queue.decodingAhead = true;
       home.worker.postMessage({ type: 'decode-ahead', tableId, seq: queue.waiting.seq, image: queue.waiting.image } satisfies ToWorker);
     }
+  }
+
+  /** Whether a whole read of the table is waiting or being read beside its live frames. */
+  wholeReadPending(tableId: string): boolean {
+    const queue = this.tables.get(tableId);
+    return queue !== undefined && (queue.wholeWaiting !== null || queue.wholeInFlight);
   }
 
   /** Recognises one frame and returns its observations (POST /frames); runs ahead of live frames. */
@@ -392,13 +399,17 @@ export class RecognitionPool {
     this.jobs.set(jobId, {
       occupies: true,
       resolve: (value) => {
-        if (settled()) queue.sink.onWholeRead?.(frame, value as FrameObservations, performance.now() - frame.receivedAtMs);
+        const { carry, ...observations } = value as FrameObservations & { carry?: WholeReadCarry };
+        if (!settled()) return;
+        // The home carries the backs the whole read found from its next frame on.
+        if (carry) this.slots[queue.home].worker.postMessage({ type: 'adopt', tableId, carry } satisfies ToWorker);
+        queue.sink.onWholeRead?.(frame, observations, performance.now() - frame.receivedAtMs);
       },
       reject: (error) => {
         if (settled()) queue.sink.onFailed(frame, error.message);
       },
     });
-    slot.worker.postMessage({ type: 'recognize', jobId, tableId, image: frame.image, timestampMs: frame.captureTimeMs, everyCard: true } satisfies ToWorker);
+    slot.worker.postMessage({ type: 'recognize', jobId, tableId, image: frame.image, timestampMs: frame.captureTimeMs, everyCard: true, carry: true } satisfies ToWorker);
   }
 
   /** The next table homed on worker `home` with a frame waiting, round-robin. */
