@@ -635,7 +635,10 @@ class TfjsRecognizer implements CardRecognizer {
     const final = suppressNested(surest, (card, nested) => !faint(card) && !unsureFaceAroundBack(card, nested));
     const cards: CardObservation[] = final.map((card) => this.observation(card));
     if (options.everyCard) {
-      const backs = final.filter((card, k) => card.id.identity.kind === 'back' && cards[k].confidence >= this.minConfidence);
+      // Only backs this recogniser's last frame had too (read then, carried by its tracking): one
+      // whole read's outlines on a gingham cloth read as a back come and go, a dealt back stays.
+      const carried = new Set(reused.filter((track) => track !== undefined));
+      const backs = final.filter((card, k) => card.id.identity.kind === 'back' && cards[k].confidence >= this.minConfidence && carried.has(card.id));
       this.wholeReadCarry = {
         timestampMs,
         cards: backs.map((card): CarriedBack => ({ located: { corners: card.corners, source: card.source, support: card.support }, thumbnail: cardThumbnail(image, card.corners), identity: card.id })),
