@@ -46,7 +46,7 @@ export interface BackCountTuning {
 export const DEFAULT_BACK_COUNT_TUNING: BackCountTuning = {
   windowMs: 2000,
   maxFrames: 40,
-  wholeReadWindowMs: 3500,
+  wholeReadWindowMs: 2000,
   minConfidence: DEFAULT_TRACKER_TUNING.minConfidence,
   minAgreeingFrames: 2,
   ownBacksWindowMs: 5000,

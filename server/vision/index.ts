@@ -512,6 +512,7 @@ class TfjsRecognizer implements CardRecognizer {
     this.previousOutlines = null;
     this.adopted = null;
     this.wholeReadCarry = null;
+    this.adoptedOutlines = new Set();
     // Another table, maybe another cloth: measured again on the next frame.
     this.paleCloth = false;
     this.plainTable = false;
@@ -635,10 +636,7 @@ class TfjsRecognizer implements CardRecognizer {
     const final = suppressNested(surest, (card, nested) => !faint(card) && !unsureFaceAroundBack(card, nested));
     const cards: CardObservation[] = final.map((card) => this.observation(card));
     if (options.everyCard) {
-      // Only backs this recogniser's last frame had too (read then, carried by its tracking): one
-      // whole read's outlines on a gingham cloth read as a back come and go, a dealt back stays.
-      const carried = new Set(reused.filter((track) => track !== undefined));
-      const backs = final.filter((card, k) => card.id.identity.kind === 'back' && cards[k].confidence >= this.minConfidence && carried.has(card.id));
+      const backs = final.filter((card, k) => card.id.identity.kind === 'back' && cards[k].confidence >= this.minConfidence);
       this.wholeReadCarry = {
         timestampMs,
         cards: backs.map((card): CarriedBack => ({ located: { corners: card.corners, source: card.source, support: card.support }, thumbnail: cardThumbnail(image, card.corners), identity: card.id })),
@@ -677,7 +675,6 @@ class TfjsRecognizer implements CardRecognizer {
     const tracks = (carry.cards as CarriedBack[]).map((back) => ({ corners: back.located.corners, thumbnail: back.thumbnail, value: back }));
     // Only backs that still look as they did (a hand or another card over one is no such back).
     const still = tracks.filter((track) => findUnchanged([track], track.corners, cardThumbnail(image, track.corners))).map((track) => track.value);
-    if (still.length === 0) return;
     // The whole read's outline stands for the card where tracking has another there: its
     // localiser outlines close-dealt backs as one, or offset (the 3-player gingham sort's 26
     // blue-grey backs: 5 read as backs from a tracked frame's outlines, 24 by a whole read).
@@ -685,11 +682,20 @@ class TfjsRecognizer implements CardRecognizer {
       const centre = quadCentre(card.corners);
       return still.some(({ located }) => pointInPolygon(located.corners, ...centre) || pointInPolygon(card.corners, ...quadCentre(located.corners)));
     };
+    // The last whole read's backs that tracking still carries as they were adopted go: this
+    // whole read stands for them, as a whole read of its own replaced every outline (kept, one
+    // whole read's outline on a gingham cloth read as a back stayed until a refresh tile came by).
+    const superseded = this.adoptedOutlines;
+    const gone = (card: LocatedCard) => superseded.has(card) || replaced(card);
     const located = still.map((back) => back.located);
-    found.splice(0, found.length, ...found.filter((card) => !replaced(card)), ...located);
-    this.previousLocated = [...this.previousLocated.filter((card) => !replaced(card)), ...located];
+    found.splice(0, found.length, ...found.filter((card) => !gone(card)), ...located);
+    this.previousLocated = [...this.previousLocated.filter((card) => !gone(card)), ...located];
+    this.adoptedOutlines = new Set(located);
     this.tracks.adopt(still.map((back) => ({ corners: back.located.corners, thumbnail: back.thumbnail, value: back.identity })));
   }
+
+  /** The outlines the last adopted whole read added (the next one supersedes those still carried unchanged). */
+  private adoptedOutlines = new Set<LocatedCard>();
 
   private planeSize = '';
   /** The last tracked frame's outlines, probes included (null: none yet; see readWhenSteady). */

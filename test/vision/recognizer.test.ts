@@ -368,10 +368,7 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
       const found = (cards: CardObservation[]) => sort.sorted.filter((t) => cards.some((c) => c.kind === 'back' && c.backId === 'deck-p1' && c.confidence >= 0.35 && near(c.corners, t.corners))).length;
       await home.recognize(frame, 0);
       const tracked = found((await home.recognize(frame, 33)).cards);
-      // A back is carried once two whole reads in a row found it (the side recogniser's tracking carried it).
-      await side.recognize(frame, 0, { everyCard: true });
-      expect(side.takeWholeReadCarry!()?.cards).toEqual([]);
-      const whole = found((await side.recognize(frame, 1000, { everyCard: true })).cards);
+      const whole = found((await side.recognize(frame, 0, { everyCard: true })).cards);
       const carry = side.takeWholeReadCarry!();
       expect(side.takeWholeReadCarry!()).toBeNull();
       expect(tracked).toBeLessThan(whole);
