@@ -26,10 +26,10 @@ export interface BackCountTuning {
   /** At most this many frames are kept, whatever their times (frames read whole aside). */
   maxFrames: number;
   /**
-   * Frames read whole (every card localised and read, about once a second) count this long, ms:
-   * long enough to hold two of them, so a back only whole reads find (dealt close to others)
-   * is seen in two frames, though a whole read read beside the live frames comes back up to a
-   * second after the frames that followed it.
+   * Frames read whole (every card localised and read, about once a second) count this long, ms,
+   * however many live frames came since: one read beside the live frames comes back a second or
+   * two after the frames that followed it, and at 30 fps `maxFrames` is 1.3 s of them. (3.5 s,
+   * tried so that a back only whole reads find is seen in two of them, made no hand better.)
    */
   wholeReadWindowMs: number;
   /** Backs seen with less confidence (0..1) are not counted. */

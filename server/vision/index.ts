@@ -636,7 +636,9 @@ class TfjsRecognizer implements CardRecognizer {
     const final = suppressNested(surest, (card, nested) => !faint(card) && !unsureFaceAroundBack(card, nested));
     const cards: CardObservation[] = final.map((card) => this.observation(card));
     if (options.everyCard) {
-      const backs = final.filter((card, k) => card.id.identity.kind === 'back' && cards[k].confidence >= this.minConfidence);
+      // Not the players' own piles (a Nerts pile's top, a stock): tracking follows those itself.
+      const ownPile = (zone: string | undefined) => zone !== undefined && (isNertsZone(zone) || zone.endsWith('/stock'));
+      const backs = final.filter((card, k) => card.id.identity.kind === 'back' && cards[k].confidence >= this.minConfidence && !ownPile(card.zone));
       this.wholeReadCarry = {
         timestampMs,
         cards: backs.map((card): CarriedBack => ({ located: { corners: card.corners, source: card.source, support: card.support }, thumbnail: cardThumbnail(image, card.corners), identity: card.id })),
@@ -680,6 +682,7 @@ class TfjsRecognizer implements CardRecognizer {
     // blue-grey backs: 5 read as backs from a tracked frame's outlines, 24 by a whole read).
     const replaced = (card: LocatedCard) => {
       const centre = quadCentre(card.corners);
+      if (isNertsZone(this.zoneOf(card.corners))) return false; // a Nerts pile's card is the tracker's to follow
       return still.some(({ located }) => pointInPolygon(located.corners, ...centre) || pointInPolygon(card.corners, ...quadCentre(located.corners)));
     };
     // The last whole read's backs that tracking still carries as they were adopted go: this

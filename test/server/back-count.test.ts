@@ -126,24 +126,26 @@ describe('score-sort back count', () => {
     expect(backCountOf(state, 'deck-ann')).toBe(3);
   });
 
-  it('takes a whole read that comes late into its place in time, and keeps whole reads long enough to count what only they find', () => {
-    // Live frames find 6 of Ann's backs; whole reads, read beside them and back a second late, find all 8.
+  it('takes a whole read that comes late into its place in time, and keeps whole reads the whole window', () => {
+    // Live frames at 30 fps find 6 of Ann's backs; whole reads, read beside them and back late, find all 8.
     const whole = { wholeRead: true };
     let state = initialBackCountState();
-    for (let t = 10_000; t <= 11_000; t += 100) state = addBackFrame(state, t, spread('deck-ann', 6));
+    for (let t = 10_000; t <= 10_500; t += 33) state = addBackFrame(state, t, spread('deck-ann', 6));
     state = addBackFrame(state, 10_200, spread('deck-ann', 8), undefined, whole);
-    expect(state.frames.map((frame) => frame.timeMs).slice(0, 4)).toEqual([10_000, 10_100, 10_200, 10_200]);
+    const times = state.frames.map((frame) => frame.timeMs);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(state.frames.find((frame) => frame.whole)?.timeMs).toBe(10_200);
     expect(backCountOf(state, 'deck-ann')).toBe(6); // one frame saw the last two
-    for (let t = 11_100; t <= 12_500; t += 100) state = addBackFrame(state, t, spread('deck-ann', 6));
+    for (let t = 10_533; t <= 11_800; t += 33) state = addBackFrame(state, t, spread('deck-ann', 6));
     state = addBackFrame(state, 11_500, spread('deck-ann', 8), undefined, whole);
-    // The first whole read is older than the live window (2 s) but within its own: two frames saw all 8.
-    expect(state.frames.some((frame) => frame.timeMs === 10_200 && frame.whole)).toBe(true);
-    expect(state.frames.filter((frame) => !frame.whole)[0].timeMs).toBeGreaterThan(12_500 - DEFAULT_BACK_COUNT_TUNING.windowMs);
+    // The first whole read is behind the newest 40 live frames (1.3 s) but within the window (2 s): two frames saw all 8.
+    expect(state.frames.filter((frame) => !frame.whole)).toHaveLength(DEFAULT_BACK_COUNT_TUNING.maxFrames);
+    expect(state.frames.filter((frame) => frame.whole).map((frame) => frame.timeMs)).toEqual([10_200, 11_500]);
     expect(backCountOf(state, 'deck-ann')).toBe(8);
     // A whole read older than its window adds nothing (and restarts nothing).
-    expect(addBackFrame(state, 12_500 - DEFAULT_BACK_COUNT_TUNING.wholeReadWindowMs, spread('deck-bob', 3), undefined, whole)).toBe(state);
+    expect(addBackFrame(state, 11_800 - DEFAULT_BACK_COUNT_TUNING.wholeReadWindowMs, spread('deck-bob', 3), undefined, whole)).toBe(state);
     // Later frames push the whole reads out in their turn.
-    for (let t = 12_600; t <= 15_000; t += 100) state = addBackFrame(state, t, spread('deck-ann', 6));
+    for (let t = 11_833; t <= 13_600; t += 33) state = addBackFrame(state, t, spread('deck-ann', 6));
     expect(backCountOf(state, 'deck-ann')).toBe(6);
   });
 
