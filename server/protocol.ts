@@ -415,10 +415,8 @@ export const PipelineStatsSchema = Type.Object({
   p50Ms: Type.Number(),
   p95Ms: Type.Number(),
   /**
-   * Since the table opened (this server run), to the millisecond: all frames, the frames not read
-   * whole (`play…`), and whole reads (every card read, at the score sort) apart. With two workers or
-   * more a whole read is an extra read of a frame that also came back as a live one
-   * (server/workers/pool.ts), so it is no frame of the first two.
+   * Since the table opened (this server run), to the millisecond: all frames, frames read during
+   * play, and whole reads (every card read, at the score sort) apart.
    */
   session: Type.Optional(
     Type.Object({

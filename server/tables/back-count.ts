@@ -23,15 +23,8 @@ import { DEFAULT_TRACKER_TUNING, parseZone } from '../tracker/tracker';
 export interface BackCountTuning {
   /** Frames older than this (behind the newest) no longer count, ms. */
   windowMs: number;
-  /** At most this many frames are kept, whatever their times (frames read whole aside). */
+  /** At most this many frames are kept, whatever their times. */
   maxFrames: number;
-  /**
-   * Frames read whole (every card localised and read, about once a second) count this long, ms,
-   * however many live frames came since: one read beside the live frames comes back a second or
-   * two after the frames that followed it, and at 30 fps `maxFrames` is 1.3 s of them. (3.5 s,
-   * tried so that a back only whole reads find is seen in two of them, made no hand better.)
-   */
-  wholeReadWindowMs: number;
   /** Backs seen with less confidence (0..1) are not counted. */
   minConfidence: number;
   /** A count must be reached in this many frames of the window to be reported. */
@@ -46,7 +39,6 @@ export interface BackCountTuning {
 export const DEFAULT_BACK_COUNT_TUNING: BackCountTuning = {
   windowMs: 2000,
   maxFrames: 40,
-  wholeReadWindowMs: 2000,
   minConfidence: DEFAULT_TRACKER_TUNING.minConfidence,
   minAgreeingFrames: 2,
   ownBacksWindowMs: 5000,
@@ -70,8 +62,7 @@ export interface BackSpot {
 
 /** The counter's state: the recent frames' counted backs, oldest first. Plain JSON. */
 export interface BackCountState {
-  /** In time order; `whole`: read whole (see BackCountTuning.wholeReadWindowMs). */
-  frames: Array<{ timeMs: number; backs: CountedBack[]; whole?: boolean }>;
+  frames: Array<{ timeMs: number; backs: CountedBack[] }>;
   /** Whether any back has been counted since the counter started (the sort has begun). */
   anyBackSeen: boolean;
   /** Backs in the last play frames before the call (addPlayFrame), oldest first. */
@@ -163,43 +154,15 @@ export function tallyBacks(cards: CardObservation[], minConfidence: number, ownB
 
 /**
  * Adds one frame of the sort (its table time in ms and its cards); frames out of the window are
- * dropped. A clock that jumps back restarts the window, but a frame read whole (`wholeRead`) may
- * come late, after frames taken later than it (the pool reads it beside them): it takes its place
- * in time, or is left out when already older than its window. The first sort frame freezes `ownBacks`.
+ * dropped. A clock that jumps back restarts the window. The first sort frame freezes `ownBacks`.
  */
-export function addBackFrame(
-  state: BackCountState,
-  timeMs: number,
-  cards: CardObservation[],
-  tuning: BackCountTuning = DEFAULT_BACK_COUNT_TUNING,
-  { wholeRead = false }: { wholeRead?: boolean } = {},
-): BackCountState {
+export function addBackFrame(state: BackCountState, timeMs: number, cards: CardObservation[], tuning: BackCountTuning = DEFAULT_BACK_COUNT_TUNING): BackCountState {
   const ownBacks = state.ownBacks ?? state.playFrames.flatMap((frame) => frame.backs);
   const backs = countedBacks(cards, tuning.minConfidence, ownBacks);
-  const frame = wholeRead ? { timeMs, backs, whole: true } : { timeMs, backs };
   const newest = state.frames[state.frames.length - 1];
-  let frames: BackCountState['frames'];
-  if (!newest || timeMs >= newest.timeMs) frames = [...state.frames, frame];
-  else if (!wholeRead) frames = [frame];
-  else if (timeMs <= newest.timeMs - tuning.wholeReadWindowMs) return state;
-  else {
-    const at = state.frames.findIndex((other) => other.timeMs > timeMs);
-    frames = [...state.frames.slice(0, at), frame, ...state.frames.slice(at)];
-  }
-  return { ...state, frames: keptFrames(frames, tuning), anyBackSeen: state.anyBackSeen || backs.length > 0, ownBacks };
-}
-
-/** The frames still in their windows behind the newest: the newest `maxFrames` live ones within `windowMs`, whole reads within `wholeReadWindowMs`. */
-function keptFrames(frames: BackCountState['frames'], tuning: BackCountTuning): BackCountState['frames'] {
-  const newestMs = frames[frames.length - 1].timeMs;
-  let live = 0;
-  const kept: BackCountState['frames'] = [];
-  for (let i = frames.length - 1; i >= 0; i -= 1) {
-    const frame = frames[i];
-    const keep = frame.whole ? frame.timeMs > newestMs - tuning.wholeReadWindowMs : frame.timeMs > newestMs - tuning.windowMs && live++ < tuning.maxFrames;
-    if (keep) kept.push(frame);
-  }
-  return kept.reverse();
+  const kept = newest && timeMs < newest.timeMs ? [] : state.frames.filter((frame) => frame.timeMs > timeMs - tuning.windowMs);
+  const frames = [...kept, { timeMs, backs }].slice(-tuning.maxFrames);
+  return { ...state, frames, anyBackSeen: state.anyBackSeen || backs.length > 0, ownBacks };
 }
 
 /**

@@ -314,11 +314,6 @@ export class LiveTable {
     return this.lastCapture ? this.lastCapture.captureTimeMs + (performance.now() - this.lastCapture.receivedAtMs) : Date.now();
   }
 
-  /** Whether a frame of the sort is still being read whole beside the live frames (the pool's `onWholeRead`). */
-  wholeReadPending(): boolean {
-    return this.pool.wholeReadPending(this.id);
-  }
-
   /** Counts a frame refused at the boundary. */
   rejectFrame(): void {
     this.counters.rejected();
@@ -335,13 +330,6 @@ export class LiveTable {
       const observations = this.stored.calibration === null ? this.withDefaultZones(recognised) : recognised;
       this.latestObservations = observations;
       this.onObservations(frame, observations, latencyMs);
-    },
-    onWholeRead: (frame: PendingFrame, recognised: FrameObservations, latencyMs: number) => {
-      this.counters.wholeRead(latencyMs);
-      // A whole read of the sort, read beside the live frames (pool.ts): it counts backs only.
-      if (this.rules.referee.hand?.phase !== 'ended') return;
-      const observations = this.stored.calibration === null ? this.withDefaultZones(recognised) : recognised;
-      this.countSortedBacks(frame, observations, true);
     },
     onDropped: (count: number) => this.counters.dropped(count),
     onFailed: (_frame: PendingFrame, error: string) => {
@@ -394,7 +382,7 @@ export class LiveTable {
     }
     if (this.rules.referee.hand?.phase === 'ended') {
       if (observations.motion) this.sortReads.observed(frame.receivedAtMs, observations.motion.length > 0);
-      this.countSortedBacks(frame, observations, frame.everyCard === true);
+      this.countSortedBacks(frame, observations);
     }
     const now = Date.now();
     if (now - this.lastObservationsSentMs >= 1000 / OBSERVATIONS_PER_SECOND) {
@@ -418,12 +406,12 @@ export class LiveTable {
    * as it did during play (TableBackground) are no sorted cards and are not counted; such frames
    * wait for their thumbnail. Frames are counted in the order they came.
    */
-  private countSortedBacks(frame: PendingFrame, observations: FrameObservations, wholeRead: boolean): void {
+  private countSortedBacks(frame: PendingFrame, observations: FrameObservations): void {
     const hand = this.backCountHand;
     const count = (cards: CardObservation[]) => {
       // A frame whose thumbnail came after scoring (which freezes the counts) or a new hand counts nowhere.
       if (hand !== this.backCountHand || this.rules.referee.hand?.phase !== 'ended') return;
-      this.backCount = addBackFrame(this.backCount, frame.captureTimeMs, cards, undefined, { wholeRead });
+      this.backCount = addBackFrame(this.backCount, frame.captureTimeMs, cards);
       const view = this.view();
       const check = JSON.stringify(view.backCheck ?? null);
       if (check !== this.lastBackCheckSent) {

@@ -4,10 +4,8 @@
  * After the call players gather the centre cards, deal each player's out face down and hold still
  * while the camera counts (back-count.ts). Change tracking reports every card it already knows in
  * each frame, but finds dealt backs poorly where they lie close together, so the sort needs whole
- * reads; a whole read of a 1280x720 frame takes about half a second of one core on this machine
- * (with two workers or more it runs on another worker than the table's live frames, and their
- * tracking carries the backs it found: server/workers/pool.ts; with one, the live frames that
- * come meanwhile are dropped). Until session 38 a frame was read whole every second of the
+ * reads; a whole read of a 1280x720 frame takes about a second on this machine, and while it runs
+ * the table's live frames are dropped. Until session 38 a frame was read whole every second of the
  * sort, a dozen a hand, half of them while hands were still gathering and dealing the cards, when
  * a whole read finds a spread that is about to change (and hands over it).
  *

@@ -49,9 +49,6 @@ export class PipelineCounters {
   private readonly latencies: number[] = [];
   private readonly processedAt: number[] = [];
   private readonly playLatencies = new LatencyHistogram();
-  /** Frames read whole that came back as the table's frames (a one-worker pool reads them in turn). */
-  private readonly wholeFrameLatencies = new LatencyHistogram();
-  /** Every whole read: those frames and the whole reads beside them (`wholeRead`). */
   private readonly wholeReadLatencies = new LatencyHistogram();
 
   received(): void {
@@ -72,23 +69,12 @@ export class PipelineCounters {
   /** A frame came back from the recogniser after `latencyMs` (ms); `wholeRead`: it was read whole (RecognizeOptions.everyCard). */
   processed(latencyMs: number, wholeRead = false): void {
     this.framesProcessed += 1;
-    if (wholeRead) {
-      this.wholeFrameLatencies.add(latencyMs);
-      this.wholeReadLatencies.add(latencyMs);
-    } else this.playLatencies.add(latencyMs);
+    (wholeRead ? this.wholeReadLatencies : this.playLatencies).add(latencyMs);
     this.latencies.push(latencyMs);
     if (this.latencies.length > LATENCY_WINDOW) this.latencies.shift();
     const now = performance.now();
     this.processedAt.push(now);
     while (this.processedAt.length > 0 && now - this.processedAt[0] > FPS_WINDOW_MS) this.processedAt.shift();
-  }
-
-  /**
-   * A frame was also read whole beside the live frames (pool.ts `onWholeRead`), `latencyMs` after
-   * it came: no frame of its own (the same frame came back as a live one), but a whole read.
-   */
-  wholeRead(latencyMs: number): void {
-    this.wholeReadLatencies.add(latencyMs);
   }
 
   /** Counters now. */
@@ -109,8 +95,8 @@ export class PipelineCounters {
       p50Ms: Math.round(pick(0.5) * 10) / 10,
       p95Ms: Math.round(pick(0.95) * 10) / 10,
       session: {
-        p50Ms: LatencyHistogram.quantile(0.5, this.playLatencies, this.wholeFrameLatencies),
-        p95Ms: LatencyHistogram.quantile(0.95, this.playLatencies, this.wholeFrameLatencies),
+        p50Ms: LatencyHistogram.quantile(0.5, this.playLatencies, this.wholeReadLatencies),
+        p95Ms: LatencyHistogram.quantile(0.95, this.playLatencies, this.wholeReadLatencies),
         playFrames: this.playLatencies.count,
         playP50Ms: LatencyHistogram.quantile(0.5, this.playLatencies),
         playP95Ms: LatencyHistogram.quantile(0.95, this.playLatencies),

@@ -3,12 +3,10 @@
  * weights. It implements the Recognizer interface by reading the observations a test wrote into
  * the frame itself (a PNG `tEXt` chunk or a JPEG comment named `nerts-obs`), so frames travel
  * through the real sockets, queue and worker threads unchanged. A frame without that payload
- * yields no cards. `encodeFakeFrame` builds such frames. A card written with `wholeReadOnly` is
- * one change tracking misses and only a whole read (`everyCard`) finds, as the real recogniser
- * misses backs dealt close together between whole reads.
+ * yields no cards. `encodeFakeFrame` builds such frames.
  */
 import { deflateSync, crc32 } from 'node:zlib';
-import type { CardObservation, FrameInput, FrameObservations, RecognizeOptions, Recognizer, TableCalibration } from './types';
+import type { CardObservation, FrameInput, FrameObservations, Recognizer, TableCalibration } from './types';
 import type { CardCode } from '../game/cards';
 import { readFrameHeader } from '../workers/frame-format';
 
@@ -39,7 +37,7 @@ export function createFakeRecognizer(options: FakeRecognizerOptions = {}): FakeR
   const state: FakeRecognizerState = { enrolledBacks: [], backViews: {}, faceViews: {}, enrolledFaces: [], calibration: null, framesSeen: 0 };
   return {
     state,
-    async recognize(frame: FrameInput, timestampMs: number, { everyCard = false }: RecognizeOptions = {}): Promise<FrameObservations> {
+    async recognize(frame: FrameInput, timestampMs: number): Promise<FrameObservations> {
       const started = performance.now();
       state.framesSeen += 1;
       if (options.delayMs) {
@@ -50,7 +48,7 @@ export function createFakeRecognizer(options: FakeRecognizerOptions = {}): FakeR
       }
       if (frame.kind === 'rgb') return { timestampMs, width: frame.width, height: frame.height, cards: [] };
       const header = readFrameHeader(frame.data);
-      const cards = readPayload(frame.data).flatMap(({ wholeReadOnly, ...card }) => (wholeReadOnly && !everyCard ? [] : [card]));
+      const cards = readPayload(frame.data);
       return { timestampMs, width: header.width, height: header.height, cards, timingsMs: { fake: performance.now() - started } };
     },
     async enrollBack(backId: string, views: FrameInput[]): Promise<void> {
@@ -74,15 +72,12 @@ export function createFakeRecognizer(options: FakeRecognizerOptions = {}): FakeR
   };
 }
 
-/** A card as a test writes it into a fake frame: `wholeReadOnly`, only a whole read finds it. */
-export type FakeCard = CardObservation & { wholeReadOnly?: boolean };
-
-function readPayload(bytes: Uint8Array): FakeCard[] {
+function readPayload(bytes: Uint8Array): CardObservation[] {
   const text = findPngText(bytes) ?? findJpegComment(bytes);
   if (!text) return [];
   try {
     const parsed: unknown = JSON.parse(text);
-    return Array.isArray(parsed) ? (parsed as FakeCard[]) : [];
+    return Array.isArray(parsed) ? (parsed as CardObservation[]) : [];
   } catch {
     return [];
   }
@@ -137,7 +132,7 @@ const blankIdatCache = new Map<string, Buffer>();
  * Builds a valid RGB PNG of `width`×`height` pixels carrying `cards` for the fake recogniser
  * (what a test's camera sends): black, or `pixels` (packed RGB, row by row) when given.
  */
-export function encodeFakeFrame(cards: FakeCard[], width = 1280, height = 720, pixels?: Uint8Array): Buffer {
+export function encodeFakeFrame(cards: CardObservation[], width = 1280, height = 720, pixels?: Uint8Array): Buffer {
   const key = `${width}x${height}`;
   let idat = pixels ? undefined : blankIdatCache.get(key);
   if (pixels) {

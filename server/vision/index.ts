@@ -44,8 +44,8 @@ import { loadInferenceModelFromDir, readModelMetadata } from './model-io';
 import { loadOpenCv, type OpenCv } from './opencv';
 import { placesToProbe, PROBE_DEFAULTS, probePile, probeSpanPolygon, rememberCentreCards, zoneImagePolygon, type RememberedCard } from './probe';
 import { tablePlane, zoneAt, type TablePlane } from './rectify';
-import { cardThumbnail, findUnchanged, isCountedZone, isNertsZone, isSeatZone, readsThisFrame, READS_PER_FRAME, steadyOutlines, TrackMemory } from './tracking';
-import type { CardObservation, FrameInput, FrameObservations, MotionBlob, Point, Quad, RecognizeOptions, Recognizer, TableCalibration, WholeReadCarry } from './types';
+import { cardThumbnail, isCountedZone, isNertsZone, isSeatZone, readsThisFrame, READS_PER_FRAME, steadyOutlines, TrackMemory } from './tracking';
+import type { CardObservation, FrameInput, FrameObservations, MotionBlob, Point, Quad, RecognizeOptions, Recognizer, TableCalibration } from './types';
 
 /** Default model folders: models/card-identity and models/card-index at the repo root. */
 export const DEFAULT_MODEL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'models', 'card-identity');
@@ -281,14 +281,6 @@ export async function loadLocate(): Promise<RunLocate> {
   return localLocate((await loadOpenCv()).cv);
 }
 
-/** A back a whole read found, as another recogniser of the table takes it over (WholeReadCarry's cards). */
-interface CarriedBack {
-  located: LocatedCard;
-  /** How it looked then (cardThumbnail): carried only while it still looks so. */
-  thumbnail: Float32Array;
-  identity: TrackedIdentity;
-}
-
 interface TrackedIdentity {
   identity: Identity;
   /** Which models read it: its embedding is comparable only with looks and enrolments of the same. */
@@ -510,9 +502,6 @@ class TfjsRecognizer implements CardRecognizer {
     this.previousThumb = null;
     this.previousLocated = [];
     this.previousOutlines = null;
-    this.adopted = null;
-    this.wholeReadCarry = null;
-    this.adoptedOutlines = new Set();
     // Another table, maybe another cloth: measured again on the next frame.
     this.paleCloth = false;
     this.plainTable = false;
@@ -549,7 +538,6 @@ class TfjsRecognizer implements CardRecognizer {
     // the cards were lost; at the seats the probes fit the Nerts piles, and rough ink fits by the
     // piles made the Nerts counts worse (docs/BENCHMARKS.md, session 23).
     const found = (await this.locateWithTracking(image, timestampMs, options.everyCard === true)).filter((card) => card.source !== 'ink' || !this.plane || this.zoneOf(card.corners) === 'centre');
-    if (!options.everyCard) this.carryAdopted(image, found);
     const located = this.probeRememberedCentre(image, this.probeNertsPiles(image, oneOutlinePerNertsPile(found, nertsPileOf)));
     lap('locate');
 
@@ -633,72 +621,10 @@ class TfjsRecognizer implements CardRecognizer {
     // back (LOOK_RESCUE; the 6-player score sort, session 34).
     const unsureFaceAroundBack = (card: ReadCard, nested: ReadCard) =>
       this.plane !== null && card.id.identity.kind === 'face' && card.id.identity.confidence < LOOK_RESCUE.maxFace && isBack(nested) && sureness(nested) > sureness(card);
-    const final = suppressNested(surest, (card, nested) => !faint(card) && !unsureFaceAroundBack(card, nested));
-    const cards: CardObservation[] = final.map((card) => this.observation(card));
-    if (options.everyCard) {
-      // Not the players' own piles (a Nerts pile's top, a stock): tracking follows those itself.
-      const ownPile = (zone: string | undefined) => zone !== undefined && (isNertsZone(zone) || zone.endsWith('/stock'));
-      const backs = final.filter((card, k) => card.id.identity.kind === 'back' && cards[k].confidence >= this.minConfidence && !ownPile(card.zone));
-      this.wholeReadCarry = {
-        timestampMs,
-        cards: backs.map((card): CarriedBack => ({ located: { corners: card.corners, source: card.source, support: card.support }, thumbnail: cardThumbnail(image, card.corners), identity: card.id })),
-      };
-    }
+    const cards: CardObservation[] = suppressNested(surest, (card, nested) => !faint(card) && !unsureFaceAroundBack(card, nested)).map((card) => this.observation(card));
     lap('observe');
     return { timestampMs, width: image.width, height: image.height, cards, ...(this.motion ? { motion: this.motion } : {}), timingsMs: timings };
   }
-
-  /** What the last whole read found for another recogniser to carry (takeWholeReadCarry). */
-  private wholeReadCarry: WholeReadCarry | null = null;
-  /** A whole read done elsewhere, to be carried from the next tracked frame on (adoptWholeRead). */
-  private adopted: WholeReadCarry | null = null;
-
-  takeWholeReadCarry(): WholeReadCarry | null {
-    const carry = this.wholeReadCarry;
-    this.wholeReadCarry = null;
-    return carry;
-  }
-
-  adoptWholeRead(carry: WholeReadCarry): void {
-    this.adopted = carry;
-  }
-
-  /**
-   * Adds to a tracked frame's cards the backs a whole read elsewhere found (adoptWholeRead) where
-   * this frame has no card and the back still looks as it did, readings and all: from here on
-   * tracking carries them as if this recogniser had read that frame whole (the score sort: the
-   * pool reads frames whole on another worker, and dealt backs lying close together are found
-   * by whole reads and carried by tracking, not found by it).
-   */
-  private carryAdopted(image: RgbImage, found: LocatedCard[]): void {
-    const carry = this.adopted;
-    this.adopted = null;
-    if (!carry || !this.tracking) return;
-    const tracks = (carry.cards as CarriedBack[]).map((back) => ({ corners: back.located.corners, thumbnail: back.thumbnail, value: back }));
-    // Only backs that still look as they did (a hand or another card over one is no such back).
-    const still = tracks.filter((track) => findUnchanged([track], track.corners, cardThumbnail(image, track.corners))).map((track) => track.value);
-    // The whole read's outline stands for the card where tracking has another there: its
-    // localiser outlines close-dealt backs as one, or offset (the 3-player gingham sort's 26
-    // blue-grey backs: 5 read as backs from a tracked frame's outlines, 24 by a whole read).
-    const replaced = (card: LocatedCard) => {
-      const centre = quadCentre(card.corners);
-      if (isNertsZone(this.zoneOf(card.corners))) return false; // a Nerts pile's card is the tracker's to follow
-      return still.some(({ located }) => pointInPolygon(located.corners, ...centre) || pointInPolygon(card.corners, ...quadCentre(located.corners)));
-    };
-    // The last whole read's backs that tracking still carries as they were adopted go: this
-    // whole read stands for them, as a whole read of its own replaced every outline (kept, one
-    // whole read's outline on a gingham cloth read as a back stayed until a refresh tile came by).
-    const superseded = this.adoptedOutlines;
-    const gone = (card: LocatedCard) => superseded.has(card) || replaced(card);
-    const located = still.map((back) => back.located);
-    found.splice(0, found.length, ...found.filter((card) => !gone(card)), ...located);
-    this.previousLocated = [...this.previousLocated.filter((card) => !gone(card)), ...located];
-    this.adoptedOutlines = new Set(located);
-    this.tracks.adopt(still.map((back) => ({ corners: back.located.corners, thumbnail: back.thumbnail, value: back.identity })));
-  }
-
-  /** The outlines the last adopted whole read added (the next one supersedes those still carried unchanged). */
-  private adoptedOutlines = new Set<LocatedCard>();
 
   private planeSize = '';
   /** The last tracked frame's outlines, probes included (null: none yet; see readWhenSteady). */

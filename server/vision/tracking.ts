@@ -105,15 +105,6 @@ export class TrackMemory<T> {
     this.lastMs = timestampMs;
   }
 
-  /**
-   * Adds cards read elsewhere (a whole read on another thread, see the recogniser's
-   * adoptWholeRead) as if the last frame had them, where no remembered card lies.
-   */
-  adopt(tracks: readonly Track<T>[]): void {
-    const fresh = tracks.filter((track) => !this.tracks.some((old) => sameCorners(track.corners, old.corners, cornerTolerance(track.corners))));
-    this.tracks.push(...fresh.map((track) => ({ ...track, seenAtMs: this.lastMs })));
-  }
-
   /** Forgets everything (new calibration, enrolment: identities may read differently). */
   clear(): void {
     this.tracks = [];

@@ -107,16 +107,6 @@ export interface RecognizeOptions {
   everyCard?: boolean;
 }
 
-/**
- * The backs a whole read found, in a form another recogniser of the same table can take over
- * (Recognizer.adoptWholeRead): their outlines, looks and readings. Opaque outside the recogniser;
- * plain data (typed arrays included), so it crosses threads.
- */
-export interface WholeReadCarry {
-  timestampMs: number;
-  cards: unknown[];
-}
-
 export interface Recognizer {
   /**
    * Recognises one frame of the table's stream. A live recogniser may leave some changed cards
@@ -132,16 +122,5 @@ export interface Recognizer {
    */
   enrollFace(code: CardCode, views: FrameInput[]): Promise<void>;
   setCalibration(calibration: TableCalibration | null): void;
-  /**
-   * What the last `everyCard` read found that tracking elsewhere can carry (see WholeReadCarry),
-   * once: null when there is none. A recogniser that tracks nothing need not have it.
-   */
-  takeWholeReadCarry?(): WholeReadCarry | null;
-  /**
-   * Takes over what another recogniser of this table read whole (its takeWholeReadCarry): on the
-   * next frame, the backs it found that tracking has no outline for, still looking as they did,
-   * are carried as if this recogniser had found and read them.
-   */
-  adoptWholeRead?(carry: WholeReadCarry): void;
   dispose(): void;
 }

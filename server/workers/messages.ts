@@ -3,7 +3,7 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { CardCode } from '../game/cards';
-import type { FrameObservations, TableCalibration, WholeReadCarry } from '../vision/types';
+import type { FrameObservations, TableCalibration } from '../vision/types';
 import type { FakeRecognizerOptions } from '../vision/fake-recognizer';
 
 /** Which recogniser a worker runs: the real TF.js one, or the fake (tests). */
@@ -22,13 +22,8 @@ export interface WorkerSetup {
 
 /** Main → worker. */
 export type ToWorker =
-  /**
-   * `seq`: the live frame's number, matching an earlier 'decode-ahead' of the same frame. `carry`:
-   * a whole read whose backs the table's home takes over (the result's `carry`, sent on as 'adopt').
-   */
-  | { type: 'recognize'; jobId: number; tableId: string; image: Uint8Array; timestampMs: number; everyCard?: boolean; seq?: number; carry?: boolean }
-  /** What a whole read on another worker found, for this worker's recogniser of the table to carry on (Recognizer.adoptWholeRead). */
-  | { type: 'adopt'; tableId: string; carry: WholeReadCarry }
+  /** `seq`: the live frame's number, matching an earlier 'decode-ahead' of the same frame. */
+  | { type: 'recognize'; jobId: number; tableId: string; image: Uint8Array; timestampMs: number; everyCard?: boolean; seq?: number }
   /**
    * A live frame that waits while its worker reads the one before: the worker may decode it now
    * (sharp decodes on libuv's thread pool, beside the worker's own thread), so the 'recognize'
@@ -52,6 +47,6 @@ export type ToWorker =
 export type FromWorker =
   | { type: 'ready'; backend: string }
   | { type: 'init-failed'; error: string }
-  | { type: 'result'; jobId: number; observations: FrameObservations; workMs: number; carry?: WholeReadCarry }
+  | { type: 'result'; jobId: number; observations: FrameObservations; workMs: number }
   | { type: 'done'; jobId: number; value?: unknown }
   | { type: 'failed'; jobId: number; error: string };

@@ -14,22 +14,11 @@
  * What a table's home can spread is its stateless work: with peer help (on by default for the
  * real recogniser) every pair of workers is joined by message ports, and a worker reading a frame
  * hands half of each CNN batch and of its changed regions to an idle peer (peer-help.ts).
- *
- * Whole reads (the score sort's frames read with every card, a second or so of work) are no
- * work for the home: a live frame waiting behind one waited that long, and the frames the camera
- * sent meanwhile were dropped (a third of a 3-player run's drops, and its worst latencies, came
- * from the sort). With two workers or more and a sink that takes them (`onWholeRead`), the frame
- * asked to be read whole is read whole by the table's side worker (the next one after its home,
- * always the same, so its recogniser for the table keeps what its last whole read learnt: backs
- * read once are carried), and reaches its home as a plain live frame too, so tracking goes on at
- * the camera's pace. The backs the whole read found go on to the home ('adopt'), whose tracking
- * carries those it has no outline for, as it carried a whole read of its own. One whole read a
- * table runs at a time; a newer one asked meanwhile replaces one still waiting.
  */
 import { setFlagsFromString } from 'node:v8';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { CardCode } from '../game/cards';
-import type { FrameObservations, TableCalibration, WholeReadCarry } from '../vision/types';
+import type { FrameObservations, TableCalibration } from '../vision/types';
 import type { FromWorker, ToWorker, WorkerSetup } from './messages';
 import type { HelpStats } from './peer-help';
 
@@ -48,12 +37,6 @@ export interface TableSink {
   onObservations(frame: PendingFrame, observations: FrameObservations, latencyMs: number): void;
   onDropped(count: number): void;
   onFailed(frame: PendingFrame, error: string): void;
-  /**
-   * A frame read whole beside the live frames (see the header): its observations, after
-   * `latencyMs` since it came. Out of order with `onObservations` (the live frames after it may
-   * come back first). Without this, a whole read is the home's and comes back in order.
-   */
-  onWholeRead?(frame: PendingFrame, observations: FrameObservations, latencyMs: number): void;
 }
 
 /** Pool options: thread count and the recogniser the threads run. */
@@ -119,9 +102,6 @@ interface TableQueue {
   decodingAhead: boolean;
   inFlight: number;
   lastDeliveredSeq: number;
-  /** The frame waiting to be read whole by the side worker (see `sideOf`), and whether one is being read. */
-  wholeWaiting: PendingFrame | null;
-  wholeInFlight: boolean;
 }
 
 /**
@@ -240,7 +220,7 @@ export class RecognitionPool {
     if (!job || job.occupies) slot.busy = false;
     if (job) {
       if (message.type === 'failed') job.reject(new Error(message.error));
-      else if (message.type === 'result') job.resolve(message.carry ? { ...message.observations, carry: message.carry } : message.observations);
+      else if (message.type === 'result') job.resolve(message.observations);
       else job.resolve(message.value);
     }
     this.pump();
@@ -251,12 +231,7 @@ export class RecognitionPool {
     const load = this.slots.map(() => 0);
     for (const queue of this.tables.values()) load[queue.home] += 1;
     const home = load.indexOf(Math.min(...load));
-    this.tables.set(tableId, { sink, home, waiting: null, decodingAhead: false, inFlight: 0, lastDeliveredSeq: -1, wholeWaiting: null, wholeInFlight: false });
-  }
-
-  /** The worker that reads a table's whole reads beside its live frames (none with one worker). */
-  private sideOf(queue: TableQueue): number | null {
-    return this.slots.length > 1 && queue.sink.onWholeRead ? (queue.home + 1) % this.slots.length : null;
+    this.tables.set(tableId, { sink, home, waiting: null, decodingAhead: false, inFlight: 0, lastDeliveredSeq: -1 });
   }
 
   /** Index of the worker a table's live frames go to (tests). */
@@ -276,11 +251,6 @@ export class RecognitionPool {
   offer(tableId: string, frame: PendingFrame): void {
     const queue = this.tables.get(tableId);
     if (!queue) return;
-    if (frame.everyCard && this.sideOf(queue) !== null) {
-      queue.wholeWaiting = frame;
-      const { everyCard: _whole, ...live } = frame;
-      frame = live;
-    }
     if (queue.waiting) queue.sink.onDropped(1);
     // A whole read asked for and not yet started goes to the frame that replaces it.
     queue.waiting = queue.waiting?.everyCard && !frame.everyCard ? { ...frame, everyCard: true } : frame;
@@ -293,12 +263,6 @@ export class RecognitionPool {
       queue.decodingAhead = true;
       home.worker.postMessage({ type: 'decode-ahead', tableId, seq: queue.waiting.seq, image: queue.waiting.image } satisfies ToWorker);
     }
-  }
-
-  /** Whether a whole read of the table is waiting or being read beside its live frames. */
-  wholeReadPending(tableId: string): boolean {
-    const queue = this.tables.get(tableId);
-    return queue !== undefined && (queue.wholeWaiting !== null || queue.wholeInFlight);
   }
 
   /** Recognises one frame and returns its observations (POST /frames); runs ahead of live frames. */
@@ -322,9 +286,9 @@ export class RecognitionPool {
     for (const slot of this.slots) slot.worker.postMessage({ type: 'calibrate', tableId, calibration } satisfies ToWorker);
   }
 
-  /** Reads the recogniser state of the table on its home worker, or on worker `worker` (the fake exposes one; tests use it). */
-  inspect(tableId: string, worker?: number): Promise<unknown> {
-    return this.direct(this.slots[worker ?? this.tables.get(tableId)?.home ?? 0], { type: 'inspect', jobId: 0, tableId });
+  /** Reads the table's home worker's recogniser state (the fake exposes one; tests use it). */
+  inspect(tableId: string): Promise<unknown> {
+    return this.direct(this.slots[this.tables.get(tableId)?.home ?? 0], { type: 'inspect', jobId: 0, tableId });
   }
 
   /** Each worker's peer-help counters (see peer-help.ts), in worker order. */
@@ -355,7 +319,7 @@ export class RecognitionPool {
     });
   }
 
-  /** Hands waiting work to idle workers: one-off jobs first, then their tables round-robin, then whole reads. */
+  /** Hands waiting work to idle workers: one-off jobs first, then their tables round-robin. */
   private pump(): void {
     for (const [index, slot] of this.slots.entries()) {
       if (slot.busy) continue;
@@ -371,45 +335,7 @@ export class RecognitionPool {
       }
       const tableId = this.nextTableWithWork(index);
       if (tableId) this.dispatchLive(slot, tableId);
-      else {
-        const sideTable = this.nextWholeRead(index);
-        if (sideTable) this.dispatchWholeRead(slot, sideTable);
-      }
     }
-  }
-
-  /** A table whose side worker is worker `side` with a whole read waiting and none being read. */
-  private nextWholeRead(side: number): string | null {
-    for (const [id, queue] of this.tables) if (queue.wholeWaiting && !queue.wholeInFlight && this.sideOf(queue) === side) return id;
-    return null;
-  }
-
-  private dispatchWholeRead(slot: WorkerSlot, tableId: string): void {
-    const queue = this.tables.get(tableId)!;
-    const frame = queue.wholeWaiting!;
-    queue.wholeWaiting = null;
-    queue.wholeInFlight = true;
-    const jobId = this.nextJobId++;
-    slot.busy = true;
-    this.jobWorker.set(jobId, slot);
-    const settled = () => {
-      queue.wholeInFlight = false;
-      return this.tables.get(tableId) === queue;
-    };
-    this.jobs.set(jobId, {
-      occupies: true,
-      resolve: (value) => {
-        const { carry, ...observations } = value as FrameObservations & { carry?: WholeReadCarry };
-        if (!settled()) return;
-        // The home carries the backs the whole read found from its next frame on.
-        if (carry) this.slots[queue.home].worker.postMessage({ type: 'adopt', tableId, carry } satisfies ToWorker);
-        queue.sink.onWholeRead?.(frame, observations, performance.now() - frame.receivedAtMs);
-      },
-      reject: (error) => {
-        if (settled()) queue.sink.onFailed(frame, error.message);
-      },
-    });
-    slot.worker.postMessage({ type: 'recognize', jobId, tableId, image: frame.image, timestampMs: frame.captureTimeMs, everyCard: true, carry: true } satisfies ToWorker);
   }
 
   /** The next table homed on worker `home` with a frame waiting, round-robin. */

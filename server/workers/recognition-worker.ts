@@ -110,17 +110,10 @@ async function main(): Promise<void> {
           const observations = await whileBusy(setup.busy, self, async () =>
             recognizer.recognize(await frameToRead(message.tableId, message.seq, message.image), message.timestampMs, { everyCard: message.everyCard }),
           );
-          const carry = message.carry ? recognizer.takeWholeReadCarry?.() : null;
-          post({ type: 'result', jobId: message.jobId, observations, workMs: performance.now() - started, ...(carry ? { carry } : {}) });
+          post({ type: 'result', jobId: message.jobId, observations, workMs: performance.now() - started });
         } catch (error) {
           post({ type: 'failed', jobId: message.jobId, error: errorText(error) });
         }
-        return;
-      }
-      case 'adopt': {
-        // Only a table this worker reads (a recogniser made just to adopt would carry nothing).
-        const recognizer = recognizers.get(message.tableId);
-        if (recognizer) (await recognizer).adoptWholeRead?.(message.carry);
         return;
       }
       case 'decode-ahead': {

@@ -126,29 +126,6 @@ describe('score-sort back count', () => {
     expect(backCountOf(state, 'deck-ann')).toBe(3);
   });
 
-  it('takes a whole read that comes late into its place in time, and keeps whole reads the whole window', () => {
-    // Live frames at 30 fps find 6 of Ann's backs; whole reads, read beside them and back late, find all 8.
-    const whole = { wholeRead: true };
-    let state = initialBackCountState();
-    for (let t = 10_000; t <= 10_500; t += 33) state = addBackFrame(state, t, spread('deck-ann', 6));
-    state = addBackFrame(state, 10_200, spread('deck-ann', 8), undefined, whole);
-    const times = state.frames.map((frame) => frame.timeMs);
-    expect(times).toEqual([...times].sort((a, b) => a - b));
-    expect(state.frames.find((frame) => frame.whole)?.timeMs).toBe(10_200);
-    expect(backCountOf(state, 'deck-ann')).toBe(6); // one frame saw the last two
-    for (let t = 10_533; t <= 11_800; t += 33) state = addBackFrame(state, t, spread('deck-ann', 6));
-    state = addBackFrame(state, 11_500, spread('deck-ann', 8), undefined, whole);
-    // The first whole read is behind the newest 40 live frames (1.3 s) but within the window (2 s): two frames saw all 8.
-    expect(state.frames.filter((frame) => !frame.whole)).toHaveLength(DEFAULT_BACK_COUNT_TUNING.maxFrames);
-    expect(state.frames.filter((frame) => frame.whole).map((frame) => frame.timeMs)).toEqual([10_200, 11_500]);
-    expect(backCountOf(state, 'deck-ann')).toBe(8);
-    // A whole read older than its window adds nothing (and restarts nothing).
-    expect(addBackFrame(state, 11_800 - DEFAULT_BACK_COUNT_TUNING.wholeReadWindowMs, spread('deck-bob', 3), undefined, whole)).toBe(state);
-    // Later frames push the whole reads out in their turn.
-    for (let t = 11_833; t <= 13_600; t += 33) state = addBackFrame(state, t, spread('deck-ann', 6));
-    expect(backCountOf(state, 'deck-ann')).toBe(6);
-  });
-
   it('compares each player’s backs with their credited centre cards, and says nothing before any back is seen', () => {
     const players = [
       { id: 'ann', deckId: 'deck-ann', centreCards: 4 },

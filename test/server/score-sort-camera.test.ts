@@ -6,14 +6,14 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { encodeFakeFrame, type FakeCard } from '../../server/vision/fake-recognizer';
+import { encodeFakeFrame } from '../../server/vision/fake-recognizer';
 import type { CardObservation, Quad } from '../../server/vision/types';
 import type { CardCode } from '../../server/game/cards';
 import type { TableView } from '../../server/protocol';
-import { appPerTest, createTable, openSocket, tempDataDir, testApp, until } from './helpers';
+import { appPerTest, createTable, openSocket, until } from './helpers';
 
 /** A camera-socket message: 8-byte little-endian capture time, then a 1280x720 image. */
-function cameraMessage(timeMs: number, cards: FakeCard[]): Buffer {
+function cameraMessage(timeMs: number, cards: CardObservation[]): Buffer {
   const header = Buffer.alloc(8);
   header.writeDoubleLE(timeMs, 0);
   return Buffer.concat([header, encodeFakeFrame(cards)]);
@@ -31,7 +31,7 @@ async function scriptedCamera(app: FastifyInstance, tableId: string, token: stri
   const camera = await app.injectWS(`/api/tables/${tableId}/camera?token=${token}`);
   let timeMs = 10_000;
   return {
-    async show(cards: FakeCard[], times = 1): Promise<void> {
+    async show(cards: CardObservation[], times = 1): Promise<void> {
       for (let i = 0; i < times; i += 1) {
         const before = live.stats().framesProcessed + live.stats().framesDropped;
         camera.send(cameraMessage(timeMs, cards));
@@ -208,39 +208,3 @@ describe('score sort on a calibrated table: backs on the bare table', () => {
   });
 });
 
-
-describe('score sort with two recognition workers', () => {
-  it('reads the sort whole beside the live frames, and counts a back only those whole reads find', async () => {
-    const data = tempDataDir();
-    const app = await testApp(data.dir, { workers: 2 });
-    try {
-      const { table, tokens } = await createTable(app);
-      const auth = { authorization: `Bearer ${tokens.referee}` };
-      await app.inject({ method: 'POST', url: `/api/tables/${table.id}/hands`, headers: auth, payload: {} });
-      const camera = await scriptedCamera(app, table.id, tokens.camera);
-      await annPlays(camera, 'AS', []);
-      await annPlays(camera, '2S', [seen(640, 360, { code: 'AS' })]);
-      const live = app.tables.get(table.id)!;
-      await until(() => live.view().players.find((player) => player.id === 'ann')?.centreCards === 2);
-      await app.inject({ method: 'POST', url: `/api/tables/${table.id}/call`, headers: auth, payload: { player: 'ann' } });
-      // Ann's two cards dealt face down; change tracking finds one, whole reads both.
-      const sort: FakeCard[] = [seen(560, 360, { backId: 'deck-ann' }), { ...seen(720, 360, { backId: 'deck-ann' }), wholeReadOnly: true }];
-      const annBacks = () => live.view().backCheck?.players.find((player) => player.player === 'ann')?.backsSeen;
-      // Whole reads are timed on the server's clock (the first at once, then every 3 s with no
-      // motion known), the count on the camera's (frames 100 ms apart): a frame every 100 ms or so.
-      for (let k = 0; k < 80 && annBacks() !== 2; k += 1) {
-        await camera.show(sort);
-        await new Promise((resolve) => setTimeout(resolve, 90));
-      }
-      expect(annBacks()).toBe(2);
-      const stats = live.stats();
-      // Whole reads are extra reads of frames that also came back as live frames, none of them dropped for it.
-      expect(stats.session?.wholeReads).toBeGreaterThanOrEqual(2);
-      expect(stats.framesProcessed + stats.framesDropped).toBe(stats.framesReceived);
-      camera.close();
-    } finally {
-      await app.close();
-      data.cleanup();
-    }
-  });
-});

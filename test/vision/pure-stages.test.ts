@@ -257,15 +257,6 @@ describe('TrackMemory', () => {
     memory.remember([], 100); // time went back (a new hand): nothing older is trusted
     expect(memory.size).toBe(0);
   });
-  it('adopts cards read elsewhere as the last frame\'s, where no remembered card lies', () => {
-    const memory = new TrackMemory<string>(1500);
-    memory.remember([{ corners: at(0), thumbnail: look(0.5), value: '7H' }], 0);
-    memory.adopt([{ corners: at(0), thumbnail: look(0.2), value: 'back:p1' }, { corners: at(200), thumbnail: look(0.3), value: 'back:p2' }]);
-    expect(memory.find(at(0), look(0.5), true)?.value).toBe('7H'); // the remembered card stays
-    expect(memory.find(at(200), look(0.3), true)?.value).toBe('back:p2'); // found on a counted pile too
-    memory.remember([], 33);
-    expect(memory.find(at(200), look(0.3))?.value).toBe('back:p2');
-  });
 });
 
 describe('dueForRereading', () => {

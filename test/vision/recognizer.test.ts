@@ -13,7 +13,7 @@ import { createRecognizer, DEFAULT_BACK_MODEL_DIR, DEFAULT_LIVE_INDEX_MODEL_DIR,
 import type { Helper } from '../../server/vision/inference';
 import { LOCATE_DEFAULTS } from '../../server/vision/locate';
 import { loadLayersModelFromDir, saveLayersModelToDir } from '../../server/vision/model-io';
-import type { CardObservation, FrameInput, Quad } from '../../server/vision/types';
+import type { FrameInput, Quad } from '../../server/vision/types';
 import type { CardCode } from '../../server/game/cards';
 import { createSimTable } from '../../server/sim/live';
 import { createRenderer } from '../../server/sim/render/index';
@@ -348,39 +348,6 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
     const sort = await lastSortFrame(3, 2, 'deck-p1');
     expect(sort.sorted.length).toBe(26);
     expect(await sortedBacksFound(sort)).toBeGreaterThanOrEqual(24);
-  });
-
-  it.skipIf(!hasBackModel)('carries the backs a whole read on another recogniser found, which its own tracking misses', async () => {
-    // The pool reads the sort whole on a side worker and the table's home takes over what it
-    // found (takeWholeReadCarry → adoptWholeRead): p1's close-dealt blue-grey backs on the gingham,
-    // which a tracked frame's localiser (no colour edges, no learned locator) outlines fewer of.
-    const sort = await lastSortFrame(3, 2, 'deck-p1');
-    const make = async () => {
-      const rec = await createRecognizer({ log: () => {}, minConfidence: 0.35 });
-      rec.setCalibration(simCalibration(sort.sim.layout, sort.sim.camera!));
-      for (const [deck, view] of sort.views) await rec.enrollBack(deck, [{ kind: 'encoded', data: view }]);
-      return rec;
-    };
-    const [home, side] = [await make(), await make()];
-    try {
-      const frame: FrameInput = { kind: 'encoded', data: sort.frame.jpeg };
-      const near = (a: Quad, b: Quad) => Math.hypot(quadCentre(a)[0] - quadCentre(b)[0], quadCentre(a)[1] - quadCentre(b)[1]) < 15;
-      const found = (cards: CardObservation[]) => sort.sorted.filter((t) => cards.some((c) => c.kind === 'back' && c.backId === 'deck-p1' && c.confidence >= 0.35 && near(c.corners, t.corners))).length;
-      await home.recognize(frame, 0);
-      const tracked = found((await home.recognize(frame, 33)).cards);
-      const whole = found((await side.recognize(frame, 0, { everyCard: true })).cards);
-      const carry = side.takeWholeReadCarry!();
-      expect(side.takeWholeReadCarry!()).toBeNull();
-      expect(tracked).toBeLessThan(whole);
-      home.adoptWholeRead!(structuredClone(carry!)); // as it crosses threads
-      const carried = found((await home.recognize(frame, 66)).cards);
-      expect(carried).toBeGreaterThanOrEqual(whole);
-      // Carried on by tracking from then on.
-      expect(found((await home.recognize(frame, 100)).cards)).toBe(carried);
-    } finally {
-      home.dispose();
-      side.dispose();
-    }
   });
 
   it.skipIf(!hasBackModel)('counts the 6-player sort\'s near-black checked backs, read faintly, as another face or as no card', async () => {

@@ -90,31 +90,4 @@ describe('RecognitionPool', () => {
     expect(sink.delivered).toEqual([0, 3]);
     expect(whole).toEqual([3]);
   });
-
-  it('with two workers reads a whole read on the table’s side worker, while its home reads the same frame as a live one', async () => {
-    pool = new RecognitionPool({ kind: 'fake', fake: { delayMs: 30 }, workers: 2 });
-    await pool.backend;
-    const sink = countingSink();
-    const wholeReads: number[] = [];
-    const asked: boolean[] = [];
-    const deliver = sink.onObservations;
-    sink.onObservations = (...args: Parameters<TableSink['onObservations']>) => {
-      asked.push(args[0].everyCard === true);
-      deliver(...args);
-    };
-    pool.attach('t', { ...sink, onWholeRead: (frame) => wholeReads.push(frame.seq) });
-    const home = pool.homeOf('t')!;
-    // Frame 0 and 2 are asked whole: 0 is read whole at once, 2 waits for it and is replaced by 3 before its turn.
-    for (let seq = 0; seq < 6; seq += 1) {
-      pool.offer('t', { seq, image, captureTimeMs: seq * 10, receivedAtMs: performance.now(), ...(seq === 0 || seq === 2 || seq === 3 ? { everyCard: true } : {}) });
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    await until(() => sink.delivered.length + sink.dropped === 6 && wholeReads.length === 2);
-    expect(wholeReads).toEqual([0, 3]);
-    // The home read every frame it was given as a live frame (none whole), in order.
-    expect(asked.every((whole) => !whole)).toBe(true);
-    expect((await pool.inspect('t', home)) as { framesSeen: number }).toMatchObject({ framesSeen: sink.delivered.length });
-    expect((await pool.inspect('t', 1 - home)) as { framesSeen: number }).toMatchObject({ framesSeen: 2 });
-    expect(pool.pendingJobCount()).toBe(0);
-  });
 });
