@@ -164,12 +164,6 @@ function cover(cells: ReadonlyArray<readonly [number, number]>, margin: number):
  */
 const MERGE_SLACK = 1;
 
-function boundingBoxOf(a: PixelRect, b: PixelRect): PixelRect {
-  const x = Math.min(a.x, b.x);
-  const y = Math.min(a.y, b.y);
-  return { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
-}
-
 /**
  * Merges overlapping rectangles into their bounding box where that searches no more area than
  * the two apart (MERGE_SLACK), until no such pair is left; rectangles whose box would be mostly
@@ -182,7 +176,8 @@ export function mergeThrifty(rects: PixelRect[]): PixelRect[] {
     for (let i = 0; i < out.length && !merged; i++)
       for (let j = i + 1; j < out.length && !merged; j++) {
         if (!rectsOverlap(out[i], out[j])) continue;
-        const box = boundingBoxOf(out[i], out[j]);
+        const [a, b] = [out[i], out[j]];
+        const box = boundingRect([[a.x, a.y], [a.x + a.width, a.y + a.height], [b.x, b.y], [b.x + b.width, b.y + b.height]]);
         if (box.width * box.height > MERGE_SLACK * (out[i].width * out[i].height + out[j].width * out[j].height)) continue;
         out[i] = box;
         out.splice(j, 1);
@@ -201,7 +196,7 @@ export function deepestRegion(regions: readonly PixelRect[], [x, y]: readonly [n
   let best = -1;
   let bestDepth = -Infinity;
   regions.forEach((r, i) => {
-    if (x < r.x || y < r.y || x >= r.x + r.width || y >= r.y + r.height) return;
+    if (!rectContains(r, [x, y])) return;
     const depth = Math.min(x - r.x, y - r.y, r.x + r.width - x, r.y + r.height - y);
     if (depth > bestDepth) [best, bestDepth] = [i, depth];
   });
@@ -247,6 +242,11 @@ export function boundingRect(points: ReadonlyArray<readonly [number, number]>): 
   const x = Math.min(...xs);
   const y = Math.min(...ys);
   return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
+}
+
+/** Whether `rect` holds the point (its left and top edges included, its right and bottom not). */
+export function rectContains(rect: PixelRect, [x, y]: readonly [number, number]): boolean {
+  return x >= rect.x && x < rect.x + rect.width && y >= rect.y && y < rect.y + rect.height;
 }
 
 /** Whether two rectangles share any area. */

@@ -13,7 +13,7 @@ import { pointInPolygon, quadCentre, quadLongSide, quadShortSide, sameCorners, s
 import { chromaOf, designChromaDistances, type Chroma } from './back-colour';
 import { initBackend, type VisionBackend } from './backend';
 import { BACK_EMBED_SIZE, CARD_ASPECT, CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH } from './classes';
-import { blobsOf, boundingRect, compareThumbs, cropRegion, deepestRegion, greyThumb, mergeThrifty, rectsOverlap, refreshTile, regionsOf, totalArea, type GreyThumb, type MovingBlobs, type PixelRect } from './change';
+import { blobsOf, boundingRect, compareThumbs, cropRegion, deepestRegion, greyThumb, mergeThrifty, rectContains, rectsOverlap, refreshTile, regionsOf, totalArea, type GreyThumb, type MovingBlobs, type PixelRect } from './change';
 import { cropCard, indexCornerQuads, rectQuad, subQuad, type RgbImage } from './crop';
 import { decodeFrame } from './decode';
 import { BackLooks, backByLooks, backConfidence, EnrollmentStore, LOOK_RESCUE, mayBeBack, nameBackDesign } from './enrollment';
@@ -415,10 +415,6 @@ function lookOf(embedding: Float32Array): number[] {
   return Array.from(embedding, (v) => Math.round(v * 1000) / 1000);
 }
 
-function contains(rect: PixelRect, [x, y]: [number, number]): boolean {
-  return x >= rect.x && x < rect.x + rect.width && y >= rect.y && y < rect.y + rect.height;
-}
-
 class TfjsRecognizer implements CardRecognizer {
   private plane: TablePlane | null = null;
   private calibration: TableCalibration | null = null;
@@ -739,7 +735,7 @@ class TfjsRecognizer implements CardRecognizer {
     if (!changed) {
       located = await this.locate(image, image, whole);
     } else {
-      located = this.previousLocated.filter((card) => !changed.some((r) => contains(r, quadCentre(card.corners))));
+      located = this.previousLocated.filter((card) => !changed.some((r) => rectContains(r, quadCentre(card.corners))));
       located.push(...(await this.locateRegions(image, changed)));
     }
     this.previousLocated = located;
