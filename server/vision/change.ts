@@ -244,6 +244,13 @@ export function boundingRect(points: ReadonlyArray<readonly [number, number]>): 
   return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
 }
 
+/** `rect` grown left and up to start on a multiple of `step` (its right and bottom edges stay). */
+export function alignedRect(rect: PixelRect, step: number): PixelRect {
+  const x = Math.floor(rect.x / step) * step;
+  const y = Math.floor(rect.y / step) * step;
+  return { x, y, width: rect.width + rect.x - x, height: rect.height + rect.y - y };
+}
+
 /** Whether `rect` holds the point (its left and top edges included, its right and bottom not). */
 export function rectContains(rect: PixelRect, [x, y]: readonly [number, number]): boolean {
   return x >= rect.x && x < rect.x + rect.width && y >= rect.y && y < rect.y + rect.height;

@@ -13,7 +13,7 @@ import { pointInPolygon, quadCentre, quadLongSide, quadShortSide, sameCorners, s
 import { chromaOf, designChromaDistances, type Chroma } from './back-colour';
 import { initBackend, type VisionBackend } from './backend';
 import { BACK_EMBED_SIZE, CARD_ASPECT, CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH } from './classes';
-import { blobsOf, boundingRect, compareThumbs, cropRegion, deepestRegion, greyThumb, mergeThrifty, rectContains, rectsOverlap, refreshTile, regionsOf, totalArea, type GreyThumb, type MovingBlobs, type PixelRect } from './change';
+import { alignedRect, blobsOf, boundingRect, compareThumbs, cropRegion, deepestRegion, greyThumb, mergeThrifty, rectContains, rectsOverlap, refreshTile, regionsOf, totalArea, type GreyThumb, type MovingBlobs, type PixelRect } from './change';
 import { cropCard, indexCornerQuads, rectQuad, subQuad, type RgbImage } from './crop';
 import { decodeFrame } from './decode';
 import { BackLooks, backByLooks, backConfidence, EnrollmentStore, LOOK_RESCUE, mayBeBack, nameBackDesign } from './enrollment';
@@ -39,11 +39,11 @@ import {
 } from './identify';
 import { runCnn, runLocate, type Helper, type LocatePart, type RunCnn, type RunLocate } from './inference';
 import { addAsRivals, detectionScale, dropFragmentBacks, dropFrameOutlines, dropLinesHoldingCards, dropOversizeHoldingCards, dropRepeatedOutlines, keepSurestRivals, LOCATE_DEFAULTS, locateCards, oneOutlinePerNertsPile, paleTableShare, regionRivalGroup, suppressNested, visiblePart, type LocatedCard, type LocateOptions } from './locate';
-import { locatorScaleForCard, locatorScales, refineLocated, runLocator, unionOfLocated } from './locator';
+import { LOCATOR_ALIGN, locatorScaleForCard, locatorScales, refineLocated, runLocator, unionOfLocated } from './locator';
 import { loadInferenceModelFromDir, readModelMetadata } from './model-io';
 import { loadOpenCv, type OpenCv } from './opencv';
-import { placesToProbe, PROBE_DEFAULTS, probePile, probeSpanPolygon, rememberCentreCards, zoneImagePolygon, type RememberedCard } from './probe';
-import { tablePlane, zoneAt, type TablePlane } from './rectify';
+import { placesToProbe, PROBE_DEFAULTS, probePile, probeSpanPolygon, rememberCentreCards, type RememberedCard } from './probe';
+import { playArea, tablePlane, zoneAt, zoneImagePolygon, type TablePlane } from './rectify';
 import { cardThumbnail, isCountedZone, isNertsZone, isSeatZone, readsThisFrame, READS_PER_FRAME, steadyOutlines, TrackMemory } from './tracking';
 import type { CardObservation, FrameInput, FrameObservations, MotionBlob, Point, Quad, RecognizeOptions, Recognizer, TableCalibration } from './types';
 
@@ -400,8 +400,29 @@ export function turnPolicy(quad: Quad, zone: string | undefined, oneWayBelowPx: 
  */
 export const BACK_WIDER_LOOK = 1.06;
 
+/**
+ * Which tracked readings a frame read whole (the score sort's) keeps rather than reading the card
+ * again: backs, and faces the whole card made at least `minFace` sure. Not an unsure face, nor
+ * one only its index corner made a face: a back read as a face as it was dealt (moving, half
+ * under a hand) and lying still since kept that reading (an unseen back design read as a KD at
+ * 0.85 by its index for a whole score sort, session 35). A back read once is kept (reading the
+ * 6-player sort's near-black backs afresh every second counted 6 of 9, against 8 carried).
+ * Session 40, every face a whole read read again in three sorts (3 players seeds 1 and 2, 6
+ * players seed 1): of 349 sure faces none read otherwise, while 90 of 184 made faces by their
+ * index alone did (10 of them now backs); the sure ones were a quarter of a whole read's reads.
+ */
+export const WHOLE_READ_KEEPS = { minFace: 0.9 } as const;
+
+/** Whether a frame read whole keeps a tracked card's `identity` (see WHOLE_READ_KEEPS). */
+export function keptByWholeRead(identity: Identity, rule = WHOLE_READ_KEEPS): boolean {
+  return identity.kind === 'back' || (identity.kind === 'face' && !identity.byIndex && identity.confidence >= rule.minFace);
+}
+
 /** A face read at least this surely sizes the cards of an uncalibrated frame (see dropFragmentBacks). */
 const SURE_FACE = 0.9;
+
+/** A play area covering at least this share of the frame is not cropped out of it (runLearnedLocator). */
+const PLAY_AREA_WORTH_CROPPING = 0.9;
 
 /** A card found in two overlapping regions: its outlines' corners lie within this share of its short side. */
 const TWICE_FOUND_SHARE = 0.18;
@@ -540,16 +561,13 @@ class TfjsRecognizer implements CardRecognizer {
     // Tracking: reuse identities of cards that lie where a card lay lately, looking the same. On
     // the piles whose cards are counted (the centre, Nerts piles) a new card lands, or shows,
     // where the last one lay, looking much the same at thumbnail size: only a card still there
-    // on the last frame is taken for the same card. A frame read whole reuses only backs: a card
-    // read as a face as it was dealt (moving, half under a hand) and lying still since kept that
-    // reading (an unseen back design read as a KD at 0.85 for a whole score sort, session 35);
-    // a back read once is kept (reading the 6-player sort's near-black backs afresh every
-    // second counted 6 of 9, against 8 carried).
+    // on the last frame is taken for the same card. A frame read whole reuses only backs and
+    // sure faces (WHOLE_READ_KEEPS).
     const thumbs = located.map((card) => cardThumbnail(image, card.corners));
     const zones = located.map((card) => this.zoneOf(card.corners));
     const reused: Array<TrackedIdentity | undefined> = located.map((card, i) => {
       const track = this.tracking ? this.tracks.find(card.corners, thumbs[i], isCountedZone(zones[i]))?.value : undefined;
-      if (!track || (options.everyCard && track.identity.kind !== 'back')) return undefined;
+      if (!track || (options.everyCard && !keptByWholeRead(track.identity))) return undefined;
       return dueForRereading(track, zones[i], timestampMs, this.minConfidence) ? undefined : track;
     });
     const budget = this.tracking && !options.everyCard ? this.readBudget : Infinity;
@@ -814,9 +832,29 @@ class TfjsRecognizer implements CardRecognizer {
     // Straight-edge outlines (frames without a calibration) claim no card from the net: where the
     // net finds one too, they are its rivals (the surer reading stays).
     const [edgeOnly, firm] = [classical.filter((c) => c.source === 'lines'), classical.filter((c) => c.source !== 'lines')];
-    const learned = await runLocator(this.locatorModel, part, { factors, refine: false });
+    const learned = await this.runLearnedLocator(part, frame, factors);
     const fitted = refineLocated(part, unionOfLocated(firm, learned).slice(firm.length), { rivals: true });
     return addAsRivals(unionOfLocated(firm, dropFrameOutlines(fitted, part.width, part.height)), edgeOnly);
+  }
+
+  /**
+   * The learned locator's cards in `part` (unrefined). Over a whole calibrated frame it looks only
+   * where cards can lie (playArea: half a card's length round the table and its zones): the
+   * simulated 3-player table fills 64 % of the frame's width, and the net over the whole frame
+   * was 140 of a whole read's 230 ms of localisation (one thread). The classical localiser still
+   * sees the whole frame: its thresholds follow what it sees (with both cropped a 6-player sort
+   * counted one back more, session 40).
+   */
+  private async runLearnedLocator(part: RgbImage, frame: RgbImage, factors: number[]): Promise<LocatedCard[]> {
+    const play = this.plane && part === frame ? playArea(this.plane, frame.width, frame.height, (this.plane.cardWidthPx * CARD_ASPECT) / 2) : null;
+    // The crop starts on the net's own grid (the frame unscaled), so the net reads it as it reads
+    // the whole frame, but within its reach (about 110 px) of the crop's edges. Measured on three
+    // frames of the 6-player sort: the same 195 cards at the same places; with the crop off its
+    // grid, 74 of them moved or were lost.
+    const area = play && alignedRect(play, LOCATOR_ALIGN);
+    if (!area || factors.some((f) => f !== 1) || area.width * area.height >= PLAY_AREA_WORTH_CROPPING * frame.width * frame.height) return runLocator(this.locatorModel!, part, { factors, refine: false });
+    const cards = await runLocator(this.locatorModel!, cropRegion(part, area), { factors, refine: false });
+    return cards.map((card) => ({ ...card, corners: card.corners.map(([x, y]) => [x + area.x, y + area.y]) as Quad }));
   }
 
   /**

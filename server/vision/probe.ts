@@ -7,13 +7,12 @@
  * (refine.ts: the rectangle whose edge is the strongest brightness step) and, when the edge is
  * clear, that is a card for the identity model to read, like any other. Pure.
  */
-import { applyHomography, pointInPolygon, quadCentre } from '../geometry';
+import { pointInPolygon, quadCentre } from '../geometry';
 import { cropRegion, type PixelRect } from './change';
 import type { RgbImage } from './crop';
 import { geometryQuad, type CardGeometry } from './locator';
-import type { TablePlane } from './rectify';
 import { REFINE_DEFAULTS, refineGeometry, toGrey } from './refine';
-import type { CalibrationZone, Point, Quad } from './types';
+import type { Point, Quad } from './types';
 
 /** Tunables of a probe. */
 export const PROBE_DEFAULTS = {
@@ -26,12 +25,6 @@ export const PROBE_DEFAULTS = {
   /** The window searched round the zone, in card widths beyond its bounding box. */
   marginCards: 0.5,
 };
-
-/** A zone's polygon in image pixels (zones are in table mm with the origin at the table's centre). */
-export function zoneImagePolygon(plane: TablePlane, zone: CalibrationZone): Point[] {
-  const { tableWidthMm, tableHeightMm } = plane.calibration;
-  return zone.polygonMm.map(([x, y]) => applyHomography(plane.tableToImage, x + tableWidthMm / 2, y + tableHeightMm / 2) as Point);
-}
 
 /** The whole-pixel rectangle from (x0, y0) to (x1, y1), clipped to the image. */
 function clippedRect(image: RgbImage, x0: number, y0: number, x1: number, y1: number): PixelRect {

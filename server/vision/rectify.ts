@@ -4,6 +4,7 @@
  */
 import { CARD_HEIGHT_MM, CARD_WIDTH_MM } from '../sim/scene';
 import { applyHomography, homographyFromPoints, pointInPolygon, type Homography } from '../geometry';
+import type { PixelRect } from './change';
 import type { CalibrationZone, Point, Quad, TableCalibration } from './types';
 
 /** Precomputed mappings for one calibration and one frame size. */
@@ -72,6 +73,26 @@ export function tablePlane(calibration: TableCalibration, width: number, height:
     }
   const zonesBySpecificity = [...calibration.zones].sort((a, b) => ZONE_PRIORITY[a.kind] - ZONE_PRIORITY[b.kind]);
   return { imageToTable, tableToImage, imageCorners: image, cardWidthPx: widths[4], minCardAspect, calibration, zonesBySpecificity };
+}
+
+/** A zone's polygon in image pixels (zones are in table mm with the origin at the table's centre). */
+export function zoneImagePolygon(plane: TablePlane, zone: CalibrationZone): Point[] {
+  const { tableWidthMm, tableHeightMm } = plane.calibration;
+  return zone.polygonMm.map(([x, y]) => applyHomography(plane.tableToImage, x + tableWidthMm / 2, y + tableHeightMm / 2) as Point);
+}
+
+/**
+ * Where cards can lie in a `width` x `height` frame: the box round the table's corners and every
+ * zone, `marginPx` wider each side, in whole pixels within the frame. (A zone may reach past the
+ * four points a user calibrated with; a card on the table's edge overhangs it.)
+ */
+export function playArea(plane: TablePlane, width: number, height: number, marginPx: number): PixelRect {
+  const points = [...plane.imageCorners, ...plane.zonesBySpecificity.flatMap((zone) => zoneImagePolygon(plane, zone))];
+  const x0 = Math.max(0, Math.floor(Math.min(...points.map((p) => p[0])) - marginPx));
+  const y0 = Math.max(0, Math.floor(Math.min(...points.map((p) => p[1])) - marginPx));
+  const x1 = Math.min(width, Math.ceil(Math.max(...points.map((p) => p[0])) + marginPx));
+  const y1 = Math.min(height, Math.ceil(Math.max(...points.map((p) => p[1])) + marginPx));
+  return { x: x0, y: y0, width: Math.max(0, x1 - x0), height: Math.max(0, y1 - y0) };
 }
 
 /** Smaller wins: a pile zone inside a seat beats the seat; the centre beats the seat wedges it overlaps. */

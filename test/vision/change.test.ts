@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changedRegions, coverCells, cropRegion, deepestRegion, greyThumb, mergeThrifty, movingBlobs, REFRESH_GRID, refreshTile, totalArea } from '../../server/vision/change';
+import { alignedRect, changedRegions, coverCells, cropRegion, deepestRegion, greyThumb, mergeThrifty, movingBlobs, REFRESH_GRID, refreshTile, totalArea } from '../../server/vision/change';
 
 type Paint = { x: number; y: number; w: number; h: number };
 
@@ -102,5 +102,12 @@ describe('change detection', () => {
     const src = frame(8, 4, { x: 2, y: 1, w: 2, h: 2 });
     const out = cropRegion(src, { x: 2, y: 1, width: 2, height: 2 });
     expect(Array.from(out.data)).toEqual(new Array(12).fill(250));
+  });
+});
+
+describe('alignedRect', () => {
+  it('grows a rectangle left and up onto a grid, keeping its right and bottom edges', () => {
+    expect(alignedRect({ x: 213, y: 40, width: 854, height: 680 }, 32)).toEqual({ x: 192, y: 32, width: 875, height: 688 });
+    expect(alignedRect({ x: 64, y: 0, width: 10, height: 10 }, 32)).toEqual({ x: 64, y: 0, width: 10, height: 10 });
   });
 });

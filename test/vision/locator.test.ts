@@ -7,6 +7,7 @@ import {
   cardGeometry,
   decodeLocatorOutput,
   geometryQuad,
+  LOCATOR_ALIGN,
   LOCATOR_CHANNELS,
   LOCATOR_OUTPUTS,
   LOCATOR_STRIDE,
@@ -113,6 +114,28 @@ describe('locator net', () => {
     });
     expect(Number.isFinite(loss)).toBe(true);
     expect(loss).toBeGreaterThan(0);
+    model.dispose();
+  });
+});
+
+describe('locator net on part of a frame', () => {
+  it('LOC-12 a crop starting on the net\'s grid (LOCATOR_ALIGN) reads its inside as the whole frame does', () => {
+    const model = buildLocatorModel();
+    const [width, height, x0, y0] = [512, 384, 2 * LOCATOR_ALIGN, LOCATOR_ALIGN];
+    const out = tf.tidy(() => {
+      const frame = tf.randomUniform([1, height, width, 3], 0, 1, 'float32', 7);
+      const whole = model.predict(frame) as tf.Tensor4D;
+      const part = model.predict(frame.slice([0, y0, x0, 0], [1, height - y0, width - x0, 3])) as tf.Tensor4D;
+      // Cells of the part beyond the net's reach (about 110 px) from its left and top edges, and
+      // the same cells of the whole (the two share their right and bottom edges).
+      const [dy, dx] = [y0 / LOCATOR_STRIDE, x0 / LOCATOR_STRIDE];
+      const inside = [32, 32];
+      const size = [part.shape[1] - inside[0], part.shape[2] - inside[1]];
+      const mine = part.slice([0, inside[0], inside[1], 0], [1, size[0], size[1], LOCATOR_OUTPUTS]);
+      const theirs = whole.slice([0, inside[0] + dy, inside[1] + dx, 0], [1, size[0], size[1], LOCATOR_OUTPUTS]);
+      return mine.sub(theirs).abs().max().dataSync()[0];
+    });
+    expect(out).toBeLessThan(1e-4);
     model.dispose();
   });
 });

@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { ALL_CARD_CODES, type CardCode } from '../../server/game/cards';
 import { classMeaning, classNames, FIRST_BACK_CLASS, OTHER_CLASS } from '../../server/vision/classes';
 import { decodeFrame } from '../../server/vision/decode';
-import { coveredCards, dueForRereading, FAINT_REREAD_MS, ONE_WAY_BELOW_PX, turnPolicy } from '../../server/vision/index';
+import { coveredCards, dueForRereading, FAINT_REREAD_MS, keptByWholeRead, ONE_WAY_BELOW_PX, turnPolicy, WHOLE_READ_KEEPS } from '../../server/vision/index';
 import { BackLooks, backByLooks, backConfidence, EnrollmentStore, LOOK_RESCUE, mayBeBack } from '../../server/vision/enrollment';
 import { backEvidence, BACK_EVIDENCE_FROM, decideFromIndex, decideIdentity, identityOutputs, readingRows, rejectIndexless, type Identity, type IndexReading } from '../../server/vision/identify';
-import { tablePlane, zoneAt } from '../../server/vision/rectify';
+import { playArea, tablePlane, zoneAt } from '../../server/vision/rectify';
 import { findUnchanged, readsThisFrame, steadyOutlines, THUMB_HEIGHT, THUMB_WIDTH, TrackMemory } from '../../server/vision/tracking';
 import type { Quad, TableCalibration } from '../../server/vision/types';
 
@@ -259,6 +259,17 @@ describe('TrackMemory', () => {
   });
 });
 
+describe('keptByWholeRead', () => {
+  it('keeps backs and faces the whole card made sure, and reads the rest again', () => {
+    expect(keptByWholeRead({ kind: 'back', confidence: 0.4, design: 'gen-1' })).toBe(true);
+    expect(keptByWholeRead({ kind: 'face', code: 'QH', confidence: WHOLE_READ_KEEPS.minFace })).toBe(true);
+    expect(keptByWholeRead({ kind: 'face', code: 'QH', confidence: WHOLE_READ_KEEPS.minFace - 0.01 })).toBe(false);
+    // A face only its index corner made: maybe a back whose pattern reads as an index.
+    expect(keptByWholeRead({ kind: 'face', code: 'KD', confidence: 0.95, byIndex: true })).toBe(false);
+    expect(keptByWholeRead({ kind: 'other', confidence: 0.99 })).toBe(false);
+  });
+});
+
 describe('dueForRereading', () => {
   const read = (identity: Identity, readAtMs: number) => ({ identity, scale: 'full' as const, embedding: new Float32Array(4), fromIndex: null, readAtMs });
   const faint = read({ kind: 'face', code: '2C', confidence: 0.15 }, 1000);
@@ -353,6 +364,19 @@ describe('rectify', () => {
     const plane = tablePlane(oblique, 1200, 800);
     expect(plane.minCardAspect).toBeLessThan(1.2);
     expect(plane.minCardAspect).toBeGreaterThanOrEqual(1);
+  });
+  it('knows where cards can lie: round the table and its zones, within the frame', () => {
+    // The table a third of the frame, a seat zone reaching 100 mm past its near edge.
+    const small: TableCalibration = {
+      ...calibration,
+      imageCorners: [[400, 200], [800, 200], [800, 500], [400, 500]],
+      tableWidthMm: 400,
+      tableHeightMm: 300,
+      zones: [{ id: 'seat-0', kind: 'seat', seat: 0, polygonMm: [[-100, 100], [100, 100], [100, 250], [-100, 250]] }],
+    };
+    expect(playArea(tablePlane(small, 1200, 800), 1200, 800, 10)).toEqual({ x: 390, y: 190, width: 420, height: 420 });
+    // Clipped to the frame.
+    expect(playArea(tablePlane(calibration, 1200, 800), 1200, 800, 30)).toEqual({ x: 0, y: 0, width: 1200, height: 800 });
   });
   it('finds the most specific zone', () => {
     const plane = tablePlane(calibration, 1200, 800);
