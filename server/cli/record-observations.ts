@@ -23,7 +23,7 @@ import { positiveInt as positiveIntArg } from './args';
 import { createSimTable, type SimFrame } from '../sim/live';
 import { configFromEnv, liveRecognizerConfig } from '../plugins/config';
 import { createRecognizer } from '../vision/index';
-import type { FrameObservations, RecognizeOptions, TableCalibration } from '../vision/types';
+import type { FrameObservations, TableCalibration } from '../vision/types';
 import { RecognitionPool } from '../workers/pool';
 import { LivePacer, RecordingWriter } from '../tables/recording';
 import { simCalibration } from '../tables/sim-calibration';
@@ -99,7 +99,7 @@ async function main(): Promise<void> {
       }
       const everyCard = called && sortReads.take(frame.timeMs);
       const readStarted = performance.now();
-      const observations = await recognizer.recognize(frame.jpeg, frame.timeMs, { everyCard, sorting: called });
+      const observations = await recognizer.recognize(frame.jpeg, frame.timeMs, everyCard);
       if (called && observations.motion) sortReads.observed(frame.timeMs, observations.motion.length > 0);
       writer.frame(frame.handIndex, frame.frameIndex, frame.timeMs, observations);
       pacer.read(frame.timeMs, performance.now() - readStarted);
@@ -138,7 +138,8 @@ interface Reader {
   setCalibration(calibration: TableCalibration | null): void;
   /** Enrols a deck's back from all its views (at most 5). */
   enrollBack(deckId: string, views: Uint8Array[]): Promise<void>;
-  recognize(jpeg: Uint8Array, timeMs: number, options: RecognizeOptions): Promise<FrameObservations>;
+  /** `everyCard`: read the whole frame (RecognizeOptions.everyCard). */
+  recognize(jpeg: Uint8Array, timeMs: number, everyCard: boolean): Promise<FrameObservations>;
   close(): Promise<void>;
 }
 
@@ -149,7 +150,7 @@ async function inProcessRecognizer(config: RecognizerConfig): Promise<Reader> {
     backend: recognizer.backend,
     setCalibration: (calibration) => recognizer.setCalibration(calibration),
     enrollBack: (deckId, views) => recognizer.enrollBack(deckId, views.map((data) => ({ kind: 'encoded', data }))),
-    recognize: (jpeg, timeMs, options) => recognizer.recognize({ kind: 'encoded', data: jpeg }, timeMs, options),
+    recognize: (jpeg, timeMs, everyCard) => recognizer.recognize({ kind: 'encoded', data: jpeg }, timeMs, { everyCard }),
     close: async () => recognizer.dispose(),
   };
 }
@@ -170,10 +171,10 @@ async function poolRecognizer(workers: number, config: RecognizerConfig): Promis
     backend,
     setCalibration: (calibration) => pool.setCalibration(TABLE, calibration),
     enrollBack: (deckId, views) => pool.enrollBack(TABLE, deckId, views),
-    recognize: (jpeg, timeMs, { everyCard, sorting }) =>
+    recognize: (jpeg, timeMs, everyCard) =>
       new Promise<FrameObservations>((resolve, reject) => {
         waiting = { resolve, reject };
-        pool.offer(TABLE, { seq: seq++, image: jpeg, captureTimeMs: timeMs, receivedAtMs: performance.now(), ...(everyCard ? { everyCard } : {}), ...(sorting ? { sorting } : {}) });
+        pool.offer(TABLE, { seq: seq++, image: jpeg, captureTimeMs: timeMs, receivedAtMs: performance.now(), ...(everyCard ? { everyCard } : {}) });
       }),
     close: async () => {
       clearInterval(keepAlive);

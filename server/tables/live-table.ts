@@ -298,9 +298,8 @@ export class LiveTable {
     // close together poorly): the first after the call, then one a second while the table is
     // still and one every few seconds while hands deal (sort-reads.ts).
     const now = performance.now();
-    const sorting = this.rules.referee.hand?.phase === 'ended';
-    const everyCard = sorting && this.sortReads.take(now);
-    this.pool.offer(this.id, { seq, image, captureTimeMs, receivedAtMs: now, ...(everyCard ? { everyCard } : {}), ...(sorting ? { sorting } : {}) });
+    const everyCard = this.rules.referee.hand?.phase === 'ended' && this.sortReads.take(now);
+    this.pool.offer(this.id, { seq, image, captureTimeMs, receivedAtMs: now, ...(everyCard ? { everyCard } : {}) });
     this.lastCapture = { captureTimeMs, receivedAtMs: now };
     return seq;
   }

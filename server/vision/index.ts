@@ -565,26 +565,23 @@ class TfjsRecognizer implements CardRecognizer {
     // sure faces (WHOLE_READ_KEEPS).
     const thumbs = located.map((card) => cardThumbnail(image, card.corners));
     const zones = located.map((card) => this.zoneOf(card.corners));
-    // Where tracking takes each card to lie: during the score sort the centre is no counted pile
-    // (RecognizeOptions.sorting; the zone still goes with the card's observation).
-    const trackedIn = options.sorting ? zones.map((zone) => (zone === 'centre' ? undefined : zone)) : zones;
     const reused: Array<TrackedIdentity | undefined> = located.map((card, i) => {
-      const track = this.tracking ? this.tracks.find(card.corners, thumbs[i], isCountedZone(trackedIn[i]))?.value : undefined;
+      const track = this.tracking ? this.tracks.find(card.corners, thumbs[i], isCountedZone(zones[i]))?.value : undefined;
       if (!track || (options.everyCard && !keptByWholeRead(track.identity))) return undefined;
-      return dueForRereading(track, trackedIn[i], timestampMs, this.minConfidence) ? undefined : track;
+      return dueForRereading(track, zones[i], timestampMs, this.minConfidence) ? undefined : track;
     });
     const budget = this.tracking && !options.everyCard ? this.readBudget : Infinity;
     // Outlines at new places wait for their second frame (see RecognizerConfig.readWhenSteady).
     const outlines = located.map((card) => card.corners);
     const steady = this.tracking && this.readWhenSteady && !options.everyCard && this.previousOutlines ? steadyOutlines(outlines, this.previousOutlines) : null;
     this.previousOutlines = outlines;
-    const todo = readsThisFrame(located.map((_, i) => i).filter((i) => !reused[i] && (!steady || steady[i])), trackedIn, budget, this.frameCount++);
+    const todo = readsThisFrame(located.map((_, i) => i).filter((i) => !reused[i] && (!steady || steady[i])), zones, budget, this.frameCount++);
     const crops = new Float32Array(todo.length * CROP_SIZE);
     todo.forEach((cardIndex, k) => cropCard(image, located[cardIndex].corners, CROP_WIDTH, CROP_HEIGHT, crops, k * CROP_SIZE));
     const corners = this.indexModel ? this.cornerCrops(image, todo.map((i) => located[i].corners)) : null;
     lap('crop');
     const read = await this.readIdentities(crops, corners, todo.length, {
-      policy: (k) => turnPolicy(located[todo[k]].corners, trackedIn[todo[k]], this.oneWayBelowPx),
+      policy: (k) => turnPolicy(located[todo[k]].corners, zones[todo[k]], this.oneWayBelowPx),
       lengths: todo.map((i) => quadLongSide(located[i].corners)),
       zones: todo.map((i) => zones[i]),
     });

@@ -105,14 +105,6 @@ export interface RecognizeOptions {
    * the readings of cards that look as they did, and may leave some cards for later).
    */
   everyCard?: boolean;
-  /**
-   * The hand is over and the players sort the centre's cards by their backs (the score sort):
-   * the centre holds no foundations any more, so its cards are tracked as cards anywhere else
-   * are (see RecognizerConfig's tracking: matched by place and look over the last frames, read
-   * within the frame's read budget, small ones one way up) rather than read again each time a
-   * hand uncovers them. Default false.
-   */
-  sorting?: boolean;
 }
 
 export interface Recognizer {

@@ -30,8 +30,6 @@ export interface PendingFrame {
   receivedAtMs: number;
   /** Localise the whole frame and read every card (RecognizeOptions.everyCard), e.g. at the score sort. */
   everyCard?: boolean;
-  /** Taken during the score sort (RecognizeOptions.sorting). */
-  sorting?: boolean;
 }
 
 /** What a table hears back from the pool for its live frames. */
@@ -380,7 +378,7 @@ export class RecognitionPool {
         if (this.tables.get(tableId) === queue) queue.sink.onFailed(frame, error.message);
       },
     });
-    slot.worker.postMessage({ type: 'recognize', jobId, tableId, image: frame.image, timestampMs: frame.captureTimeMs, seq: frame.seq, ...(frame.everyCard ? { everyCard: true } : {}), ...(frame.sorting ? { sorting: true } : {}) } satisfies ToWorker);
+    slot.worker.postMessage({ type: 'recognize', jobId, tableId, image: frame.image, timestampMs: frame.captureTimeMs, seq: frame.seq, ...(frame.everyCard ? { everyCard: true } : {}) } satisfies ToWorker);
   }
 
   /** Jobs sent to workers and not answered yet (tests check nothing leaks). */

@@ -264,28 +264,6 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
     }
   });
 
-  it('during the score sort reads the centre\'s cards within the read budget too, the Nerts piles still at once', async () => {
-    const sim = await createSimTable({ players: 3, seed: 1, fps: 2, camera: 'top' });
-    let frame = await sim.next();
-    for (let i = 0; i < 60; i++) frame = await sim.next();
-    const image = { kind: 'encoded' as const, data: frame!.jpeg };
-    const live = await createRecognizer({ log: () => {}, minConfidence: 0.35, locatorModelDir: null, maxReadsPerFrame: 3, liveModels: 'off' });
-    live.setCalibration(simCalibration(sim.layout, sim.camera!));
-    try {
-      const centre = (cards: Array<{ zone?: string }>) => cards.filter((c) => c.zone === 'centre').length;
-      const nerts = (cards: Array<{ zone?: string }>) => cards.filter((c) => c.zone?.endsWith('/nerts')).length;
-      const first = await live.recognize(image, 0, { sorting: true });
-      let later = first;
-      for (let i = 1; i <= 15; i++) later = await live.recognize(image, i * 33, { sorting: true });
-      // The Nerts piles are still read at once; the centre's cards wait their turn like any others.
-      expect(nerts(first.cards)).toBe(nerts(later.cards));
-      expect(centre(later.cards)).toBeGreaterThan(3);
-      expect(centre(first.cards)).toBeLessThan(centre(later.cards));
-    } finally {
-      live.dispose();
-    }
-  });
-
   it('enrols a back design from views and names it', async () => {
     const back = await sharp(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="63" height="88"><rect width="63" height="88" fill="#fff"/><rect x="4" y="4" width="55" height="80" fill="#1040a0"/><path d="M4 4 L59 84 M59 4 L4 84" stroke="#fff" stroke-width="3"/></svg>')).png().toBuffer();
     const view: FrameInput = { kind: 'encoded', data: new Uint8Array(back) };
