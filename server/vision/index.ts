@@ -436,6 +436,11 @@ function lookOf(embedding: Float32Array): number[] {
   return Array.from(embedding, (v) => Math.round(v * 1000) / 1000);
 }
 
+/** An outline found in `region` of a frame (region pixels), in the frame's pixels. */
+function inFrame(corners: Quad, region: PixelRect): Quad {
+  return corners.map(([x, y]) => [x + region.x, y + region.y]) as Quad;
+}
+
 class TfjsRecognizer implements CardRecognizer {
   private plane: TablePlane | null = null;
   private calibration: TableCalibration | null = null;
@@ -803,7 +808,7 @@ class TfjsRecognizer implements CardRecognizer {
     regions.forEach((region, k) => {
       const offset = (this.regionGroupOffset -= 1000);
       const mine = found[k]
-        .map((card) => ({ ...card, corners: card.corners.map(([x, y]) => [x + region.x, y + region.y]) as Quad, rivalGroup: regionRivalGroup(offset, card.rivalGroup) }))
+        .map((card) => ({ ...card, corners: inFrame(card.corners, region), rivalGroup: regionRivalGroup(offset, card.rivalGroup) }))
         .filter((card) => deepestRegion(regions, quadCentre(card.corners)) === k);
       const before = kept.length;
       for (const card of mine) if (!kept.some((other, i) => i < before && sameCorners(other.corners, card.corners, quadShortSide(card.corners) * TWICE_FOUND_SHARE))) kept.push(card);
@@ -854,7 +859,7 @@ class TfjsRecognizer implements CardRecognizer {
     const area = play && alignedRect(play, LOCATOR_ALIGN);
     if (!area || factors.some((f) => f !== 1) || area.width * area.height >= PLAY_AREA_WORTH_CROPPING * frame.width * frame.height) return runLocator(this.locatorModel!, part, { factors, refine: false });
     const cards = await runLocator(this.locatorModel!, cropRegion(part, area), { factors, refine: false });
-    return cards.map((card) => ({ ...card, corners: card.corners.map(([x, y]) => [x + area.x, y + area.y]) as Quad }));
+    return cards.map((card) => ({ ...card, corners: inFrame(card.corners, area) }));
   }
 
   /**

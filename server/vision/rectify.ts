@@ -4,7 +4,7 @@
  */
 import { CARD_HEIGHT_MM, CARD_WIDTH_MM } from '../sim/scene';
 import { applyHomography, homographyFromPoints, pointInPolygon, type Homography } from '../geometry';
-import type { PixelRect } from './change';
+import { boundingRect, type PixelRect } from './change';
 import type { CalibrationZone, Point, Quad, TableCalibration } from './types';
 
 /** Precomputed mappings for one calibration and one frame size. */
@@ -87,11 +87,11 @@ export function zoneImagePolygon(plane: TablePlane, zone: CalibrationZone): Poin
  * four points a user calibrated with; a card on the table's edge overhangs it.)
  */
 export function playArea(plane: TablePlane, width: number, height: number, marginPx: number): PixelRect {
-  const points = [...plane.imageCorners, ...plane.zonesBySpecificity.flatMap((zone) => zoneImagePolygon(plane, zone))];
-  const x0 = Math.max(0, Math.floor(Math.min(...points.map((p) => p[0])) - marginPx));
-  const y0 = Math.max(0, Math.floor(Math.min(...points.map((p) => p[1])) - marginPx));
-  const x1 = Math.min(width, Math.ceil(Math.max(...points.map((p) => p[0])) + marginPx));
-  const y1 = Math.min(height, Math.ceil(Math.max(...points.map((p) => p[1])) + marginPx));
+  const box = boundingRect([...plane.imageCorners, ...plane.zonesBySpecificity.flatMap((zone) => zoneImagePolygon(plane, zone))]);
+  const x0 = Math.max(0, Math.floor(box.x - marginPx));
+  const y0 = Math.max(0, Math.floor(box.y - marginPx));
+  const x1 = Math.min(width, Math.ceil(box.x + box.width + marginPx));
+  const y1 = Math.min(height, Math.ceil(box.y + box.height + marginPx));
   return { x: x0, y: y0, width: Math.max(0, x1 - x0), height: Math.max(0, y1 - y0) };
 }
 
