@@ -415,8 +415,9 @@ export const PipelineStatsSchema = Type.Object({
   p50Ms: Type.Number(),
   p95Ms: Type.Number(),
   /**
-   * Since the table opened (this server run), to the millisecond: all frames, frames read during
-   * play, and whole reads (every card read, at the score sort) apart.
+   * Since the table opened (this server run), to the millisecond: all frames, then apart the
+   * frames read during play, the score sort's frames (after the call) read as usual, and its
+   * whole reads (every card read).
    */
   session: Type.Optional(
     Type.Object({
@@ -425,6 +426,9 @@ export const PipelineStatsSchema = Type.Object({
       playFrames: Type.Integer(),
       playP50Ms: Type.Number(),
       playP95Ms: Type.Number(),
+      sortFrames: Type.Integer(),
+      sortP50Ms: Type.Number(),
+      sortP95Ms: Type.Number(),
       wholeReads: Type.Integer(),
       wholeReadP95Ms: Type.Number(),
     }),

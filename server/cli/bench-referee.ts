@@ -21,7 +21,8 @@
  * Prints progress to stderr and one final JSON line to stdout: handsExact (fraction of hands
  * whose every score is exact), centre and Nerts count errors per player, disputes ruled right,
  * fps, p50Ms, p95Ms (receipt → observations, over the whole run; playP50Ms/playP95Ms for frames
- * read during play, wholeReadP95Ms for the score sort's whole reads), dropped frames.
+ * read during play, sortP50Ms/sortP95Ms for the score sort's frames read as usual,
+ * wholeReadP95Ms for its whole reads), dropped frames.
  *
  * `--observations truth` measures the tracker and rules alone: no rendering, no recogniser, no
  * server; observations come from the simulator's ground truth with seeded noise. Its numbers
@@ -492,11 +493,13 @@ async function main(): Promise<void> {
       // Frames recognised per second per table over the whole run (server side).
       fps: Math.round((runs.reduce((sum, run) => sum + run.stats.framesProcessed / (run.wallMs / 1000), 0) / runs.length) * 10) / 10,
       // Latency over the whole run (receipt → observations, every frame; the worst table), then
-      // frames read during play and the score sort's whole reads apart.
+      // frames read during play, the score sort's frames and its whole reads apart.
       p50Ms: Math.max(...runs.map((run) => run.stats.session?.p50Ms ?? run.stats.p50Ms)),
       p95Ms: Math.max(...runs.map((run) => run.stats.session?.p95Ms ?? run.stats.p95Ms)),
       playP50Ms: Math.max(...runs.map((run) => run.stats.session?.playP50Ms ?? 0)),
       playP95Ms: Math.max(...runs.map((run) => run.stats.session?.playP95Ms ?? 0)),
+      sortP50Ms: Math.max(...runs.map((run) => run.stats.session?.sortP50Ms ?? 0)),
+      sortP95Ms: Math.max(...runs.map((run) => run.stats.session?.sortP95Ms ?? 0)),
       wholeReads: runs.reduce((sum, run) => sum + (run.stats.session?.wholeReads ?? 0), 0),
       wholeReadP95Ms: Math.max(...runs.map((run) => run.stats.session?.wholeReadP95Ms ?? 0)),
       framesSent: runs.reduce((sum, run) => sum + run.sent, 0),

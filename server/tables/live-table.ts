@@ -298,8 +298,9 @@ export class LiveTable {
     // close together poorly): the first after the call, then one a second while the table is
     // still and one every few seconds while hands deal (sort-reads.ts).
     const now = performance.now();
-    const everyCard = this.rules.referee.hand?.phase === 'ended' && this.sortReads.take(now);
-    this.pool.offer(this.id, { seq, image, captureTimeMs, receivedAtMs: now, ...(everyCard ? { everyCard } : {}) });
+    const afterCall = this.rules.referee.hand?.phase === 'ended';
+    const everyCard = afterCall && this.sortReads.take(now);
+    this.pool.offer(this.id, { seq, image, captureTimeMs, receivedAtMs: now, ...(everyCard ? { everyCard } : {}), ...(afterCall ? { afterCall } : {}) });
     this.lastCapture = { captureTimeMs, receivedAtMs: now };
     return seq;
   }
@@ -326,7 +327,7 @@ export class LiveTable {
 
   private readonly sink: TableSink = {
     onObservations: (frame: PendingFrame, recognised: FrameObservations, latencyMs: number) => {
-      this.counters.processed(latencyMs, frame.everyCard === true);
+      this.counters.processed(latencyMs, frame.everyCard ? 'whole' : frame.afterCall ? 'sort' : 'play');
       const observations = this.stored.calibration === null ? this.withDefaultZones(recognised) : recognised;
       this.latestObservations = observations;
       this.onObservations(frame, observations, latencyMs);

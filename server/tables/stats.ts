@@ -38,6 +38,9 @@ export class LatencyHistogram {
   }
 }
 
+/** What a processed frame was: read during play, in the score sort as usual, or read whole. */
+export type FrameKind = 'play' | 'sort' | 'whole';
+
 /** Mutable counters; `snapshot()` gives the protocol's PipelineStats. */
 export class PipelineCounters {
   private framesReceived = 0;
@@ -49,6 +52,7 @@ export class PipelineCounters {
   private readonly latencies: number[] = [];
   private readonly processedAt: number[] = [];
   private readonly playLatencies = new LatencyHistogram();
+  private readonly sortLatencies = new LatencyHistogram();
   private readonly wholeReadLatencies = new LatencyHistogram();
 
   received(): void {
@@ -66,10 +70,13 @@ export class PipelineCounters {
   viewerSkipped(): void {
     this.viewerMessagesSkipped += 1;
   }
-  /** A frame came back from the recogniser after `latencyMs` (ms); `wholeRead`: it was read whole (RecognizeOptions.everyCard). */
-  processed(latencyMs: number, wholeRead = false): void {
+  /**
+   * A frame came back from the recogniser after `latencyMs` (ms): a frame of play, a frame of
+   * the score sort (after the call) read as usual, or one read whole (RecognizeOptions.everyCard).
+   */
+  processed(latencyMs: number, kind: FrameKind = 'play'): void {
     this.framesProcessed += 1;
-    (wholeRead ? this.wholeReadLatencies : this.playLatencies).add(latencyMs);
+    (kind === 'whole' ? this.wholeReadLatencies : kind === 'sort' ? this.sortLatencies : this.playLatencies).add(latencyMs);
     this.latencies.push(latencyMs);
     if (this.latencies.length > LATENCY_WINDOW) this.latencies.shift();
     const now = performance.now();
@@ -95,11 +102,14 @@ export class PipelineCounters {
       p50Ms: Math.round(pick(0.5) * 10) / 10,
       p95Ms: Math.round(pick(0.95) * 10) / 10,
       session: {
-        p50Ms: LatencyHistogram.quantile(0.5, this.playLatencies, this.wholeReadLatencies),
-        p95Ms: LatencyHistogram.quantile(0.95, this.playLatencies, this.wholeReadLatencies),
+        p50Ms: LatencyHistogram.quantile(0.5, this.playLatencies, this.sortLatencies, this.wholeReadLatencies),
+        p95Ms: LatencyHistogram.quantile(0.95, this.playLatencies, this.sortLatencies, this.wholeReadLatencies),
         playFrames: this.playLatencies.count,
         playP50Ms: LatencyHistogram.quantile(0.5, this.playLatencies),
         playP95Ms: LatencyHistogram.quantile(0.95, this.playLatencies),
+        sortFrames: this.sortLatencies.count,
+        sortP50Ms: LatencyHistogram.quantile(0.5, this.sortLatencies),
+        sortP95Ms: LatencyHistogram.quantile(0.95, this.sortLatencies),
         wholeReads: this.wholeReadLatencies.count,
         wholeReadP95Ms: LatencyHistogram.quantile(0.95, this.wholeReadLatencies),
       },

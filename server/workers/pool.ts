@@ -30,6 +30,8 @@ export interface PendingFrame {
   receivedAtMs: number;
   /** Localise the whole frame and read every card (RecognizeOptions.everyCard), e.g. at the score sort. */
   everyCard?: boolean;
+  /** Taken after the hand's call, in the score sort (for the latency split only; see PipelineCounters). */
+  afterCall?: boolean;
 }
 
 /** What a table hears back from the pool for its live frames. */

@@ -14,14 +14,14 @@ describe('pipeline latency since the table opened', () => {
     expect(LatencyHistogram.quantile(0.5, slow)).toBe(10_001);
   });
 
-  it('keeps play frames and whole reads apart, and all frames since the start, not only the latest 200', () => {
+  it('keeps play frames, the sort\'s frames and whole reads apart, and all frames since the start, not only the latest 200', () => {
     const counters = new PipelineCounters();
-    // A hand of fast play frames, then the score sort: slower play frames and a few whole reads.
+    // A hand of fast play frames, then the score sort: slower frames and a few whole reads.
     for (let i = 0; i < 900; i++) counters.processed(40);
-    for (let i = 0; i < 300; i++) counters.processed(i % 10 === 0 ? 400 : 90, i % 10 === 0);
+    for (let i = 0; i < 300; i++) counters.processed(i % 10 === 0 ? 400 : 90, i % 10 === 0 ? 'whole' : 'sort');
     const stats = counters.snapshot();
     // The window of the latest 200 frames sees only the sort.
     expect(stats.p50Ms).toBe(90);
-    expect(stats.session).toEqual({ p50Ms: 40, p95Ms: 90, playFrames: 1170, playP50Ms: 40, playP95Ms: 90, wholeReads: 30, wholeReadP95Ms: 400 });
+    expect(stats.session).toEqual({ p50Ms: 40, p95Ms: 90, playFrames: 900, playP50Ms: 40, playP95Ms: 40, sortFrames: 270, sortP50Ms: 90, sortP95Ms: 90, wholeReads: 30, wholeReadP95Ms: 400 });
   });
 });
