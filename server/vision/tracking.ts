@@ -89,10 +89,12 @@ export class TrackMemory<T> {
   /**
    * The remembered card this one continues, if it lies where that one did and looks the same;
    * `lastFrameOnly` looks among the last frame's cards alone (see the recogniser: on a pile a
-   * new card lands where the last one lay, and a 12x18 thumbnail hardly tells 7C from 8C).
+   * new card lands where the last one lay, and a 12x18 thumbnail hardly tells 7C from 8C), and
+   * among older cards only those whose value `olderIf` accepts.
    */
-  find(corners: Quad, thumbnail: Float32Array, lastFrameOnly = false): Track<T> | undefined {
-    return findUnchanged(lastFrameOnly ? this.tracks.filter((track) => track.seenAtMs >= this.lastMs) : this.tracks, corners, thumbnail);
+  find(corners: Quad, thumbnail: Float32Array, lastFrameOnly = false, olderIf?: (value: T) => boolean): Track<T> | undefined {
+    if (!lastFrameOnly) return findUnchanged(this.tracks, corners, thumbnail);
+    return findUnchanged(this.tracks.filter((track) => track.seenAtMs >= this.lastMs || olderIf?.(track.value) === true), corners, thumbnail);
   }
 
   /** Stores a frame's cards (seen at `timestampMs`) and forgets cards older than the memory. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ALL_CARD_CODES, type CardCode } from '../../server/game/cards';
 import { classMeaning, classNames, FIRST_BACK_CLASS, OTHER_CLASS } from '../../server/vision/classes';
 import { decodeFrame } from '../../server/vision/decode';
-import { coveredCards, dueForRereading, FAINT_REREAD_MS, keptByWholeRead, ONE_WAY_BELOW_PX, turnPolicy, WHOLE_READ_KEEPS } from '../../server/vision/index';
+import { coveredCards, dueForRereading, FAINT_REREAD_MS, keptByWholeRead, ONE_WAY_BELOW_PX, rememberedBack, turnPolicy, WHOLE_READ_KEEPS } from '../../server/vision/index';
 import { BackLooks, backByLooks, backConfidence, EnrollmentStore, LOOK_RESCUE, mayBeBack } from '../../server/vision/enrollment';
 import { backEvidence, BACK_EVIDENCE_FROM, decideFromIndex, decideIdentity, identityOutputs, readingRows, rejectIndexless, type Identity, type IndexReading } from '../../server/vision/identify';
 import { playArea, tablePlane, zoneAt } from '../../server/vision/rectify';
@@ -245,6 +245,15 @@ describe('TrackMemory', () => {
     memory.remember([{ corners: at(200), thumbnail: look(0.3), value: 'QS' }], 99);
     expect(memory.find(at(200), look(0.3), true)?.value).toBe('QS');
   });
+  it('on a counted pile, takes older cards only where their value passes (a sure back: every card of a deck shows it)', () => {
+    const memory = new TrackMemory<string>(1500);
+    memory.remember([{ corners: at(0), thumbnail: look(0.5), value: 'back' }, { corners: at(200), thumbnail: look(0.3), value: '7C' }], 0);
+    memory.remember([], 33); // a hand swept over both
+    const backsOnly = (value: string) => value === 'back';
+    expect(memory.find(at(0), look(0.5), true, backsOnly)?.value).toBe('back');
+    expect(memory.find(at(200), look(0.3), true, backsOnly)).toBeUndefined(); // an 8C may lie there now
+    expect(memory.find(at(0), look(0.9), true, backsOnly)).toBeUndefined(); // it must look the same
+  });
   it('forgets a card once the memory is over, or when another card lies where it lay', () => {
     const memory = new TrackMemory<string>(1500);
     memory.remember([{ corners: at(0), thumbnail: look(0.5), value: '7H' }, { corners: at(200), thumbnail: look(0.3), value: 'QS' }], 0);
@@ -256,6 +265,15 @@ describe('TrackMemory', () => {
     expect(memory.find(at(0), look(0.6))?.value).toBe('8H');
     memory.remember([], 100); // time went back (a new hand): nothing older is trusted
     expect(memory.size).toBe(0);
+  });
+});
+
+describe('rememberedBack', () => {
+  it('is a back read at least as surely as the floor', () => {
+    expect(rememberedBack({ kind: 'back', confidence: 0.6, design: 'gen-1' }, 0.6)).toBe(true);
+    expect(rememberedBack({ kind: 'back', confidence: 0.59, design: 'gen-1' }, 0.6)).toBe(false);
+    expect(rememberedBack({ kind: 'face', code: 'QH', confidence: 0.99 }, 0.6)).toBe(false);
+    expect(rememberedBack({ kind: 'other', confidence: 0.99 }, 0.6)).toBe(false);
   });
 });
 
