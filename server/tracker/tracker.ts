@@ -128,6 +128,22 @@ export interface TrackerConfig extends ReadingTuning, PileLookTuning {
    * can miss the last cards leaving it (a count stuck at 3 used to stay there to the score), ms.
    */
   callerEmptyNertsMs: number;
+  /**
+   * After the call nobody plays: another player's Nerts pile first seen empty later than this
+   * after the call (as heard: its last card's landing plus the reaction time, never before the
+   * real call) was moved or covered in the score sort, not played out, and its count stands
+   * (3-player recordings: a last Nerts card counted gone 0.6 s after the call heard, 1.5 s after
+   * the real one, its card shown again 4 s later), ms.
+   */
+  nertsEmptyAfterCallMs: number;
+  /**
+   * While a call waits for the emptied pile's last card to land: another sure face than that card
+   * on the pile in this many frames, over at least `pendingFaceMs`, means the pile was not empty
+   * (the count was a card short), and no call (a 3-player hand: a false call 30 s early, the next
+   * Nerts card read at 0.96 on the pile all the while).
+   */
+  pendingFaceFrames: number;
+  pendingFaceMs: number;
   /** A seat sighting counts when the same code was seen there this recently too, ms. */
   sightingRepeatMs: number;
   /**
@@ -258,6 +274,9 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   emptyNertsMs: 600,
   emptyNertsFrames: 4,
   callerEmptyNertsMs: 2000,
+  nertsEmptyAfterCallMs: 0,
+  pendingFaceFrames: 3,
+  pendingFaceMs: 200,
   callWaitMs: 2500,
   nertsLookReturnMs: 5000,
   nertsLiftMs: 450,
@@ -467,7 +486,14 @@ export interface TrackedSeat {
   /** New Nerts tops shown lately: their previous top had left (one departure explains one play). */
   nertsDepartures?: NertsDeparture[];
   /** Nerts pile seen empty: the call follows when its last card lands (`landedMs`) or after callWaitMs. */
-  callPending?: { sinceMs: number; lastCard: CardCode | null; landedMs: number | null; leftBefore?: number } | null;
+  callPending?: {
+    sinceMs: number;
+    lastCard: CardCode | null;
+    landedMs: number | null;
+    leftBefore?: number;
+    /** A sure face seen on the pile since: its code, since when, in how many frames (see pendingFaceFrames). */
+    faceOn?: { code: CardCode; sinceMs: number; frames: number };
+  } | null;
 }
 
 /** A Nerts pile's top that left: when the next showed (ms), and its name when it had one. */
@@ -1145,12 +1171,23 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
       }
     }
     const back = seat.callPending;
-    if (back && !state.called && back.lastCard !== null && face?.code === back.lastCard) {
-      // The last Nerts card is back on the pile (it lost a race, or a hand had covered the pile):
-      // no call, and the count stands.
-      seat.callPending = null;
-      seat.nertsTop = back.lastCard;
-      seat.nertsLeft = back.leftBefore ?? 1;
+    if (back && !state.called) {
+      const sure = face?.code && face.confidence >= config.sureNameConfidence ? face.code : null;
+      if (sure) back.faceOn = back.faceOn?.code === sure ? { ...back.faceOn, frames: back.faceOn.frames + 1 } : { code: sure, sinceMs: now, frames: 1 };
+      const on = back.faceOn;
+      if (back.lastCard !== null && face?.code === back.lastCard) {
+        // The last Nerts card is back on the pile (it lost a race, or a hand had covered the pile):
+        // no call, and the count stands.
+        seat.callPending = null;
+        seat.nertsTop = back.lastCard;
+        seat.nertsLeft = back.leftBefore ?? 1;
+      } else if (on && on.code !== back.lastCard && on.frames >= config.pendingFaceFrames && now - on.sinceMs >= config.pendingFaceMs) {
+        // Another card stays on the pile: the one counted last left, and the count had been a
+        // card short (no card is ever put on a Nerts pile). No call; at least this card is left.
+        seat.callPending = null;
+        seat.nertsTop = on.code;
+        seat.nertsLeft = Math.max(1, (back.leftBefore ?? 1) - 1);
+      }
     }
     if (face?.code) seat.nertsVotes.push({ code: face.code, weight: face.confidence, timeMs: now });
     if (face?.code || looked) {
@@ -1223,7 +1260,10 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
           // unless it showed up elsewhere since (it was carried off hidden under the hand)
           !tracks.some((other) => other !== t && other.code === t.code && (other.origin === null || other.origin === t.origin) && (other.bornMs ?? 0) > t.lastMs),
       );
-    if (emptyLongEnough && !topStillHome && seat.nertsLeft <= 2 && (seat.nertsSeen.length > 0 || (seat.nertsLooks?.tops.length ?? 0) > 0) && seat.nertsLeft > 0) {
+    // After the call, a pile that only now looks empty was disturbed by the sort (nobody plays).
+    const emptiedAfterCall =
+      state.called && state.calledAtMs !== undefined && seat.emptySinceMs !== null && seat.emptySinceMs > state.calledAtMs + config.nertsEmptyAfterCallMs;
+    if (emptyLongEnough && !topStillHome && !emptiedAfterCall && seat.nertsLeft <= 2 && (seat.nertsSeen.length > 0 || (seat.nertsLooks?.tops.length ?? 0) > 0) && seat.nertsLeft > 0) {
       const lastCard = seat.nertsTop;
       const leftBefore = seat.nertsLeft;
       seat.nertsLeft = 0;

@@ -487,6 +487,40 @@ describe('tracker: Nerts piles and the call', () => {
     expect(timed.find((e) => e.event.type === 'call')!.timeMs).toBeGreaterThanOrEqual(800 + small.callWaitMs);
   });
 
+  it('another card staying on a Nerts pile while its call waits is no call (the count was a card short)', () => {
+    const work = () => face('QC', ANN_NERTS.x, ANN_NERTS.y - 150, 'seat-0/work');
+    const sequence = [
+      ...frames(0, 4, 100, () => [face('QC', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts')]),
+      ...frames(400, 8, 100, () => [work()]), // QC to a work pile; her hand over the Nerts pile
+      ...frames(1200, 40, 100, () => [face('3H', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts'), work()]), // a card the count did not know of
+    ];
+    const { events, state } = run(sequence, initialTrackerState(small), small);
+    expect(events.some((e) => e.type === 'call')).toBe(false);
+    expect(events).not.toContainEqual({ type: 'nerts-count', player: 'ann', left: 0 });
+    expect(state.seats[0].nertsLeft).toBe(1);
+    // One frame of a face is not enough (a hand passing with a card): the call stands.
+    const passing = [...sequence.slice(0, 12), frame(1200, [face('3H', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts'), work()]), ...frames(1300, 40, 100, () => [work()])];
+    expect(run(passing, initialTrackerState(small), small).events.filter((e) => e.type === 'call')).toHaveLength(1);
+  });
+
+  it("after the call, another player's pile first seen bare well after it is no pile played out (the score sort moved it)", () => {
+    const two: TrackerConfig = { ...config, players: [{ seat: 0, playerId: 'ann', nertsPileSize: 2 }, { seat: 1, playerId: 'bob', nertsPileSize: 2 }] };
+    const bob = () => face('9C', BOB_NERTS.x, BOB_NERTS.y, 'seat-1/nerts');
+    const hand = (bobBareFromMs: number) => [
+      ...frames(0, 4, 100, () => [face('QC', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts'), bob()]),
+      ...frames(400, 4, 100, () => [face('3H', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts'), bob()]),
+      // Ann's pile bare from 800 ms: she went out, the call follows; Bob's 9C lies there until he
+      // takes it (to his work piles, where it is seen).
+      ...frames(800, 80, 100, (i) => (800 + i * 100 < bobBareFromMs ? [bob()] : [face('9C', 1100, 300, 'seat-1/work')])),
+    ];
+    const late = run(hand(6000), initialTrackerState(two), two);
+    expect(late.events.filter((e) => e.type === 'call')).toEqual([{ type: 'call', player: 'ann', manual: false }]);
+    expect(late.events).not.toContainEqual({ type: 'nerts-count', player: 'bob', left: 0 });
+    // Bare from just before the call (heard at 3.3 s): his last card went before it.
+    const atCall = run(hand(3000), initialTrackerState(two), two);
+    expect(atCall.events).toContainEqual({ type: 'nerts-count', player: 'bob', left: 0 });
+  });
+
   it('the call is placed when the last Nerts card lands', () => {
     const sequence = [
       ...frames(0, 4, 100, () => [face('AH', CENTRE.x, CENTRE.y, 'centre'), face('QC', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts')]),
