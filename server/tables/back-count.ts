@@ -93,12 +93,25 @@ function onSpot(card: CardObservation, spots: readonly BackSpot[]): boolean {
 /**
  * Notes where backs lie during play (the players' stocks), so that the sort does not count them:
  * a real table's seat zones hold a player's stock and the free table in front of them alike.
- * Frames closer than the window allows are skipped; older ones dropped.
+ * Not a back in the centre within `completedPiles` (the tracker's completed foundations, a card's
+ * length about each): that pile is turned face down and set aside, centre cards the sort deals
+ * out (3 players seed 2: a set-aside clubs pile's last card, p3's, left where it lay 30 px from
+ * the tracker's pile centre, was never counted, 28 of 29, sessions 34-41). Other backs in the
+ * centre stay marked: outlines on a patterned cloth read as backs during play, which the sort
+ * must not count either (leaving out every centre back, the same table counted p1 27 for 26 and
+ * 21 for 20). Frames closer than the window allows are skipped; older ones dropped.
  */
-export function addPlayFrame(state: BackCountState, timeMs: number, cards: CardObservation[], tuning: BackCountTuning = DEFAULT_BACK_COUNT_TUNING): BackCountState {
+export function addPlayFrame(
+  state: BackCountState,
+  timeMs: number,
+  cards: CardObservation[],
+  tuning: BackCountTuning = DEFAULT_BACK_COUNT_TUNING,
+  completedPiles: readonly BackSpot[] = [],
+): BackCountState {
   const newest = state.playFrames[state.playFrames.length - 1];
   if (newest && timeMs >= newest.timeMs && timeMs - newest.timeMs < tuning.ownBacksWindowMs / tuning.ownBacksFrames) return state;
-  const backs = cards.filter((card) => card.kind === 'back' && card.confidence >= tuning.minConfidence).map(spotOf);
+  const setAside = (card: CardObservation) => parseZone(card.zone)?.area === 'centre' && onSpot(card, completedPiles);
+  const backs = cards.filter((card) => card.kind === 'back' && card.confidence >= tuning.minConfidence && !setAside(card)).map(spotOf);
   const kept = newest && timeMs < newest.timeMs ? [] : state.playFrames.filter((frame) => frame.timeMs > timeMs - tuning.ownBacksWindowMs);
   return { ...state, playFrames: [...kept, { timeMs, backs }].slice(-tuning.ownBacksFrames) };
 }

@@ -378,7 +378,9 @@ export class LiveTable {
     // The score sort: after the call and before scoring, the camera counts the sorted backs
     // (not the players' own stocks, noted during play).
     if (phase === 'playing') {
-      this.backCount = addPlayFrame(this.backCount, frame.captureTimeMs, observations.cards);
+      // Completed foundations, a card's length about each (set aside face down: centre cards, see addPlayFrame).
+      const completedPiles = this.tracker.piles.filter((pile) => pile.completed).map((pile) => ({ centre: pile.center, radius: pile.cardSizePx }));
+      this.backCount = addPlayFrame(this.backCount, frame.captureTimeMs, observations.cards, undefined, completedPiles);
       if (this.stored.calibration !== null && this.background.wantsSample(frame.captureTimeMs)) this.sampleBackground(frame);
     }
     if (this.rules.referee.hand?.phase === 'ended') {

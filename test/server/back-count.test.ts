@@ -120,6 +120,21 @@ describe('score-sort back count', () => {
     expect(backCountOf(addBackFrame(addBackFrame(late, 7_000, [bobStock]), 7_100, [bobStock]), 'deck-bob')).toBe(1);
   });
 
+  it('counts a back that lay on a completed foundation during play (set aside face down: centre cards), not other centre backs', () => {
+    const aside = back('deck-bob', 450, 'centre');
+    const cloth = back('deck-ann', 900, 'centre', 0.7); // a patterned cloth's outline read as a back
+    const completed = [{ centre: [450, 342] as [number, number], radius: 88 }];
+    let state = initialBackCountState();
+    state = addPlayFrame(state, 1_000, [aside, cloth], undefined, completed);
+    state = addPlayFrame(state, 4_000, [aside, cloth], undefined, completed);
+    expect(state.playFrames.map((frame) => frame.backs.map((spot) => spot.centre[0]))).toEqual([[900], [900]]);
+    // The sort deals the pile out and its last card stays where it lay; the cloth still reads as a back.
+    state = addBackFrame(state, 6_000, [aside, cloth]);
+    state = addBackFrame(state, 6_100, [aside, cloth]);
+    expect(backCountOf(state, 'deck-bob')).toBe(1);
+    expect(backCountOf(state, 'deck-ann')).toBe(0);
+  });
+
   it('restarts the window when the camera clock jumps back', () => {
     const state = addBackFrame(fed([spread('deck-ann', 8), spread('deck-ann', 8)]), 500, spread('deck-ann', 3));
     expect(state.frames).toHaveLength(1);
