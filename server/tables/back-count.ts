@@ -105,8 +105,8 @@ export function addPlayFrame(
   state: BackCountState,
   timeMs: number,
   cards: CardObservation[],
-  tuning: BackCountTuning = DEFAULT_BACK_COUNT_TUNING,
   completedPiles: readonly BackSpot[] = [],
+  tuning: BackCountTuning = DEFAULT_BACK_COUNT_TUNING,
 ): BackCountState {
   const newest = state.playFrames[state.playFrames.length - 1];
   if (newest && timeMs >= newest.timeMs && timeMs - newest.timeMs < tuning.ownBacksWindowMs / tuning.ownBacksFrames) return state;

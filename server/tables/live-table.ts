@@ -380,7 +380,7 @@ export class LiveTable {
     if (phase === 'playing') {
       // Completed foundations, a card's length about each (set aside face down: centre cards, see addPlayFrame).
       const completedPiles = this.tracker.piles.filter((pile) => pile.completed).map((pile) => ({ centre: pile.center, radius: pile.cardSizePx }));
-      this.backCount = addPlayFrame(this.backCount, frame.captureTimeMs, observations.cards, undefined, completedPiles);
+      this.backCount = addPlayFrame(this.backCount, frame.captureTimeMs, observations.cards, completedPiles);
       if (this.stored.calibration !== null && this.background.wantsSample(frame.captureTimeMs)) this.sampleBackground(frame);
     }
     if (this.rules.referee.hand?.phase === 'ended') {

@@ -420,8 +420,9 @@ export const WHOLE_READ_KEEPS = { minFace: 0.9 } as const;
  * face's neighbour in its suit looks alike at thumbnail size) does not hold for backs. In the
  * score sort hands sweep over the dealt backs all the time; one thread, the 3-player seed-1 hand-1
  * sort's 624 tracked frames: identify 11.8 -> 9.5 s (all stages 28.0 -> 25.9 s). The looks
- * must still agree: of backs read again where a back of another design lay (0.04-0.06 apart in
- * thumbnail), the three sorts measured had 10 of 352, 26 of 86 (the gingham) and 12 of 186.
+ * must still agree: of backs read again where a remembered back lay, their thumbnails 0.04-0.06
+ * apart, another design came out for 10 of 352, 26 of 86 (the gingham) and 12 of 186 in the
+ * three sorts measured.
  */
 export function rememberedBack(identity: Identity, floor: number): boolean {
   return identity.kind === 'back' && identity.confidence >= floor;

@@ -125,8 +125,8 @@ describe('score-sort back count', () => {
     const cloth = back('deck-ann', 900, 'centre', 0.7); // a patterned cloth's outline read as a back
     const completed = [{ centre: [450, 342] as [number, number], radius: 88 }];
     let state = initialBackCountState();
-    state = addPlayFrame(state, 1_000, [aside, cloth], undefined, completed);
-    state = addPlayFrame(state, 4_000, [aside, cloth], undefined, completed);
+    state = addPlayFrame(state, 1_000, [aside, cloth], completed);
+    state = addPlayFrame(state, 4_000, [aside, cloth], completed);
     expect(state.playFrames.map((frame) => frame.backs.map((spot) => spot.centre[0]))).toEqual([[900], [900]]);
     // The sort deals the pile out and its last card stays where it lay; the cloth still reads as a back.
     state = addBackFrame(state, 6_000, [aside, cloth]);
