@@ -99,7 +99,7 @@ async function main(): Promise<void> {
       }
       const everyCard = called && sortReads.take(frame.timeMs);
       const readStarted = performance.now();
-      const observations = await recognizer.recognize(frame.jpeg, frame.timeMs, everyCard);
+      const observations = await recognizer.recognize(frame.jpeg, frame.timeMs, { everyCard, scoreSort: called });
       if (called && observations.motion) sortReads.observed(frame.timeMs, observations.motion.length > 0);
       writer.frame(frame.handIndex, frame.frameIndex, frame.timeMs, observations);
       pacer.read(frame.timeMs, performance.now() - readStarted);
@@ -138,8 +138,8 @@ interface Reader {
   setCalibration(calibration: TableCalibration | null): void;
   /** Enrols a deck's back from all its views (at most 5). */
   enrollBack(deckId: string, views: Uint8Array[]): Promise<void>;
-  /** `everyCard`: read the whole frame (RecognizeOptions.everyCard). */
-  recognize(jpeg: Uint8Array, timeMs: number, everyCard: boolean): Promise<FrameObservations>;
+  /** As a live table reads its frames: the score sort's after the call, some of them whole (RecognizeOptions). */
+  recognize(jpeg: Uint8Array, timeMs: number, options: { everyCard: boolean; scoreSort: boolean }): Promise<FrameObservations>;
   close(): Promise<void>;
 }
 
@@ -150,7 +150,7 @@ async function inProcessRecognizer(config: RecognizerConfig): Promise<Reader> {
     backend: recognizer.backend,
     setCalibration: (calibration) => recognizer.setCalibration(calibration),
     enrollBack: (deckId, views) => recognizer.enrollBack(deckId, views.map((data) => ({ kind: 'encoded', data }))),
-    recognize: (jpeg, timeMs, everyCard) => recognizer.recognize({ kind: 'encoded', data: jpeg }, timeMs, { everyCard }),
+    recognize: (jpeg, timeMs, options) => recognizer.recognize({ kind: 'encoded', data: jpeg }, timeMs, options),
     close: async () => recognizer.dispose(),
   };
 }
@@ -171,10 +171,10 @@ async function poolRecognizer(workers: number, config: RecognizerConfig): Promis
     backend,
     setCalibration: (calibration) => pool.setCalibration(TABLE, calibration),
     enrollBack: (deckId, views) => pool.enrollBack(TABLE, deckId, views),
-    recognize: (jpeg, timeMs, everyCard) =>
+    recognize: (jpeg, timeMs, { everyCard, scoreSort }) =>
       new Promise<FrameObservations>((resolve, reject) => {
         waiting = { resolve, reject };
-        pool.offer(TABLE, { seq: seq++, image: jpeg, captureTimeMs: timeMs, receivedAtMs: performance.now(), ...(everyCard ? { everyCard } : {}) });
+        pool.offer(TABLE, { seq: seq++, image: jpeg, captureTimeMs: timeMs, receivedAtMs: performance.now(), ...(everyCard ? { everyCard } : {}), ...(scoreSort ? { afterCall: true } : {}) });
       }),
     close: async () => {
       clearInterval(keepAlive);

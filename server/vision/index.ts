@@ -42,7 +42,7 @@ import { addAsRivals, detectionScale, dropFragmentBacks, dropFrameOutlines, drop
 import { LOCATOR_ALIGN, locatorScaleForCard, locatorScales, refineLocated, runLocator, unionOfLocated } from './locator';
 import { loadInferenceModelFromDir, readModelMetadata } from './model-io';
 import { loadOpenCv, type OpenCv } from './opencv';
-import { placesToProbe, PROBE_DEFAULTS, probePile, probeSpanPolygon, rememberCentreCards, type RememberedCard } from './probe';
+import { placesToProbe, PROBE_DEFAULTS, probeDue, probePile, probeSpanPolygon, rememberCentreCards, type LastProbe, type RememberedCard } from './probe';
 import { playArea, tablePlane, zoneAt, zoneImagePolygon, type TablePlane } from './rectify';
 import { cardThumbnail, isCountedZone, isNertsZone, isSeatZone, readsThisFrame, READS_PER_FRAME, steadyOutlines, TrackMemory } from './tracking';
 import type { CardObservation, FrameInput, FrameObservations, MotionBlob, Point, Quad, RecognizeOptions, Recognizer, TableCalibration } from './types';
@@ -575,7 +575,7 @@ class TfjsRecognizer implements CardRecognizer {
     // the cards were lost; at the seats the probes fit the Nerts piles, and rough ink fits by the
     // piles made the Nerts counts worse (docs/BENCHMARKS.md, session 23).
     const found = (await this.locateWithTracking(image, timestampMs, options.everyCard === true)).filter((card) => card.source !== 'ink' || !this.plane || this.zoneOf(card.corners) === 'centre');
-    const located = this.probeRememberedCentre(image, this.probeNertsPiles(image, oneOutlinePerNertsPile(found, nertsPileOf)));
+    const located = this.probeRememberedCentre(image, this.probeNertsPiles(image, oneOutlinePerNertsPile(found, nertsPileOf), timestampMs, options.scoreSort === true), timestampMs, options.scoreSort === true);
     lap('locate');
 
     // Tracking: reuse identities of cards that lie where a card lay lately, looking the same. On
@@ -665,8 +665,8 @@ class TfjsRecognizer implements CardRecognizer {
   private previousOutlines: Quad[] | null = null;
   /** Each calibrated Nerts pile zone, image pixels, with its bounding box. */
   private nertsPiles: Array<{ polygon: Point[]; box: PixelRect }> = [];
-  /** The last probe's card on each Nerts pile (null: none), reused while nothing changed there. */
-  private probed: Array<Quad | null | undefined> = [];
+  /** The last probe on each Nerts pile ({} while the localiser finds a card there), reused while nothing changed there (probeDue). */
+  private probed: LastProbe[] = [];
   /** The regions this frame re-localised; null when the whole frame was. */
   private changed: PixelRect[] | null = null;
   /**
@@ -682,17 +682,17 @@ class TfjsRecognizer implements CardRecognizer {
    * fits there (see probe.ts): the pile the score hangs on is looked for on every frame. A pile
    * outside this frame's changed regions keeps its last probe.
    */
-  private probeNertsPiles(image: RgbImage, located: LocatedCard[]): LocatedCard[] {
+  private probeNertsPiles(image: RgbImage, located: LocatedCard[], timestampMs: number, scoreSort: boolean): LocatedCard[] {
     if (!this.plane) return located;
     const probed: LocatedCard[] = [];
     this.nertsPiles.forEach(({ polygon, box }, k) => {
       if (located.some((card) => pointInPolygon(polygon, ...quadCentre(card.corners)))) {
-        this.probed[k] = undefined;
+        this.probed[k] = {};
         return;
       }
-      const unchanged = this.changed !== null && !this.changed.some((region) => rectsOverlap(region, box));
-      if (!unchanged || this.probed[k] === undefined) this.probed[k] = probePile(image, polygon, this.plane!.cardWidthPx, this.probeParams());
-      const corners = this.probed[k];
+      const changedThere = this.changed === null || this.changed.some((region) => rectsOverlap(region, box));
+      if (probeDue(this.probed[k] ?? {}, changedThere, timestampMs, scoreSort)) this.probed[k] = { probe: probePile(image, polygon, this.plane!.cardWidthPx, this.probeParams()), probedAtMs: timestampMs };
+      const corners = this.probed[k]?.probe;
       if (corners) probed.push({ corners, source: 'probe', support: 1 });
     });
     return probed.length ? [...located, ...probed] : located;
@@ -712,15 +712,18 @@ class TfjsRecognizer implements CardRecognizer {
   /**
    * `located` plus, at each remembered centre place where it holds no card, the card a probe
    * fits there (a pile's top the localiser lost; see probe.ts). A place outside this frame's
-   * changed regions keeps its last probe.
+   * changed regions keeps its last probe, and so, in the score sort, does one probed empty lately (probeDue).
    */
-  private probeRememberedCentre(image: RgbImage, located: LocatedCard[]): LocatedCard[] {
+  private probeRememberedCentre(image: RgbImage, located: LocatedCard[], timestampMs: number, scoreSort: boolean): LocatedCard[] {
     if (!this.plane) return located;
     const probed: LocatedCard[] = [];
     for (const place of placesToProbe(this.centreMemory, located, this.typicalCardLength(image))) {
       const box = boundingRect(place.corners);
-      const unchanged = this.changed !== null && !this.changed.some((region) => rectsOverlap(region, box));
-      if (!unchanged || place.probe === undefined) place.probe = probePile(image, probeSpanPolygon(place), this.plane.cardWidthPx, this.probeParams());
+      const changedThere = this.changed === null || this.changed.some((region) => rectsOverlap(region, box));
+      if (probeDue(place, changedThere, timestampMs, scoreSort)) {
+        place.probe = probePile(image, probeSpanPolygon(place), this.plane.cardWidthPx, this.probeParams());
+        place.probedAtMs = timestampMs;
+      }
       if (place.probe) probed.push({ corners: place.probe, source: 'probe', support: 1 });
     }
     return probed.length ? [...located, ...probed] : located;

@@ -70,7 +70,7 @@ export function probePile(image: RgbImage, polygon: Point[], cardWidthPx: number
  * must not drag it off its pile), and a faint reading there (a court card at webcam size reads
  * at 0.2) keeps it from being forgotten, though it never starts a place.
  */
-export interface RememberedCard {
+export interface RememberedCard extends LastProbe {
   centre: Point;
   corners: Quad;
   /** Last time a face was read here, ms (frame time). */
@@ -93,7 +93,36 @@ export const MEMORY_DEFAULTS = {
   probeSpan: 0.5,
   /** Weight of a new reading in a place's position (the rest is where it was). */
   follow: 0.25,
+  /**
+   * In the score sort, a place whose last probe found no card is probed again only this long
+   * after it, ms (see probeDue).
+   */
+  sortEmptyProbeGapMs: 500,
 };
+
+/** A place's last probe: its outline (null: none found; undefined: not probed since it last changed for another reason) and when it ran. */
+export interface LastProbe {
+  probe?: Quad | null;
+  probedAtMs?: number;
+}
+
+/**
+ * Whether a place (a remembered centre place, a Nerts pile) is probed this frame, else it keeps
+ * its last probe: when it has no probe yet, or the frame changed there (`changedThere`). Except
+ * in the score sort (`scoreSort`: the frames after the call), where a place whose last probe
+ * found nothing waits `sortEmptyProbeGapMs` for its next. After the call no card lands any
+ * more, the players gather the centre piles and deal them out with hands sweeping over every
+ * place, and a centre place stays remembered for `forgetMs` after its last face: the 3-player
+ * seed-1 sort probed about ten places a frame for six seconds (with the caller's empty Nerts
+ * pile, about 15 ms of a dealing frame's 50 on one thread), finding a card in one probe of
+ * thirty. In play every changed place is probed at once (a pile's new top the localiser lost).
+ */
+export function probeDue(last: LastProbe, changedThere: boolean, timestampMs: number, scoreSort: boolean, params = MEMORY_DEFAULTS): boolean {
+  if (last.probe === undefined) return true;
+  if (!changedThere) return false;
+  if (!scoreSort || last.probe !== null || last.probedAtMs === undefined) return true;
+  return !(timestampMs >= last.probedAtMs && timestampMs - last.probedAtMs < params.sortEmptyProbeGapMs);
+}
 
 /**
  * The memory after a frame whose centre faces read at least as surely as the floor are `cards`,

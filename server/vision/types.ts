@@ -105,6 +105,11 @@ export interface RecognizeOptions {
    * the readings of cards that look as they did, and may leave some cards for later).
    */
   everyCard?: boolean;
+  /**
+   * The frame is from the score sort (taken after the hand's call): no card lands on the centre
+   * piles any more, so the recogniser looks for lost pile tops less often (probe.ts probeDue).
+   */
+  scoreSort?: boolean;
 }
 
 export interface Recognizer {

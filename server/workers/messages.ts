@@ -23,7 +23,7 @@ export interface WorkerSetup {
 /** Main → worker. */
 export type ToWorker =
   /** `seq`: the live frame's number, matching an earlier 'decode-ahead' of the same frame. */
-  | { type: 'recognize'; jobId: number; tableId: string; image: Uint8Array; timestampMs: number; everyCard?: boolean; seq?: number }
+  | { type: 'recognize'; jobId: number; tableId: string; image: Uint8Array; timestampMs: number; everyCard?: boolean; scoreSort?: boolean; seq?: number }
   /**
    * A live frame that waits while its worker reads the one before: the worker may decode it now
    * (sharp decodes on libuv's thread pool, beside the worker's own thread), so the 'recognize'

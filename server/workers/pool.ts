@@ -30,7 +30,7 @@ export interface PendingFrame {
   receivedAtMs: number;
   /** Localise the whole frame and read every card (RecognizeOptions.everyCard), e.g. at the score sort. */
   everyCard?: boolean;
-  /** Taken after the hand's call, in the score sort (for the latency split only; see PipelineCounters). */
+  /** Taken after the hand's call, in the score sort (RecognizeOptions.scoreSort; PipelineCounters splits latencies by it). */
   afterCall?: boolean;
 }
 
@@ -380,7 +380,7 @@ export class RecognitionPool {
         if (this.tables.get(tableId) === queue) queue.sink.onFailed(frame, error.message);
       },
     });
-    slot.worker.postMessage({ type: 'recognize', jobId, tableId, image: frame.image, timestampMs: frame.captureTimeMs, seq: frame.seq, ...(frame.everyCard ? { everyCard: true } : {}) } satisfies ToWorker);
+    slot.worker.postMessage({ type: 'recognize', jobId, tableId, image: frame.image, timestampMs: frame.captureTimeMs, seq: frame.seq, ...(frame.everyCard ? { everyCard: true } : {}), ...(frame.afterCall ? { scoreSort: true } : {}) } satisfies ToWorker);
   }
 
   /** Jobs sent to workers and not answered yet (tests check nothing leaks). */

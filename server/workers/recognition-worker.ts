@@ -108,7 +108,7 @@ async function main(): Promise<void> {
         try {
           const recognizer = await recognizerFor(message.tableId);
           const observations = await whileBusy(setup.busy, self, async () =>
-            recognizer.recognize(await frameToRead(message.tableId, message.seq, message.image), message.timestampMs, { everyCard: message.everyCard }),
+            recognizer.recognize(await frameToRead(message.tableId, message.seq, message.image), message.timestampMs, { everyCard: message.everyCard, scoreSort: message.scoreSort }),
           );
           post({ type: 'result', jobId: message.jobId, observations, workMs: performance.now() - started });
         } catch (error) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { placesToProbe, probePile, probeSpanPolygon, rememberCentreCards } from '../../server/vision/probe';
+import { MEMORY_DEFAULTS, placesToProbe, probeDue, probePile, probeSpanPolygon, rememberCentreCards } from '../../server/vision/probe';
 import type { RgbImage } from '../../server/vision/crop';
 import type { Point, Quad } from '../../server/vision/types';
 import { paintCards, type PaintedCard } from './painted-cards';
@@ -101,5 +101,35 @@ describe('centre memory: probing where a pile was read', () => {
     // Where the pile was set aside (bare cloth), the probe finds nothing.
     const bare = paint(160, 130, [piles[0]]);
     expect(probePile(bare, probeSpanPolygon(place), 36)).toBeNull();
+  });
+});
+
+describe('probeDue: when a place is probed again', () => {
+  const card: Quad = [
+    [0, 0],
+    [36, 0],
+    [36, 50],
+    [0, 50],
+  ];
+  const gap = MEMORY_DEFAULTS.sortEmptyProbeGapMs;
+
+  it('probes a place never probed, and one the frame changed; keeps the last probe where nothing changed', () => {
+    expect(probeDue({}, false, 1000, false)).toBe(true);
+    expect(probeDue({ probe: null, probedAtMs: 990 }, true, 1000, false)).toBe(true);
+    expect(probeDue({ probe: card, probedAtMs: 990 }, true, 1000, false)).toBe(true);
+    expect(probeDue({ probe: null, probedAtMs: 990 }, false, 1000, false)).toBe(false);
+    expect(probeDue({ probe: card, probedAtMs: 990 }, false, 1000, true)).toBe(false);
+  });
+
+  it('in the score sort probes a place found empty again only after the gap; one holding a card at once', () => {
+    expect(probeDue({ probe: null, probedAtMs: 1000 }, true, 1000 + gap - 1, true)).toBe(false);
+    expect(probeDue({ probe: null, probedAtMs: 1000 }, true, 1000 + gap, true)).toBe(true);
+    expect(probeDue({ probe: card, probedAtMs: 1000 }, true, 1001, true)).toBe(true);
+    // In play the same empty place is probed on every changed frame.
+    expect(probeDue({ probe: null, probedAtMs: 1000 }, true, 1001, false)).toBe(true);
+  });
+
+  it('probes again when the clock went back (a new hand, a restarted camera)', () => {
+    expect(probeDue({ probe: null, probedAtMs: 5000 }, true, 1000, true)).toBe(true);
   });
 });
