@@ -138,8 +138,13 @@ export function isCountedZone(zone: string | undefined): boolean {
  * (those are always read; see readsThisFrame). Measured on a live 3-player table (200 frames,
  * one worker): unbounded, a frame took 57 ms on average and 145 ms at the 95th percentile (up
  * to 27 cards read when hands moved everywhere, most of them cards in the players' hands).
+ * 5 from session 7 to 41; 3 since session 42: the slowest frames were those that read 5 (about
+ * 8 ms a card with its corners and its turned look), so a player's cards wait a frame or two
+ * more and the tail shrinks. One thread, 280 frames of a 3-player hand back to back: 39-40 ms
+ * a frame, p95 72-79, against 32-34, p95 55-58; through the server (3 players seed 1, two
+ * hands) both hands exact either way, 21.4 -> 23.5 fps, p95 106 -> 90 ms on a slow day.
  */
-export const READS_PER_FRAME = 5;
+export const READS_PER_FRAME = 3;
 
 /**
  * The cards (indices into a frame's located cards) to read this frame: all of `unread` while

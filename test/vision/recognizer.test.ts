@@ -133,8 +133,9 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
     };
     // The first frame is read whole; the moving QH is not read; still, it is read on its second frame.
     expect(await seen({})).toEqual([['7C', 'QH'], ['7C'], ['7C'], ['7C'], ['7C', 'QH']]);
-    // Without readWhenSteady every outline is read on the frame it appears.
-    expect(await seen({ readWhenSteady: false })).toEqual(qhAtMm.map(() => ['7C', 'QH']));
+    // Without readWhenSteady every outline is read on the frame it appears (budget room for all
+    // the moving card's rival outlines: the read budget is not what this tests).
+    expect(await seen({ readWhenSteady: false, maxReadsPerFrame: 10 })).toEqual(qhAtMm.map(() => ['7C', 'QH']));
   });
 
   it('reports faces on a Nerts pile with their look, below the confidence floor too, and centre faces with theirs', async () => {
