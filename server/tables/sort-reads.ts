@@ -16,7 +16,13 @@
  *   frame reads or not by chance: a near-black check at webcam size, 5 of a player's 9 in one
  *   frame, all 9 in the next; back-count.ts counts each spot seen in two frames);
  * - and, while hands move, every `maxGapMs` (a camera whose noise shows as motion in every
- *   frame still gets its sort read).
+ *   frame still gets its sort read);
+ * - but never sooner after a whole read came back than `restShare` times that read's own time
+ *   (when the live table reports it: `finished`). The count needs tracked frames between whole
+ *   reads (tracking carries a whole read's backs on, and a spot counts once seen in two frames):
+ *   on a slow day (session 42) a 6-player sort's whole reads took about 1.9 s, each sent as the
+ *   last came back, and the table read 1-8 frames a second through the hold (p5's 9 backs
+ *   counted 6, never twice as 9).
  * Pure: times are any one clock, ms (the live table uses the server's, the recorder the camera's).
  */
 
@@ -28,9 +34,11 @@ export interface SortReadTuning {
   settleMs: number;
   /** Read whole at least this often during the sort, moving or not. */
   maxGapMs: number;
+  /** After a whole read came back, wait at least this multiple of its time before the next. */
+  restShare: number;
 }
 
-export const DEFAULT_SORT_READ_TUNING: SortReadTuning = { minGapMs: 1000, settleMs: 300, maxGapMs: 3000 };
+export const DEFAULT_SORT_READ_TUNING: SortReadTuning = { minGapMs: 1000, settleMs: 300, maxGapMs: 3000, restShare: 1 };
 
 export class SortWholeReads {
   /** When a frame was last sent to be read whole. */
@@ -38,6 +46,8 @@ export class SortWholeReads {
   /** The latest frame that showed motion, and the latest that showed none. */
   private lastMotionMs = -Infinity;
   private lastStillMs = -Infinity;
+  /** No whole read before this (the rest after the last one, see `finished`). */
+  private restUntilMs = -Infinity;
 
   constructor(private readonly tuning: SortReadTuning = DEFAULT_SORT_READ_TUNING) {}
 
@@ -46,6 +56,13 @@ export class SortWholeReads {
     this.lastWholeMs = -Infinity;
     this.lastMotionMs = -Infinity;
     this.lastStillMs = -Infinity;
+    this.restUntilMs = -Infinity;
+  }
+
+  /** A whole read sent at `sentMs` came back at `doneMs`: the next waits `restShare` times as long after it. */
+  finished(sentMs: number, doneMs: number): void {
+    if (!(doneMs >= sentMs)) return;
+    this.restUntilMs = Math.max(this.restUntilMs, doneMs + this.tuning.restShare * (doneMs - sentMs));
   }
 
   /**
@@ -66,7 +83,7 @@ export class SortWholeReads {
 
   private due(nowMs: number): boolean {
     const sinceWhole = nowMs - this.lastWholeMs;
-    if (sinceWhole < this.tuning.minGapMs) return false;
+    if (sinceWhole < this.tuning.minGapMs || nowMs < this.restUntilMs) return false;
     if (this.lastWholeMs === -Infinity || sinceWhole >= this.tuning.maxGapMs) return true;
     return this.lastStillMs - this.lastMotionMs >= this.tuning.settleMs;
   }
