@@ -385,7 +385,7 @@ export class LiveTable {
     }
     if (this.rules.referee.hand?.phase === 'ended') {
       if (observations.motion) this.sortReads.observed(frame.receivedAtMs, observations.motion.length > 0);
-      if (frame.everyCard) this.sortReads.finished(frame.receivedAtMs, frame.receivedAtMs + latencyMs);
+      if (frame.everyCard) this.sortReads.finished(frame.receivedAtMs + latencyMs);
       this.countSortedBacks(frame, observations);
     }
     const now = Date.now();

@@ -17,12 +17,15 @@
  *   frame, all 9 in the next; back-count.ts counts each spot seen in two frames);
  * - and, while hands move, every `maxGapMs` (a camera whose noise shows as motion in every
  *   frame still gets its sort read);
- * - but never sooner after a whole read came back than `restShare` times that read's own time
- *   (when the live table reports it: `finished`). The count needs tracked frames between whole
- *   reads (tracking carries a whole read's backs on, and a spot counts once seen in two frames):
- *   on a slow day (session 42) a 6-player sort's whole reads took about 1.9 s, each sent as the
- *   last came back, and the table read 1-8 frames a second through the hold (p5's 9 backs
- *   counted 6, never twice as 9).
+ * - but never sooner than `restMs` after a whole read came back (when the live table reports
+ *   it: `finished`). The count needs tracked frames between whole reads (tracking carries a
+ *   whole read's backs on, and a spot counts once seen in two frames): on a slow day (session 42)
+ *   a 6-player sort's whole reads took about 1.9 s, each sent as the last came back, and the
+ *   table read 1-8 frames a second through the hold (p5's 9 backs counted 6, never twice as 9).
+ *   A rest as long as the read took was tried: on the blue gingham the spread's backs, which
+ *   the tracked frames' refresh tiles lose one tile at a time, were all lost between whole reads
+ *   4.6 s apart (p2's 20 counted 0). 300 ms leaves a whole read of up to 0.7 s (a usual day) as
+ *   often as before.
  * Pure: times are any one clock, ms (the live table uses the server's, the recorder the camera's).
  */
 
@@ -34,11 +37,11 @@ export interface SortReadTuning {
   settleMs: number;
   /** Read whole at least this often during the sort, moving or not. */
   maxGapMs: number;
-  /** After a whole read came back, wait at least this multiple of its time before the next. */
-  restShare: number;
+  /** After a whole read came back, wait at least this long before the next. */
+  restMs: number;
 }
 
-export const DEFAULT_SORT_READ_TUNING: SortReadTuning = { minGapMs: 1000, settleMs: 300, maxGapMs: 3000, restShare: 1 };
+export const DEFAULT_SORT_READ_TUNING: SortReadTuning = { minGapMs: 1000, settleMs: 300, maxGapMs: 3000, restMs: 300 };
 
 export class SortWholeReads {
   /** When a frame was last sent to be read whole. */
@@ -59,10 +62,9 @@ export class SortWholeReads {
     this.restUntilMs = -Infinity;
   }
 
-  /** A whole read sent at `sentMs` came back at `doneMs`: the next waits `restShare` times as long after it. */
-  finished(sentMs: number, doneMs: number): void {
-    if (!(doneMs >= sentMs)) return;
-    this.restUntilMs = Math.max(this.restUntilMs, doneMs + this.tuning.restShare * (doneMs - sentMs));
+  /** A whole read came back at `doneMs`: the next waits `restMs` after it. */
+  finished(doneMs: number): void {
+    this.restUntilMs = Math.max(this.restUntilMs, doneMs + this.tuning.restMs);
   }
 
   /**

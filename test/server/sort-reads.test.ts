@@ -14,7 +14,7 @@ function play(reads: SortWholeReads, from: number, to: number, moving: (t: numbe
 const gaps = (times: number[]) => times.slice(1).map((t, i) => t - times[i]);
 
 describe('score sort: which frames are read whole', () => {
-  const tuning = { minGapMs: 1000, settleMs: 300, maxGapMs: 3000, restShare: 1 };
+  const tuning = { minGapMs: 1000, settleMs: 300, maxGapMs: 3000, restMs: 300 };
 
   it('reads the first sort frame whole, then a still spread every minGapMs', () => {
     const whole = play(new SortWholeReads(tuning), 0, 10_000, () => false);
@@ -49,25 +49,22 @@ describe('score sort: which frames are read whole', () => {
     expect(reads.take(1410)).toBe(true);
   });
 
-  it('rests after a slow whole read as long as it took, moving or still, so tracked frames come between', () => {
+  it('rests restMs after a whole read came back, however slow, so tracked frames come between', () => {
     const reads = new SortWholeReads(tuning);
     expect(reads.take(0)).toBe(true);
-    // That read took 1.9 s (a slow machine, a crowded sort): nothing whole until 3.8 s.
-    reads.finished(0, 1900);
+    // That read took 1.9 s (a slow machine, a crowded sort): the next frame is no whole read.
+    reads.finished(1900);
     reads.observed(1900, false);
-    expect(reads.take(2000)).toBe(false);
-    expect(reads.take(3799)).toBe(false);
-    expect(reads.take(3800)).toBe(true);
+    expect(reads.take(1933)).toBe(false);
+    expect(reads.take(2199)).toBe(false);
+    expect(reads.take(2200)).toBe(true);
     // A quick one (400 ms) leaves minGapMs in charge.
-    reads.finished(3800, 4200);
-    expect(reads.take(4700)).toBe(false);
-    expect(reads.take(4800)).toBe(true);
-    // A read reported with its times the wrong way round changes nothing.
-    reads.finished(6000, 5000);
-    expect(reads.take(5800)).toBe(true);
+    reads.finished(2600);
+    expect(reads.take(3199)).toBe(false);
+    expect(reads.take(3200)).toBe(true);
     // A new sort forgets the rest.
-    reads.finished(5800, 9000);
+    reads.finished(9000);
     reads.reset();
-    expect(reads.take(6000)).toBe(true);
+    expect(reads.take(3300)).toBe(true);
   });
 });
