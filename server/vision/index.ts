@@ -575,7 +575,8 @@ class TfjsRecognizer implements CardRecognizer {
     // the cards were lost; at the seats the probes fit the Nerts piles, and rough ink fits by the
     // piles made the Nerts counts worse (docs/BENCHMARKS.md, session 23).
     const found = (await this.locateWithTracking(image, timestampMs, options.everyCard === true)).filter((card) => card.source !== 'ink' || !this.plane || this.zoneOf(card.corners) === 'centre');
-    const located = this.probeRememberedCentre(image, this.probeNertsPiles(image, oneOutlinePerNertsPile(found, nertsPileOf), timestampMs, options.scoreSort === true), timestampMs, options.scoreSort === true);
+    const scoreSort = options.scoreSort === true;
+    const located = this.probeRememberedCentre(image, this.probeNertsPiles(image, oneOutlinePerNertsPile(found, nertsPileOf), timestampMs, scoreSort), timestampMs, scoreSort);
     lap('locate');
 
     // Tracking: reuse identities of cards that lie where a card lay lately, looking the same. On
@@ -690,9 +691,7 @@ class TfjsRecognizer implements CardRecognizer {
         this.probed[k] = {};
         return;
       }
-      const changedThere = this.changed === null || this.changed.some((region) => rectsOverlap(region, box));
-      if (probeDue(this.probed[k] ?? {}, changedThere, timestampMs, scoreSort)) this.probed[k] = { probe: probePile(image, polygon, this.plane!.cardWidthPx, this.probeParams()), probedAtMs: timestampMs };
-      const corners = this.probed[k]?.probe;
+      const corners = this.probeIfDue(image, (this.probed[k] ??= {}), polygon, box, timestampMs, scoreSort);
       if (corners) probed.push({ corners, source: 'probe', support: 1 });
     });
     return probed.length ? [...located, ...probed] : located;
@@ -704,6 +703,19 @@ class TfjsRecognizer implements CardRecognizer {
    */
   private probeParams(): typeof PROBE_DEFAULTS {
     return this.paleCloth ? { ...PROBE_DEFAULTS, minEdge: LOCATE_DEFAULTS.paleMinEdge } : PROBE_DEFAULTS;
+  }
+
+  /**
+   * A place's probe on a calibrated table (a Nerts pile, a remembered centre place): fitted afresh within `polygon` when
+   * due (probeDue: this frame changed within `box`, image pixels), else the last one; `last` keeps it.
+   */
+  private probeIfDue(image: RgbImage, last: LastProbe, polygon: Point[], box: PixelRect, timestampMs: number, scoreSort: boolean): Quad | null | undefined {
+    const changedThere = this.changed === null || this.changed.some((region) => rectsOverlap(region, box));
+    if (probeDue(last, changedThere, timestampMs, scoreSort)) {
+      last.probe = probePile(image, polygon, this.plane!.cardWidthPx, this.probeParams());
+      last.probedAtMs = timestampMs;
+    }
+    return last.probe;
   }
 
   /** Centre places where faces were read (see probe.ts RememberedCard). */
@@ -718,13 +730,8 @@ class TfjsRecognizer implements CardRecognizer {
     if (!this.plane) return located;
     const probed: LocatedCard[] = [];
     for (const place of placesToProbe(this.centreMemory, located, this.typicalCardLength(image))) {
-      const box = boundingRect(place.corners);
-      const changedThere = this.changed === null || this.changed.some((region) => rectsOverlap(region, box));
-      if (probeDue(place, changedThere, timestampMs, scoreSort)) {
-        place.probe = probePile(image, probeSpanPolygon(place), this.plane.cardWidthPx, this.probeParams());
-        place.probedAtMs = timestampMs;
-      }
-      if (place.probe) probed.push({ corners: place.probe, source: 'probe', support: 1 });
+      const corners = this.probeIfDue(image, place, probeSpanPolygon(place), boundingRect(place.corners), timestampMs, scoreSort);
+      if (corners) probed.push({ corners, source: 'probe', support: 1 });
     }
     return probed.length ? [...located, ...probed] : located;
   }
