@@ -31,6 +31,12 @@ export interface ServerConfig {
    */
   decodeAhead: boolean;
   /**
+   * A table's live frames run as two stages on two workers, localised on one while the frame
+   * before is read on the other (RecognitionPool's pipeline; needs 2+ workers). On by default;
+   * NERTS_PIPELINE=0 turns it off.
+   */
+  pipeline: boolean;
+  /**
    * V8's heap growing factor for the process, percent (RecognitionPool's heapGrowingPercent;
    * NERTS_HEAP_GROWING_PERCENT, default 100; 0 leaves V8's own).
    */
@@ -116,6 +122,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     workers: Math.max(1, Number(env.NERTS_WORKERS ?? defaultWorkers()) || 1),
     peerHelp: env.NERTS_PEER_HELP !== '0',
     decodeAhead: env.NERTS_DECODE_AHEAD !== '0',
+    pipeline: env.NERTS_PIPELINE !== '0',
     heapGrowingPercent: Math.round(numberInRange(env.NERTS_HEAP_GROWING_PERCENT, 0, 1000) ?? 100),
     learnedLocator: env.NERTS_LOCATOR === '1',
     ...liveModelsFromEnv(env),

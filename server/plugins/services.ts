@@ -23,6 +23,7 @@ export default fp(
       workers: app.config.workers,
       peerHelp: app.config.peerHelp,
       decodeAhead: app.config.decodeAhead,
+      pipeline: app.config.pipeline,
       heapGrowingPercent: app.config.heapGrowingPercent,
       kind: app.config.recognizer,
       fake: app.config.fakeRecognizer,

@@ -6,15 +6,27 @@
  * yields no cards. `encodeFakeFrame` builds such frames.
  */
 import { deflateSync, crc32 } from 'node:zlib';
-import type { CardObservation, FrameInput, FrameObservations, Recognizer, TableCalibration } from './types';
+import type { CardObservation, FrameInput, FrameObservations, LocatedFrame, StagedRecognizer, TableCalibration } from './types';
 import type { CardCode } from '../game/cards';
 import { readFrameHeader } from '../workers/frame-format';
 
 const PAYLOAD_KEY = 'nerts-obs';
 
-/** Options of the fake: `delayMs` busy-waits per frame to stand in for recognition work (ms). */
+/**
+ * Options of the fake: `delayMs` busy-waits per frame to stand in for recognition work, in its
+ * first stage (localisation), `readDelayMs` in its second (reading), ms.
+ */
 export interface FakeRecognizerOptions {
   delayMs?: number;
+  readDelayMs?: number;
+}
+
+/** Keeps this thread busy for `ms`: real recognition occupies the worker's CPU, not a timer. */
+function busyFor(ms: number | undefined): void {
+  const until = performance.now() + (ms ?? 0);
+  while (performance.now() < until) {
+    // busy on purpose
+  }
 }
 
 /** What the fake remembers (tests read it back through the worker to check enrolment/calibration). */
@@ -26,30 +38,45 @@ export interface FakeRecognizerState {
   faceViews: Record<string, number>;
   enrolledFaces: CardCode[];
   calibration: TableCalibration | null;
+  /** Frames whose observations this copy gave (its second stage). */
   framesSeen: number;
+  /** Frames this copy localised (its first stage). */
+  framesLocated: number;
+}
+
+/** The fake's hand-over between its stages. */
+interface FakeLocated {
+  width: number;
+  height: number;
+  bytes: Uint8Array | null;
 }
 
 /** A fake Recognizer plus its observable state. */
-export type FakeRecognizer = Recognizer & { state: FakeRecognizerState };
+export type FakeRecognizer = StagedRecognizer & { state: FakeRecognizerState };
 
 /** Creates the fake recogniser. */
 export function createFakeRecognizer(options: FakeRecognizerOptions = {}): FakeRecognizer {
-  const state: FakeRecognizerState = { enrolledBacks: [], backViews: {}, faceViews: {}, enrolledFaces: [], calibration: null, framesSeen: 0 };
+  const state: FakeRecognizerState = { enrolledBacks: [], backViews: {}, faceViews: {}, enrolledFaces: [], calibration: null, framesSeen: 0, framesLocated: 0 };
   return {
     state,
     async recognize(frame: FrameInput, timestampMs: number): Promise<FrameObservations> {
+      return this.readFrame(await this.locateFrame(frame, timestampMs));
+    },
+    // The two stages (StagedRecognizer): the first stands in for the work (delayMs), the second
+    // reads the payload. Each copy counts the frames its own stage saw.
+    async locateFrame(frame: FrameInput, timestampMs: number): Promise<LocatedFrame> {
       const started = performance.now();
+      state.framesLocated += 1;
+      busyFor(options.delayMs);
+      const data: FakeLocated = frame.kind === 'rgb' ? { width: frame.width, height: frame.height, bytes: null } : { ...readFrameHeader(frame.data), bytes: frame.data };
+      return { timestampMs, data, buffers: [], timingsMs: { fake: performance.now() - started } };
+    },
+    async readFrame(located: LocatedFrame): Promise<FrameObservations> {
       state.framesSeen += 1;
-      if (options.delayMs) {
-        const until = started + options.delayMs;
-        while (performance.now() < until) {
-          // busy on purpose: real recognition occupies the worker's CPU, not a timer
-        }
-      }
-      if (frame.kind === 'rgb') return { timestampMs, width: frame.width, height: frame.height, cards: [] };
-      const header = readFrameHeader(frame.data);
-      const cards = readPayload(frame.data);
-      return { timestampMs, width: header.width, height: header.height, cards, timingsMs: { fake: performance.now() - started } };
+      busyFor(options.readDelayMs);
+      const { width, height, bytes } = located.data as FakeLocated;
+      if (!bytes) return { timestampMs: located.timestampMs, width, height, cards: [] };
+      return { timestampMs: located.timestampMs, width, height, cards: readPayload(bytes), timingsMs: { ...located.timingsMs } };
     },
     async enrollBack(backId: string, views: FrameInput[]): Promise<void> {
       if (views.length === 0 || views.length > 5) throw new Error('enrol a back from 1 to 5 views');

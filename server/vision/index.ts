@@ -45,7 +45,7 @@ import { loadOpenCv, type OpenCv } from './opencv';
 import { placesToProbe, PROBE_DEFAULTS, probeDue, probePile, probeSpanPolygon, rememberCentreCards, type LastProbe, type RememberedCard } from './probe';
 import { playArea, tablePlane, zoneAt, zoneImagePolygon, type TablePlane } from './rectify';
 import { cardThumbnail, isCountedZone, isNertsZone, isSeatZone, readsThisFrame, READS_PER_FRAME, steadyOutlines, TrackMemory } from './tracking';
-import type { CardObservation, FrameInput, FrameObservations, MotionBlob, Point, Quad, RecognizeOptions, Recognizer, TableCalibration } from './types';
+import type { CardObservation, FrameInput, FrameObservations, LocatedFrame, MotionBlob, Point, Quad, RecognizeOptions, Recognizer, StagedRecognizer, TableCalibration } from './types';
 
 /** Default model folders: models/card-identity and models/card-index at the repo root. */
 export const DEFAULT_MODEL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'models', 'card-identity');
@@ -191,7 +191,7 @@ export interface RecognizerConfig {
 }
 
 /** The recogniser plus what eval and benchmarks need beyond the shared interface. */
-export interface CardRecognizer extends Recognizer {
+export interface CardRecognizer extends StagedRecognizer {
   /** Backend in use. */
   readonly backend: VisionBackend;
   /** Identifies single-card crop images (whole card filling the image), no localisation. */
@@ -456,6 +456,32 @@ function inFrame(corners: Quad, region: PixelRect): Quad {
   return corners.map(([x, y]) => [x + region.x, y + region.y]) as Quad;
 }
 
+/** What the first stage of a frame hands the second (LocatedFrame.data of this recogniser). */
+interface LocatedData {
+  /** The decoded frame (its pixels own their buffer, which moves to the reading thread). */
+  image: RgbImage;
+  /** The cards localised, before the probes. */
+  found: LocatedCard[];
+  /** The regions this frame re-localised; null when the whole frame was. */
+  changed: PixelRect[] | null;
+  motion?: MotionBlob[];
+  /** Whether the cloth was last measured pale (the probes' edge floor). */
+  paleCloth: boolean;
+}
+
+/** What the probes of one frame need to know of it. */
+interface ProbeFrame {
+  changed: PixelRect[] | null;
+  paleCloth: boolean;
+  timestampMs: number;
+  scoreSort: boolean;
+}
+
+/** Whether an array alone spans its buffer (so the buffer may be moved to another thread). */
+function ownsBuffer(array: Uint8Array): boolean {
+  return array.byteOffset === 0 && array.byteLength === array.buffer.byteLength;
+}
+
 class TfjsRecognizer implements CardRecognizer {
   private plane: TablePlane | null = null;
   private calibration: TableCalibration | null = null;
@@ -546,6 +572,16 @@ class TfjsRecognizer implements CardRecognizer {
   }
 
   async recognize(frame: FrameInput, timestampMs: number, options: RecognizeOptions = {}): Promise<FrameObservations> {
+    return this.readFrame(await this.locateFrame(frame, timestampMs, options), options);
+  }
+
+  /**
+   * The first stage of recognize: decode, the table plane, localisation (re-done where the frame
+   * changed). Uses and updates only the locate half of the state (previous thumbnail and
+   * outlines, refresh tile, cloth check), so a live table may run it on one thread's copy of the
+   * recogniser while another thread's copy reads the frame before (see StagedRecognizer).
+   */
+  async locateFrame(frame: FrameInput, timestampMs: number, options: RecognizeOptions = {}): Promise<LocatedFrame> {
     this.assertLive();
     const timings: Record<string, number> = {};
     let t = performance.now();
@@ -556,15 +592,7 @@ class TfjsRecognizer implements CardRecognizer {
     };
     const image = await decodeFrame(frame);
     lap('decode');
-    if (this.calibration && (!this.plane || this.planeSize !== `${image.width}x${image.height}`)) {
-      this.plane = tablePlane(this.calibration, image.width, image.height);
-      this.planeSize = `${image.width}x${image.height}`;
-      this.nertsPiles = this.plane.zonesBySpecificity.filter((zone) => zone.kind === 'nerts').map((zone) => {
-        const polygon = zoneImagePolygon(this.plane!, zone);
-        return { polygon, box: boundingRect(polygon) };
-      });
-      this.probed = [];
-    }
+    this.planeFor(image);
     lap('rectify');
     const nertsPileOf = (card: LocatedCard) => {
       const zone = this.zoneOf(card.corners);
@@ -574,10 +602,39 @@ class TfjsRecognizer implements CardRecognizer {
     // Outlines found by their ink (a plain pale table) count in the centre only: that is where
     // the cards were lost; at the seats the probes fit the Nerts piles, and rough ink fits by the
     // piles made the Nerts counts worse (docs/BENCHMARKS.md, session 23).
-    const found = (await this.locateWithTracking(image, timestampMs, options.everyCard === true)).filter((card) => card.source !== 'ink' || !this.plane || this.zoneOf(card.corners) === 'centre');
-    const scoreSort = options.scoreSort === true;
-    const located = this.probeRememberedCentre(image, this.probeNertsPiles(image, oneOutlinePerNertsPile(found, nertsPileOf), timestampMs, scoreSort), timestampMs, scoreSort);
+    const { located, changed, motion } = await this.locateWithTracking(image, timestampMs, options.everyCard === true);
+    const found = oneOutlinePerNertsPile(
+      located.filter((card) => card.source !== 'ink' || !this.plane || this.zoneOf(card.corners) === 'centre'),
+      nertsPileOf,
+    );
     lap('locate');
+    // The pixels travel to the reading thread: moved, not copied, so they need a buffer of their own.
+    const pixels = ownsBuffer(image.data) ? image.data : image.data.slice();
+    const data: LocatedData = { image: { width: image.width, height: image.height, data: pixels }, found, changed, motion, paleCloth: this.paleCloth };
+    return { timestampMs, data, buffers: [pixels.buffer as ArrayBuffer], timingsMs: timings };
+  }
+
+  /**
+   * The second stage of recognize: probes for lost piles, tracking, crops, the CNNs and the
+   * observations, from what locateFrame found. Uses and updates only the read half of the state
+   * (tracks, remembered centre places, probes, enrolments).
+   */
+  async readFrame(stage: LocatedFrame, options: RecognizeOptions = {}): Promise<FrameObservations> {
+    this.assertLive();
+    const { timestampMs } = stage;
+    const { image, found, changed, motion, paleCloth } = stage.data as LocatedData;
+    const timings: Record<string, number> = { ...stage.timingsMs };
+    let t = performance.now();
+    const lap = (name: string) => {
+      const now = performance.now();
+      timings[name] = now - t;
+      t = now;
+    };
+    this.planeFor(image);
+    const scoreSort = options.scoreSort === true;
+    const probes = { changed, paleCloth, timestampMs, scoreSort };
+    const located = this.probeRememberedCentre(image, this.probeNertsPiles(image, found, probes), probes);
+    lap('probe');
 
     // Tracking: reuse identities of cards that lie where a card lay lately, looking the same. On
     // the piles whose cards are counted (the centre, Nerts piles) a new card lands, or shows,
@@ -658,7 +715,19 @@ class TfjsRecognizer implements CardRecognizer {
       this.plane !== null && card.id.identity.kind === 'face' && card.id.identity.confidence < LOOK_RESCUE.maxFace && isBack(nested) && sureness(nested) > sureness(card);
     const cards: CardObservation[] = suppressNested(surest, (card, nested) => !faint(card) && !unsureFaceAroundBack(card, nested)).map((card) => this.observation(card));
     lap('observe');
-    return { timestampMs, width: image.width, height: image.height, cards, ...(this.motion ? { motion: this.motion } : {}), timingsMs: timings };
+    return { timestampMs, width: image.width, height: image.height, cards, ...(motion ? { motion } : {}), timingsMs: timings };
+  }
+
+  /** The table plane for frames of this image's size (made again when the calibration or the size changes). */
+  private planeFor(image: RgbImage): void {
+    if (!this.calibration || (this.plane && this.planeSize === `${image.width}x${image.height}`)) return;
+    this.plane = tablePlane(this.calibration, image.width, image.height);
+    this.planeSize = `${image.width}x${image.height}`;
+    this.nertsPiles = this.plane.zonesBySpecificity.filter((zone) => zone.kind === 'nerts').map((zone) => {
+      const polygon = zoneImagePolygon(this.plane!, zone);
+      return { polygon, box: boundingRect(polygon) };
+    });
+    this.probed = [];
   }
 
   private planeSize = '';
@@ -668,8 +737,6 @@ class TfjsRecognizer implements CardRecognizer {
   private nertsPiles: Array<{ polygon: Point[]; box: PixelRect }> = [];
   /** The last probe on each Nerts pile ({} while the localiser finds a card there), reused while nothing changed there (probeDue). */
   private probed: LastProbe[] = [];
-  /** The regions this frame re-localised; null when the whole frame was. */
-  private changed: PixelRect[] | null = null;
   /**
    * Whether the calibrated table is pale (see paleTableShare), whether it is also plain (a white
    * or cream laminate: cards show by their ink), and when that was last measured, ms.
@@ -683,7 +750,7 @@ class TfjsRecognizer implements CardRecognizer {
    * fits there (see probe.ts): the pile the score hangs on is looked for on every frame. A pile
    * outside this frame's changed regions keeps its last probe.
    */
-  private probeNertsPiles(image: RgbImage, located: LocatedCard[], timestampMs: number, scoreSort: boolean): LocatedCard[] {
+  private probeNertsPiles(image: RgbImage, located: LocatedCard[], frame: ProbeFrame): LocatedCard[] {
     if (!this.plane) return located;
     const probed: LocatedCard[] = [];
     this.nertsPiles.forEach(({ polygon, box }, k) => {
@@ -691,7 +758,7 @@ class TfjsRecognizer implements CardRecognizer {
         this.probed[k] = {};
         return;
       }
-      const corners = this.probeIfDue(image, (this.probed[k] ??= {}), polygon, box, timestampMs, scoreSort);
+      const corners = this.probeIfDue(image, (this.probed[k] ??= {}), polygon, box, frame);
       if (corners) probed.push({ corners, source: 'probe', support: 1 });
     });
     return probed.length ? [...located, ...probed] : located;
@@ -701,18 +768,18 @@ class TfjsRecognizer implements CardRecognizer {
    * The probes' settings: on a pale patterned cloth the cloth's white squares make the outside
    * of a card's outline nearly as bright as its inside, so the edge floor is lower there.
    */
-  private probeParams(): typeof PROBE_DEFAULTS {
-    return this.paleCloth ? { ...PROBE_DEFAULTS, minEdge: LOCATE_DEFAULTS.paleMinEdge } : PROBE_DEFAULTS;
+  private probeParams(paleCloth: boolean): typeof PROBE_DEFAULTS {
+    return paleCloth ? { ...PROBE_DEFAULTS, minEdge: LOCATE_DEFAULTS.paleMinEdge } : PROBE_DEFAULTS;
   }
 
   /**
    * A place's probe on a calibrated table (a Nerts pile, a remembered centre place): fitted afresh within `polygon` when
    * due (probeDue: this frame changed within `box`, image pixels), else the last one; `last` keeps it.
    */
-  private probeIfDue(image: RgbImage, last: LastProbe, polygon: Point[], box: PixelRect, timestampMs: number, scoreSort: boolean): Quad | null | undefined {
-    const changedThere = this.changed === null || this.changed.some((region) => rectsOverlap(region, box));
+  private probeIfDue(image: RgbImage, last: LastProbe, polygon: Point[], box: PixelRect, { changed, paleCloth, timestampMs, scoreSort }: ProbeFrame): Quad | null | undefined {
+    const changedThere = changed === null || changed.some((region) => rectsOverlap(region, box));
     if (probeDue(last, changedThere, timestampMs, scoreSort)) {
-      last.probe = probePile(image, polygon, this.plane!.cardWidthPx, this.probeParams());
+      last.probe = probePile(image, polygon, this.plane!.cardWidthPx, this.probeParams(paleCloth));
       last.probedAtMs = timestampMs;
     }
     return last.probe;
@@ -726,18 +793,15 @@ class TfjsRecognizer implements CardRecognizer {
    * fits there (a pile's top the localiser lost; see probe.ts). A place outside this frame's
    * changed regions keeps its last probe, and so, in the score sort, does one probed empty lately (probeDue).
    */
-  private probeRememberedCentre(image: RgbImage, located: LocatedCard[], timestampMs: number, scoreSort: boolean): LocatedCard[] {
+  private probeRememberedCentre(image: RgbImage, located: LocatedCard[], frame: ProbeFrame): LocatedCard[] {
     if (!this.plane) return located;
     const probed: LocatedCard[] = [];
     for (const place of placesToProbe(this.centreMemory, located, this.typicalCardLength(image))) {
-      const corners = this.probeIfDue(image, place, probeSpanPolygon(place), boundingRect(place.corners), timestampMs, scoreSort);
+      const corners = this.probeIfDue(image, place, probeSpanPolygon(place), boundingRect(place.corners), frame);
       if (corners) probed.push({ corners, source: 'probe', support: 1 });
     }
     return probed.length ? [...located, ...probed] : located;
   }
-
-  /** This frame's motion (see FrameObservations.motion). */
-  private motion: MotionBlob[] | undefined;
 
   /** What moved, each group of cells with the seats whose zones it touches. */
   private motionOf({ cellSizePx, blobs }: MovingBlobs): MotionBlob[] {
@@ -764,7 +828,7 @@ class TfjsRecognizer implements CardRecognizer {
    * changed: a card missed while a hand moved over it is looked for again, and cards there are
    * outlined afresh (and read again where the outline moved), within 12 intervals.
    */
-  private async locateWithTracking(image: RgbImage, timestampMs: number, whole = false): Promise<LocatedCard[]> {
+  private async locateWithTracking(image: RgbImage, timestampMs: number, whole = false): Promise<{ located: LocatedCard[]; changed: PixelRect[] | null; motion?: MotionBlob[] }> {
     const thumb = greyThumb(image);
     const previous = this.previousThumb;
     this.previousThumb = thumb;
@@ -772,14 +836,13 @@ class TfjsRecognizer implements CardRecognizer {
     // One comparison with the previous frame: the regions to re-localise, and what moved.
     const change = this.tracking && previous ? compareThumbs(previous, thumb) : undefined;
     let regions = change !== undefined ? regionsOf(change, image.width, image.height, cardLength * 1.2) : null;
-    this.motion = change !== undefined ? this.motionOf(blobsOf(change, image.width, image.height)) : undefined;
+    const motion = change !== undefined ? this.motionOf(blobsOf(change, image.width, image.height)) : undefined;
     if (regions && !(timestampMs >= this.lastRefreshMs && timestampMs - this.lastRefreshMs < REFRESH_INTERVAL_MS)) {
       this.lastRefreshMs = timestampMs;
       regions = mergeThrifty([...regions, refreshTile(this.refreshCount++, image.width, image.height, cardLength)]);
     }
     let located: LocatedCard[];
     const changed = !whole && regions && totalArea(regions) <= 0.6 * image.width * image.height ? regions : null;
-    this.changed = changed;
     if (!changed) {
       located = await this.locate(image, image, whole);
     } else {
@@ -787,7 +850,7 @@ class TfjsRecognizer implements CardRecognizer {
       located.push(...(await this.locateRegions(image, changed)));
     }
     this.previousLocated = located;
-    return located;
+    return { located, changed, ...(motion ? { motion } : {}) };
   }
 
   /**

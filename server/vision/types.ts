@@ -129,3 +129,36 @@ export interface Recognizer {
   setCalibration(calibration: TableCalibration | null): void;
   dispose(): void;
 }
+
+/**
+ * A frame between the two stages of a staged recogniser: what the first stage found, for the
+ * second to read. Structured-cloneable, so it may cross to another thread; `buffers` (inside
+ * `data`) are moved there, not copied.
+ */
+export interface LocatedFrame {
+  timestampMs: number;
+  /** The recogniser's own hand-over (the real one: the frame's pixels, its outlines, what changed). */
+  data: unknown;
+  /** ArrayBuffers inside `data` that may be transferred. */
+  buffers: ArrayBuffer[];
+  /** The first stage's timings, ms (carried into FrameObservations.timingsMs). */
+  timingsMs?: Record<string, number>;
+}
+
+/**
+ * A recogniser whose `recognize` is two stages, `readFrame(await locateFrame(...))`, each using
+ * and updating only its own half of the recogniser's state: localisation (what changed since the
+ * frame before, where the cards lie) and reading (tracks, memories, the CNNs). A live table may
+ * then locate frame N+1 on one thread's copy while another thread's copy reads frame N: each copy
+ * sees every frame in order, for its own stage (server/workers/pool.ts).
+ */
+export interface StagedRecognizer extends Recognizer {
+  locateFrame(frame: FrameInput, timestampMs: number, options?: RecognizeOptions): Promise<LocatedFrame>;
+  readFrame(located: LocatedFrame, options?: RecognizeOptions): Promise<FrameObservations>;
+}
+
+/** Whether a recogniser can run as two stages. */
+export function isStaged(recognizer: Recognizer): recognizer is StagedRecognizer {
+  const staged = recognizer as Partial<StagedRecognizer>;
+  return typeof staged.locateFrame === 'function' && typeof staged.readFrame === 'function';
+}

@@ -3,7 +3,7 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { CardCode } from '../game/cards';
-import type { FrameObservations, TableCalibration } from '../vision/types';
+import type { FrameObservations, LocatedFrame, TableCalibration } from '../vision/types';
 import type { FakeRecognizerOptions } from '../vision/fake-recognizer';
 
 /** Which recogniser a worker runs: the real TF.js one, or the fake (tests). */
@@ -31,6 +31,13 @@ export type ToWorker =
    * turn just wasted its decode.
    */
   | { type: 'decode-ahead'; tableId: string; seq: number; image: Uint8Array }
+  /**
+   * The two stages of a live frame on two workers (PoolOptions.pipeline): 'locate' decodes and
+   * localises it here (answered 'located'), 'read' reads what another worker's copy located
+   * (answered 'result'). See StagedRecognizer.
+   */
+  | { type: 'locate'; jobId: number; tableId: string; image: Uint8Array; timestampMs: number; everyCard?: boolean; scoreSort?: boolean; seq?: number }
+  | { type: 'read'; jobId: number; tableId: string; located: LocatedFrame; everyCard?: boolean; scoreSort?: boolean }
   | { type: 'calibrate'; tableId: string; calibration: TableCalibration | null }
   | { type: 'enroll-back'; jobId: number; tableId: string; backId: string; views: Uint8Array[] }
   | { type: 'enroll-face'; jobId: number; tableId: string; code: CardCode; views: Uint8Array[] }
@@ -48,5 +55,6 @@ export type FromWorker =
   | { type: 'ready'; backend: string }
   | { type: 'init-failed'; error: string }
   | { type: 'result'; jobId: number; observations: FrameObservations; workMs: number }
+  | { type: 'located'; jobId: number; located: LocatedFrame }
   | { type: 'done'; jobId: number; value?: unknown }
   | { type: 'failed'; jobId: number; error: string };

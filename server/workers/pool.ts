@@ -18,7 +18,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { CardCode } from '../game/cards';
-import type { FrameObservations, TableCalibration } from '../vision/types';
+import type { FrameObservations, LocatedFrame, TableCalibration } from '../vision/types';
 import type { FromWorker, ToWorker, WorkerSetup } from './messages';
 import type { HelpStats } from './peer-help';
 
@@ -65,6 +65,14 @@ export interface PoolOptions extends WorkerSetup {
    * work); at 100 % three (docs/BENCHMARKS.md, session 36).
    */
   heapGrowingPercent?: number;
+  /**
+   * Each table's live frames run as two stages on two workers (StagedRecognizer): its home
+   * decodes and localises frame N+1 while its reader reads frame N, so one table keeps both
+   * cores busy where one worker did both stages and the other only helped. At most one located
+   * frame waits for its reader: the next is localised once that one is being read. Default: on
+   * for the real recogniser with 2+ workers.
+   */
+  pipeline?: boolean;
 }
 
 /** PoolOptions.heapGrowingPercent's default for the real recogniser. */
@@ -97,9 +105,15 @@ interface WorkerSlot {
 
 interface TableQueue {
   sink: TableSink;
-  /** Index in `slots` of the worker that runs this table's live frames. */
+  /** Index in `slots` of the worker that runs this table's live frames (with a pipeline: localises them). */
   home: number;
+  /** The worker that reads the frames its home localised (the home itself without a pipeline). */
+  reader: number;
   waiting: PendingFrame | null;
+  /** A frame localised and waiting for its reader (pipeline only). */
+  located: { frame: PendingFrame; located: LocatedFrame } | null;
+  /** A frame is being localised (pipeline only). */
+  locating: boolean;
   /** A waiting frame was sent ahead to be decoded since the last dispatch (at most one is). */
   decodingAhead: boolean;
   inFlight: number;
@@ -132,6 +146,7 @@ export class RecognitionPool {
   private readonly busy: Int32Array;
   private readonly peerHelp: boolean;
   private readonly decodeAhead: boolean;
+  private readonly pipeline: boolean;
   /** Name of the recogniser backend the workers reported ('fake', 'real'), or the load error. */
   backend: Promise<string>;
 
@@ -140,6 +155,7 @@ export class RecognitionPool {
     this.busy = new Int32Array(new SharedArrayBuffer(4 * count));
     this.peerHelp = count > 1 && (options.peerHelp ?? options.kind === 'real');
     this.decodeAhead = options.decodeAhead ?? options.kind === 'real';
+    this.pipeline = count > 1 && (options.pipeline ?? options.kind === 'real');
     const growing = options.heapGrowingPercent ?? (options.kind === 'real' ? DEFAULT_HEAP_GROWING_PERCENT : 0);
     if (growing > 0) setHeapGrowingPercent(growing);
     for (let i = 0; i < count; i += 1) this.slots.push(this.spawn(i));
@@ -215,7 +231,7 @@ export class RecognitionPool {
   }
 
   private onWorkerMessage(slot: WorkerSlot, message: FromWorker): void {
-    if (message.type !== 'result' && message.type !== 'done' && message.type !== 'failed') return;
+    if (message.type !== 'result' && message.type !== 'located' && message.type !== 'done' && message.type !== 'failed') return;
     const job = this.jobs.get(message.jobId);
     this.jobs.delete(message.jobId);
     this.jobWorker.delete(message.jobId);
@@ -223,6 +239,7 @@ export class RecognitionPool {
     if (job) {
       if (message.type === 'failed') job.reject(new Error(message.error));
       else if (message.type === 'result') job.resolve(message.observations);
+      else if (message.type === 'located') job.resolve(message.located);
       else job.resolve(message.value);
     }
     this.pump();
@@ -230,15 +247,32 @@ export class RecognitionPool {
 
   /** Registers a table's live frames; returns a function that hands frames to the slot. */
   attach(tableId: string, sink: TableSink): void {
-    const load = this.slots.map(() => 0);
-    for (const queue of this.tables.values()) load[queue.home] += 1;
-    const home = load.indexOf(Math.min(...load));
-    this.tables.set(tableId, { sink, home, waiting: null, decodingAhead: false, inFlight: 0, lastDeliveredSeq: -1 });
+    // The worker with the fewest table stages, fewest localising on a tie, is home; with a
+    // pipeline, the other with the fewest stages, fewest reading on a tie, reads.
+    const locating = this.slots.map(() => 0);
+    const reading = this.slots.map(() => 0);
+    for (const queue of this.tables.values()) {
+      locating[queue.home] += 1;
+      if (queue.reader !== queue.home) reading[queue.reader] += 1;
+    }
+    const leastLoaded = (tie: number[], except = -1) =>
+      this.slots
+        .map((_, i) => i)
+        .filter((i) => i !== except)
+        .reduce((best, i) => (locating[i] + reading[i] < locating[best] + reading[best] || (locating[i] + reading[i] === locating[best] + reading[best] && tie[i] < tie[best]) ? i : best));
+    const home = leastLoaded(locating);
+    const reader = this.pipeline ? leastLoaded(reading, home) : home;
+    this.tables.set(tableId, { sink, home, reader, waiting: null, located: null, locating: false, decodingAhead: false, inFlight: 0, lastDeliveredSeq: -1 });
   }
 
   /** Index of the worker a table's live frames go to (tests). */
   homeOf(tableId: string): number | undefined {
     return this.tables.get(tableId)?.home;
+  }
+
+  /** Index of the worker that reads a table's live frames (its home, without a pipeline; tests). */
+  readerOf(tableId: string): number | undefined {
+    return this.tables.get(tableId)?.reader;
   }
 
   /** Forgets a table (its recognisers in the workers too). */
@@ -288,9 +322,10 @@ export class RecognitionPool {
     for (const slot of this.slots) slot.worker.postMessage({ type: 'calibrate', tableId, calibration } satisfies ToWorker);
   }
 
-  /** Reads the table's home worker's recogniser state (the fake exposes one; tests use it). */
-  inspect(tableId: string): Promise<unknown> {
-    return this.direct(this.slots[this.tables.get(tableId)?.home ?? 0], { type: 'inspect', jobId: 0, tableId });
+  /** Reads the recogniser state of the table's home worker, or of its reader (the fake exposes one; tests use it). */
+  inspect(tableId: string, worker: 'home' | 'reader' = 'home'): Promise<unknown> {
+    const queue = this.tables.get(tableId);
+    return this.direct(this.slots[(worker === 'home' ? queue?.home : queue?.reader) ?? 0], { type: 'inspect', jobId: 0, tableId });
   }
 
   /** Each worker's peer-help counters (see peer-help.ts), in worker order. */
@@ -321,32 +356,42 @@ export class RecognitionPool {
     });
   }
 
-  /** Hands waiting work to idle workers: one-off jobs first, then their tables round-robin. */
+  /**
+   * Hands waiting work to idle workers: one-off jobs first, then located frames to read, then
+   * their tables' waiting frames, round-robin. Again until nothing more starts: a read handed
+   * out frees its table's home to localise the next frame.
+   */
   private pump(): void {
-    for (const [index, slot] of this.slots.entries()) {
-      if (slot.busy) continue;
-      const oneOff = this.oneOff.shift();
-      if (oneOff) {
-        const jobId = this.nextJobId++;
-        this.jobs.set(jobId, { ...oneOff.job, occupies: true });
-        this.jobWorker.set(jobId, slot);
-        slot.busy = true;
-        const message = { ...oneOff.message, jobId };
-        slot.worker.postMessage(message);
-        continue;
-      }
-      const tableId = this.nextTableWithWork(index);
-      if (tableId) this.dispatchLive(slot, tableId);
-    }
+    while (this.slots.some((slot, index) => !slot.busy && this.startWork(slot, index)));
   }
 
-  /** The next table homed on worker `home` with a frame waiting, round-robin. */
-  private nextTableWithWork(home: number): string | null {
+  /** Starts the next job for an idle worker; false when there is none for it. */
+  private startWork(slot: WorkerSlot, index: number): boolean {
+    const oneOff = this.oneOff.shift();
+    if (oneOff) {
+      const jobId = this.startJob(slot, oneOff.job);
+      slot.worker.postMessage({ ...oneOff.message, jobId });
+      return true;
+    }
+    const toRead = this.nextTableWith((queue) => queue.reader === index && queue.located !== null);
+    if (toRead) {
+      this.dispatchRead(slot, toRead);
+      return true;
+    }
+    const toStart = this.nextTableWith((queue) => queue.home === index && queue.waiting !== null && (!this.pipeline || (!queue.locating && queue.located === null)));
+    if (!toStart) return false;
+    if (this.pipeline) this.dispatchLocate(slot, toStart);
+    else this.dispatchLive(slot, toStart);
+    return true;
+  }
+
+  /** The next table with work (`hasWork`), round-robin. */
+  private nextTableWith(hasWork: (queue: TableQueue) => boolean): string | null {
     const ids = [...this.tables.keys()];
     for (let i = 0; i < ids.length; i += 1) {
       const id = ids[(this.roundRobin + i) % ids.length];
       const queue = this.tables.get(id);
-      if (queue?.home === home && queue.waiting) {
+      if (queue && hasWork(queue)) {
         this.roundRobin = (this.roundRobin + i + 1) % ids.length;
         return id;
       }
@@ -354,33 +399,83 @@ export class RecognitionPool {
     return null;
   }
 
-  private dispatchLive(slot: WorkerSlot, tableId: string): void {
-    const queue = this.tables.get(tableId)!;
+  /** Takes the table's waiting frame for a worker: a job that occupies `slot`, answered by `job`. */
+  private takeWaiting(slot: WorkerSlot, queue: TableQueue, job: Omit<Job, 'occupies'>): { frame: PendingFrame; jobId: number } {
     const frame = queue.waiting!;
     queue.waiting = null;
     queue.decodingAhead = false;
     queue.inFlight += 1;
+    return { frame, jobId: this.startJob(slot, job) };
+  }
+
+  private startJob(slot: WorkerSlot, job: Omit<Job, 'occupies'>): number {
     const jobId = this.nextJobId++;
     slot.busy = true;
     this.jobWorker.set(jobId, slot);
-    this.jobs.set(jobId, {
-      occupies: true,
+    this.jobs.set(jobId, { ...job, occupies: true });
+    return jobId;
+  }
+
+  /** Hands a frame's observations to its table, unless a newer frame's came first. */
+  private deliver(tableId: string, queue: TableQueue, frame: PendingFrame, observations: FrameObservations): void {
+    queue.inFlight -= 1;
+    if (this.tables.get(tableId) !== queue) return;
+    if (frame.seq < queue.lastDeliveredSeq) {
+      queue.sink.onDropped(1); // a newer frame was delivered first (a table reads in order, so only after a restart)
+      return;
+    }
+    queue.lastDeliveredSeq = frame.seq;
+    queue.sink.onObservations(frame, observations, performance.now() - frame.receivedAtMs);
+  }
+
+  private fail(tableId: string, queue: TableQueue, frame: PendingFrame, error: Error): void {
+    queue.inFlight -= 1;
+    if (this.tables.get(tableId) === queue) queue.sink.onFailed(frame, error.message);
+  }
+
+  /** The options a frame carries to the recogniser (RecognizeOptions). */
+  private static frameOptions(frame: PendingFrame): { everyCard?: true; scoreSort?: true } {
+    return { ...(frame.everyCard ? { everyCard: true } : {}), ...(frame.afterCall ? { scoreSort: true } : {}) };
+  }
+
+  /** Both stages of the table's waiting frame on its home. */
+  private dispatchLive(slot: WorkerSlot, tableId: string): void {
+    const queue = this.tables.get(tableId)!;
+    const { frame, jobId } = this.takeWaiting(slot, queue, {
+      resolve: (value) => this.deliver(tableId, queue, frame, value as FrameObservations),
+      reject: (error) => this.fail(tableId, queue, frame, error),
+    });
+    slot.worker.postMessage({ type: 'recognize', jobId, tableId, image: frame.image, timestampMs: frame.captureTimeMs, seq: frame.seq, ...RecognitionPool.frameOptions(frame) } satisfies ToWorker);
+  }
+
+  /** The first stage of the table's waiting frame on its home; the located frame then waits for its reader. */
+  private dispatchLocate(slot: WorkerSlot, tableId: string): void {
+    const queue = this.tables.get(tableId)!;
+    queue.locating = true;
+    const { frame, jobId } = this.takeWaiting(slot, queue, {
       resolve: (value) => {
-        queue.inFlight -= 1;
-        if (this.tables.get(tableId) !== queue) return;
-        if (frame.seq < queue.lastDeliveredSeq) {
-          queue.sink.onDropped(1); // a newer frame was delivered first (a table has one worker, so only after a restart)
-          return;
-        }
-        queue.lastDeliveredSeq = frame.seq;
-        queue.sink.onObservations(frame, value as FrameObservations, performance.now() - frame.receivedAtMs);
+        queue.locating = false;
+        if (this.tables.get(tableId) !== queue) queue.inFlight -= 1;
+        else queue.located = { frame, located: value as LocatedFrame };
       },
       reject: (error) => {
-        queue.inFlight -= 1;
-        if (this.tables.get(tableId) === queue) queue.sink.onFailed(frame, error.message);
+        queue.locating = false;
+        this.fail(tableId, queue, frame, error);
       },
     });
-    slot.worker.postMessage({ type: 'recognize', jobId, tableId, image: frame.image, timestampMs: frame.captureTimeMs, seq: frame.seq, ...(frame.everyCard ? { everyCard: true } : {}), ...(frame.afterCall ? { scoreSort: true } : {}) } satisfies ToWorker);
+    slot.worker.postMessage({ type: 'locate', jobId, tableId, image: frame.image, timestampMs: frame.captureTimeMs, seq: frame.seq, ...RecognitionPool.frameOptions(frame) } satisfies ToWorker);
+  }
+
+  /** The second stage of the table's located frame on its reader. */
+  private dispatchRead(slot: WorkerSlot, tableId: string): void {
+    const queue = this.tables.get(tableId)!;
+    const { frame, located } = queue.located!;
+    queue.located = null;
+    const jobId = this.startJob(slot, {
+      resolve: (value) => this.deliver(tableId, queue, frame, value as FrameObservations),
+      reject: (error) => this.fail(tableId, queue, frame, error),
+    });
+    slot.worker.postMessage({ type: 'read', jobId, tableId, located, ...RecognitionPool.frameOptions(frame) } satisfies ToWorker, located.buffers);
   }
 
   /** Jobs sent to workers and not answered yet (tests check nothing leaks). */

@@ -4,7 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { FromWorker, ToWorker, WorkerSetup } from './messages';
-import type { FrameInput, Recognizer } from '../vision/types';
+import { isStaged, type FrameInput, type Recognizer, type StagedRecognizer } from '../vision/types';
 import type { RgbImage } from '../vision/crop';
 import { createFakeRecognizer } from '../vision/fake-recognizer';
 import { emptyHelpStats, PeerHelpers, serveHelp, whileBusy, type HelpDesk } from './peer-help';
@@ -64,6 +64,12 @@ async function frameToRead(tableId: string, seq: number | undefined, data: Uint8
   }
 }
 
+/** The recogniser as two stages (the pool pipelines only recognisers that are). */
+function staged(recognizer: Recognizer): StagedRecognizer {
+  if (!isStaged(recognizer)) throw new Error('this recogniser cannot run as two stages');
+  return recognizer;
+}
+
 function post(message: FromWorker): void {
   port!.postMessage(message);
 }
@@ -110,6 +116,28 @@ async function main(): Promise<void> {
           const observations = await whileBusy(setup.busy, self, async () =>
             recognizer.recognize(await frameToRead(message.tableId, message.seq, message.image), message.timestampMs, { everyCard: message.everyCard, scoreSort: message.scoreSort }),
           );
+          post({ type: 'result', jobId: message.jobId, observations, workMs: performance.now() - started });
+        } catch (error) {
+          post({ type: 'failed', jobId: message.jobId, error: errorText(error) });
+        }
+        return;
+      }
+      case 'locate': {
+        try {
+          const recognizer = staged(await recognizerFor(message.tableId));
+          const frame = await frameToRead(message.tableId, message.seq, message.image);
+          const located = await whileBusy(setup.busy, self, () => recognizer.locateFrame(frame, message.timestampMs, { everyCard: message.everyCard, scoreSort: message.scoreSort }));
+          port!.postMessage({ type: 'located', jobId: message.jobId, located } satisfies FromWorker, located.buffers);
+        } catch (error) {
+          post({ type: 'failed', jobId: message.jobId, error: errorText(error) });
+        }
+        return;
+      }
+      case 'read': {
+        const started = performance.now();
+        try {
+          const recognizer = staged(await recognizerFor(message.tableId));
+          const observations = await whileBusy(setup.busy, self, () => recognizer.readFrame(message.located, { everyCard: message.everyCard, scoreSort: message.scoreSort }));
           post({ type: 'result', jobId: message.jobId, observations, workMs: performance.now() - started });
         } catch (error) {
           post({ type: 'failed', jobId: message.jobId, error: errorText(error) });

@@ -1,7 +1,8 @@
 /**
- * Peer help with the committed models in real worker threads: a table's live frames read through
- * a pool of two helping workers give the same observations as one recogniser alone on this
- * thread, and the idle worker did read part of the batches.
+ * Peer help and the two-stage pipeline with the committed models in real worker threads: a
+ * table's live frames read through a pool of two workers (one worker reading, the other helping;
+ * or one localising and the other reading, each helping the other) give the same observations as
+ * one recogniser alone on this thread, and the idle worker did read part of the batches.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -21,10 +22,13 @@ function summary(observations: FrameObservations): string[] {
 }
 
 describe.skipIf(!hasModel)('peer help with the committed models', () => {
-  let pool: RecognitionPool | null = null;
-  afterAll(async () => pool?.close());
+  const pools: RecognitionPool[] = [];
+  afterAll(async () => Promise.all(pools.map((pool) => pool.close())));
 
-  it('reads a table through two helping workers exactly as one recogniser alone', { timeout: 60_000 }, async () => {
+  it.each([
+    ['one worker reading, the other helping', false],
+    ['one worker localising, the other reading (the pipeline)', true],
+  ])('reads a table through two workers, %s, exactly as one recogniser alone', { timeout: 60_000 }, async (_name, pipeline) => {
     // Five frames of a live hand, 5 s in, a frame a second: every frame changes a lot.
     const sim = await createSimTable({ players: 3, seed: 1, fps: 1, camera: 'top' });
     const frames = [];
@@ -40,7 +44,8 @@ describe.skipIf(!hasModel)('peer help with the committed models', () => {
     for (const frame of frames) expected.push(summary(await alone.recognize({ kind: 'encoded', data: frame.jpeg }, frame.timeMs)));
     alone.dispose();
 
-    pool = new RecognitionPool({ kind: 'real', workers: 2, realConfig: config });
+    const pool = new RecognitionPool({ kind: 'real', workers: 2, realConfig: config, pipeline });
+    pools.push(pool);
     await pool.backend;
     const results: FrameObservations[] = [];
     let next: () => void = () => {};
@@ -61,9 +66,13 @@ describe.skipIf(!hasModel)('peer help with the committed models', () => {
       await done;
     }
     expect(results.map(summary)).toEqual(expected);
-    const [home, helper] = await pool.helpStats();
-    expect(home.offered).toBeGreaterThan(0);
-    expect(home.answered + home.reclaimed).toBe(home.offered);
-    expect(helper.servedImages).toBeGreaterThan(0);
+    // The worker reading the frames offered half its CNN batches to the other, idle by then.
+    const reader = pool.readerOf('t')!;
+    expect(reader).toBe(pipeline ? 1 - pool.homeOf('t')! : pool.homeOf('t'));
+    const stats = await pool.helpStats();
+    const [reading, other] = [stats[reader], stats[1 - reader]];
+    expect(reading.offered).toBeGreaterThan(0);
+    expect(reading.answered + reading.reclaimed).toBe(reading.offered);
+    expect(other.servedImages).toBeGreaterThan(0);
   });
 });

@@ -37,8 +37,11 @@ describe('RecognitionPool', () => {
     pool = null;
   });
 
-  it('runs every live frame of a table on the same worker, and spreads tables over the workers', async () => {
-    pool = new RecognitionPool({ kind: 'fake', fake: { delayMs: 5 }, workers: 2 });
+  it.each([
+    ['', false],
+    [' (each table localised on one, read on the other)', true],
+  ])('runs every live frame of a table on the same worker, and spreads tables over the workers%s', async (_name, pipeline) => {
+    pool = new RecognitionPool({ kind: 'fake', fake: { delayMs: 5, readDelayMs: 2 }, workers: 2, pipeline });
     await pool.backend;
     const sinks = ['a', 'b', 'c', 'd'].map((id) => {
       const sink = countingSink();
@@ -46,18 +49,53 @@ describe('RecognitionPool', () => {
       return { id, sink };
     });
     expect(sinks.map(({ id }) => pool!.homeOf(id))).toEqual([0, 1, 0, 1]);
+    expect(sinks.map(({ id }) => pool!.readerOf(id))).toEqual(pipeline ? [1, 0, 1, 0] : [0, 1, 0, 1]);
     for (let seq = 0; seq < 40; seq += 1) {
       for (const { id } of sinks) pool.offer(id, { seq, image, captureTimeMs: seq * 33, receivedAtMs: performance.now() });
       await new Promise((resolve) => setTimeout(resolve, 3));
     }
     await until(() => sinks.every(({ sink }) => sink.delivered.length + sink.dropped === 40));
     for (const { id, sink } of sinks) {
-      // In capture order, and the home worker's recogniser for the table saw every one of them.
+      // In capture order, and the reading worker's recogniser for the table saw every one of them.
       expect(sink.delivered).toEqual([...sink.delivered].sort((x, y) => x - y));
       expect(sink.delivered.length).toBeGreaterThan(0);
-      const state = (await pool.inspect(id)) as { framesSeen: number };
+      const state = (await pool.inspect(id, 'reader')) as { framesSeen: number };
       expect(state.framesSeen).toBe(sink.delivered.length);
     }
+    expect(pool.pendingJobCount()).toBe(0);
+  });
+
+  it('pipelines a table over two workers: its home localises the next frame while its reader reads one', async () => {
+    pool = new RecognitionPool({ kind: 'fake', fake: { delayMs: 10, readDelayMs: 1500 }, workers: 2, pipeline: true });
+    await pool.backend;
+    const sink = countingSink();
+    pool.attach('t', sink);
+    expect([pool.homeOf('t'), pool.readerOf('t')]).toEqual([0, 1]);
+    const located = async () => ((await pool!.inspect('t', 'home')) as { framesLocated: number }).framesLocated;
+    const offer = (seq: number) => pool!.offer('t', { seq, image, captureTimeMs: seq * 33, receivedAtMs: performance.now() });
+    offer(0);
+    let seen = 0;
+    const locatedAtLeast = async (count: number) => {
+      while (seen < count) {
+        seen = await located();
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    await locatedAtLeast(1);
+    // Frame 0 is being read; 1 is localised meanwhile and waits for the reader; 2 and 3 wait for
+    // their turn to be localised (that waits until 1 is handed over), 3 replacing 2.
+    offer(1);
+    await locatedAtLeast(2);
+    expect(sink.delivered).toEqual([]);
+    offer(2);
+    offer(3);
+    await until(() => sink.delivered.length + sink.dropped === 4);
+    expect(sink.delivered).toEqual([0, 1, 3]);
+    expect(sink.dropped).toBe(1);
+    // Each copy of the table's recogniser ran its own stage of every frame read, in order.
+    expect(await located()).toBe(3);
+    expect(((await pool.inspect('t', 'reader')) as { framesSeen: number }).framesSeen).toBe(3);
+    expect(((await pool.inspect('t', 'home')) as { framesSeen: number }).framesSeen).toBe(0);
     expect(pool.pendingJobCount()).toBe(0);
   });
 
