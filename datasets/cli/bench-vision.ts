@@ -14,7 +14,14 @@
  * A third run, `pipelined`, feeds the pool as a camera faster than the recogniser does: while a
  * frame is read the next one already waits in the table's slot (decoded meanwhile, the pool's
  * decode-ahead), so its `fps` is the throughput a live table gets, and its p50/p95 are each
- * frame's time from offer to observations, the wait in the slot included. Peer help on.
+ * frame's time from offer to observations, the wait in the slot included. Peer help on. These
+ * three runs read each frame on one worker (the pool's two-stage pipeline off).
+ *
+ * Two more runs feed the pool as a 30 fps camera would (a frame every 33 ms, whether or not the
+ * one before is done; the newest waiting frame wins): `camera` with each frame on one worker, and
+ * `cameraTwoStage` with the pool's pipeline (a frame localised on one worker while the one before
+ * is read on the other; the server's default). Their `fps` counts the frames read, `dropped` the
+ * frames replaced unread, and p50/p95 each frame's time from offer to observations.
  */
 import sharp from 'sharp';
 import { randomScene } from '../../server/sim/render/random-scene';
@@ -77,7 +84,7 @@ async function live(): Promise<void> {
   const calibration = simCalibration(sim.layout, sim.camera!);
   const keepAlive = setInterval(() => {}, 1000); // the pool's threads do not hold the process open
   const run = async (peerHelp: boolean, pipelined = false) => {
-    const pool = new RecognitionPool({ kind: 'real', workers, peerHelp, realConfig: liveRecognizerConfig(configFromEnv()) });
+    const pool = new RecognitionPool({ kind: 'real', workers, peerHelp, pipeline: false, realConfig: liveRecognizerConfig(configFromEnv()) });
     try {
       const backend = await pool.backend;
       type Delivered = { observations: FrameObservations; latencyMs: number };
@@ -119,11 +126,55 @@ async function live(): Promise<void> {
       await pool.close();
     }
   };
+  /** The frames offered at 30 fps, as a camera: what a live table reads (pool's pipeline on or off), peer help on. */
+  const camera = async (pipeline: boolean) => {
+    const pool = new RecognitionPool({ kind: 'real', workers, peerHelp: true, pipeline, realConfig: liveRecognizerConfig(configFromEnv()) });
+    try {
+      await pool.backend;
+      const latencies: number[] = [];
+      let [read, dropped] = [0, 0];
+      let done: () => void = () => {};
+      const finished = new Promise<void>((resolve) => (done = resolve));
+      const settle = (seq: number) => seq === frames.length - 1 && done();
+      pool.attach('bench', {
+        onObservations: (frame, _observations, latencyMs) => {
+          read += 1;
+          if (frame.seq >= 5) latencies.push(latencyMs); // the first frames read every card
+          settle(frame.seq);
+        },
+        onDropped: (count) => (dropped += count), // never the last frame offered: nothing replaces it
+        onFailed: (frame, error) => {
+          console.error(`[bench] frame failed: ${error}`);
+          settle(frame.seq);
+        },
+      });
+      pool.setCalibration('bench', calibration);
+      for (const [backId, view] of backs) await pool.enrollBack('bench', backId, [view]);
+      const periodMs = 1000 / 30;
+      const started = performance.now();
+      for (let seq = 0; seq < frames.length; seq++) {
+        const due = started + seq * periodMs;
+        const wait = due - performance.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        pool.offer('bench', { seq, image: frames[seq].jpeg, captureTimeMs: seq * periodMs, receivedAtMs: performance.now() });
+      }
+      await finished;
+      const seconds = (performance.now() - started) / 1000;
+      const ms = spread(latencies);
+      const fps = Number((read / seconds).toFixed(1));
+      console.error(`[bench] camera at 30 fps, ${pipeline ? 'two stages on two workers' : 'a frame on one worker'}: ${fps} frames/s read, ${dropped} dropped, p50 ${ms.p50}, p95 ${ms.p95} ms from offer to observations`);
+      return { fps, dropped, p50Ms: ms.p50, p95Ms: ms.p95 };
+    } finally {
+      await pool.close();
+    }
+  };
   const withHelp = await run(true);
   const withoutHelp = await run(false);
   const pipelined = await run(true, true);
+  const cameraOneWorker = await camera(false);
+  const cameraTwoStage = await camera(true);
   clearInterval(keepAlive);
-  console.log(JSON.stringify({ bench: 'vision-live', frames: frames.length, every, workers, peerHelp: withHelp, noPeerHelp: withoutHelp, pipelined }));
+  console.log(JSON.stringify({ bench: 'vision-live', frames: frames.length, every, workers, peerHelp: withHelp, noPeerHelp: withoutHelp, pipelined, camera: cameraOneWorker, cameraTwoStage }));
 }
 
 async function main(): Promise<void> {

@@ -12,7 +12,9 @@
  * (the score-sort page's "Use camera count") before scoring, so `handsExact` then includes it.
  *
  * `--prerender` renders every frame before streaming, so frames go out at `--fps` however slow
- * the renderer is (it shares the CPU with the server otherwise and sets the pace).
+ * the renderer is (it shares the CPU with the server otherwise and sets the pace). The frames
+ * are kept in `.cache/prerender/` for the next run of the same table by the same drawing code
+ * (server/cli/prerender-cache.ts): rendering a 3-player table's two hands takes 5-9 minutes here.
  * `--frames N` stops each table after N frames (throughput only: unfinished hands are not
  * scored), for multi-table runs on a small machine.
  *
@@ -52,6 +54,7 @@ import type { LiveTable } from '../tables/live-table';
 import { refereeFromTruth, refereeObservations } from '../tables/truth-referee';
 import type { CreatedTable, PipelineStats, TableView } from '../protocol';
 import type { HandTruth } from '../sim/bots/engine';
+import { prerenderKey, readPrerendered, writePrerendered } from './prerender-cache';
 
 /** Per-hand comparison with the ground truth. */
 interface HandResult {
@@ -196,12 +199,15 @@ async function playTable(
   rendered: () => Promise<void>,
   useBackCount: boolean,
   recording: RecordingWriter | null,
+  cacheKey: string | null,
 ): Promise<{ results: HandResult[]; stats: PipelineStats; sent: number; wallMs: number }> {
   let sim = source;
   if (prerender) {
-    const frames: SimFrame[] = [];
-    for (let frame = await source.next(); frame && frames.length < maxFrames; frame = await source.next()) frames.push(frame);
-    log(`table ${index}: ${frames.length} frames rendered ahead`);
+    const cached = cacheKey ? readPrerendered(cacheKey) : null;
+    const frames: SimFrame[] = cached ?? [];
+    if (!cached) for (let frame = await source.next(); frame && frames.length < maxFrames; frame = await source.next()) frames.push(frame);
+    if (cacheKey && !cached) writePrerendered(cacheKey, frames);
+    log(`table ${index}: ${frames.length} frames ${cached ? `read from .cache/prerender/${cacheKey}` : 'rendered ahead'}`);
     await rendered();
     let next = 0;
     sim = { ...source, next: async () => frames[next++] ?? null };
@@ -468,7 +474,11 @@ async function main(): Promise<void> {
     };
     const recording = values.record ? new RecordingWriter(values.record, { seed, players: sims[0].players, variant: sims[0].variant, calibration: sims[0].camera ? simCalibration(sims[0].layout, sims[0].camera) : null }) : null;
     const runs = await Promise.all(
-      sims.map((sim, i) => playTable(bench, i, sim, fps, log, maxFrames, values.prerender === true, rendered, values['use-back-count'] === true, i === 0 ? recording : null)),
+      sims.map((sim, i) => {
+        // The frames of this table drawn by this code (see prerender-cache.ts).
+        const cacheKey = values.prerender ? prerenderKey({ players, seed: seed + i, fps, hands, camera, art: values.art ?? null, width, height, maxFrames: Number.isFinite(maxFrames) ? maxFrames : null }) : null;
+        return playTable(bench, i, sim, fps, log, maxFrames, values.prerender === true, rendered, values['use-back-count'] === true, i === 0 ? recording : null, cacheKey);
+      }),
     );
     if (recording) {
       await recording.close();

@@ -13,7 +13,7 @@ import { createRecognizer, DEFAULT_BACK_MODEL_DIR, DEFAULT_LIVE_INDEX_MODEL_DIR,
 import type { Helper } from '../../server/vision/inference';
 import { LOCATE_DEFAULTS } from '../../server/vision/locate';
 import { loadLayersModelFromDir, saveLayersModelToDir } from '../../server/vision/model-io';
-import type { FrameInput, Quad } from '../../server/vision/types';
+import type { FrameInput, FrameObservations, Quad } from '../../server/vision/types';
 import type { CardCode } from '../../server/game/cards';
 import { createSimTable } from '../../server/sim/live';
 import { createRenderer } from '../../server/sim/render/index';
@@ -115,6 +115,38 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
     const again = await tracked.recognize(frame, 1);
     tracked.dispose();
     expect(again.cards.map((c) => c.code ?? c.kind)).toEqual(expected.cards.map((c) => c.code ?? c.kind));
+  });
+
+  it('as two stages on two copies (a live table\'s pipeline), reads a live stretch exactly as one copy alone', { timeout: 60_000 }, async () => {
+    // Half a second of a 3-player hand at 30 fps, 20 s in: hands move, frames are re-localised where they changed.
+    const sim = await createSimTable({ players: 3, seed: 1, fps: 30, camera: 'top', hands: 1 });
+    sim.skipToHandTime(20_000);
+    const frames = [];
+    for (let i = 0; i < 15; i++) frames.push((await sim.next())!);
+    const calibration = simCalibration(sim.layout, sim.camera!);
+    const summary = (obs: FrameObservations) => obs.cards.map((c) => `${c.zone} ${c.code ?? c.backId ?? c.kind} ${c.confidence.toFixed(3)} ${c.corners.flat().map((v) => v.toFixed(1)).join(',')}`).sort();
+    const [alone, locating, reading] = await Promise.all([0, 1, 2].map(() => createRecognizer({ log: () => {} })));
+    try {
+      for (const rec of [alone, locating, reading]) rec.setCalibration(calibration);
+      const before = tf.memory().numTensors;
+      let regionsOnly = 0;
+      for (const frame of frames) {
+        const input: FrameInput = { kind: 'encoded', data: frame.jpeg };
+        const expected = await alone.recognize(input, frame.timeMs);
+        const located = await locating.locateFrame(input, frame.timeMs);
+        // The hand-over crosses to the reading thread with its pixels moved, not copied.
+        const crossed = structuredClone(located, { transfer: located.buffers });
+        expect(located.buffers.every((buffer) => buffer.byteLength === 0)).toBe(true);
+        if ((crossed.data as { changed: unknown[] | null }).changed !== null) regionsOnly += 1;
+        const read = await reading.readFrame(crossed);
+        expect(summary(read)).toEqual(summary(expected));
+        expect(read.motion).toEqual(expected.motion);
+      }
+      expect(regionsOnly).toBeGreaterThan(10);
+      expect(tf.memory().numTensors).toBe(before);
+    } finally {
+      for (const rec of [alone, locating, reading]) rec.dispose();
+    }
   });
 
   it('reads an outline at a new place once it is steady: not while it moves, on its second frame still', async () => {
