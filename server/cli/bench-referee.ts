@@ -223,6 +223,14 @@ async function playTable(
   // --record: every frame the tracker steps on, as the hand the bench is playing (it drains the
   // pipeline at each hand's end, so no frame crosses over).
   let handIndex = 0;
+  // Where the frames' time went: each recogniser stage and wait in the pool, ms (logged at the end).
+  const stageTimes = new Map<string, number[]>();
+  bench.liveTable(table.id)?.trackerFrameListeners.add(({ observations }) => {
+    for (const [stage, ms] of Object.entries(observations.timingsMs ?? {})) {
+      if (!stageTimes.has(stage)) stageTimes.set(stage, []);
+      stageTimes.get(stage)!.push(ms);
+    }
+  });
   if (recording) bench.liveTable(table.id)?.trackerFrameListeners.add(({ timeMs, observations }) => {
     const { timingsMs: _timings, ...obs } = observations;
     recording.frame(handIndex, 0, timeMs, obs);
@@ -324,7 +332,13 @@ async function playTable(
   }
   const final = await stats();
   socket.close();
-  return { results, stats: final, sent, wallMs: performance.now() - wallStart };
+  const at = (sorted: number[], q: number) => sorted[Math.floor(q * (sorted.length - 1))];
+  const stages = [...stageTimes].map(([stage, times]) => {
+    const sorted = [...times].sort((x, y) => x - y);
+    return `${stage} ${(times.reduce((sum, ms) => sum + ms, 0) / times.length).toFixed(1)}/${at(sorted, 0.5).toFixed(0)}/${at(sorted, 0.95).toFixed(0)}`;
+  });
+  log(`table ${index}: stage ms (mean/p50/p95) over the frames the tracker stepped on: ${stages.join(', ')}`);
+    return { results, stats: final, sent, wallMs: performance.now() - wallStart };
 }
 
 async function main(): Promise<void> {

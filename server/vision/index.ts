@@ -477,11 +477,6 @@ interface ProbeFrame {
   scoreSort: boolean;
 }
 
-/** Whether an array alone spans its buffer (so the buffer may be moved to another thread). */
-function ownsBuffer(array: Uint8Array): boolean {
-  return array.byteOffset === 0 && array.byteLength === array.buffer.byteLength;
-}
-
 class TfjsRecognizer implements CardRecognizer {
   private plane: TablePlane | null = null;
   private calibration: TableCalibration | null = null;
@@ -572,7 +567,7 @@ class TfjsRecognizer implements CardRecognizer {
   }
 
   async recognize(frame: FrameInput, timestampMs: number, options: RecognizeOptions = {}): Promise<FrameObservations> {
-    return this.readFrame(await this.locateFrame(frame, timestampMs, options), options);
+    return this.readFrame(await this.locateStage(frame, timestampMs, options, false), options);
   }
 
   /**
@@ -582,6 +577,11 @@ class TfjsRecognizer implements CardRecognizer {
    * recogniser while another thread's copy reads the frame before (see StagedRecognizer).
    */
   async locateFrame(frame: FrameInput, timestampMs: number, options: RecognizeOptions = {}): Promise<LocatedFrame> {
+    return this.locateStage(frame, timestampMs, options, true);
+  }
+
+  /** locateFrame; `movable`: the pixels get a buffer of their own, to be moved to another thread. */
+  private async locateStage(frame: FrameInput, timestampMs: number, options: RecognizeOptions, movable: boolean): Promise<LocatedFrame> {
     this.assertLive();
     const timings: Record<string, number> = {};
     let t = performance.now();
@@ -608,10 +608,12 @@ class TfjsRecognizer implements CardRecognizer {
       nertsPileOf,
     );
     lap('locate');
-    // The pixels travel to the reading thread: moved, not copied, so they need a buffer of their own.
-    const pixels = ownsBuffer(image.data) ? image.data : image.data.slice();
+    // Pixels that travel to the reading thread are moved, not copied (twice: through the main
+    // thread), so they get a buffer of their own: sharp's output lies in memory V8 cannot hand over.
+    const pixels = movable ? image.data.slice() : image.data;
+    lap('handOver');
     const data: LocatedData = { image: { width: image.width, height: image.height, data: pixels }, found, changed, motion, paleCloth: this.paleCloth };
-    return { timestampMs, data, buffers: [pixels.buffer as ArrayBuffer], timingsMs: timings };
+    return { timestampMs, data, buffers: movable ? [pixels.buffer as ArrayBuffer] : [], timingsMs: timings };
   }
 
   /**

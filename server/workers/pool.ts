@@ -111,7 +111,7 @@ interface TableQueue {
   reader: number;
   waiting: PendingFrame | null;
   /** A frame localised and waiting for its reader (pipeline only). */
-  located: { frame: PendingFrame; located: LocatedFrame } | null;
+  located: { frame: PendingFrame; located: LocatedFrame; atMs: number } | null;
   /** A frame is being localised (pipeline only). */
   locating: boolean;
   /** A waiting frame was sent ahead to be decoded since the last dispatch (at most one is). */
@@ -139,6 +139,8 @@ export class RecognitionPool {
   private readonly jobWorker = new Map<number, WorkerSlot>();
   /** One-off jobs (POST frames, enrolment) run before live frames. */
   private readonly oneOff: Array<{ message: ToWorker & { jobId: number }; job: Job }> = [];
+  /** How long each frame in work waited in the pool (see deliver). */
+  private readonly waits = new Map<PendingFrame, { slotMs: number; readerMs: number }>();
   private nextJobId = 1;
   private roundRobin = 0;
   private closed = false;
@@ -402,6 +404,7 @@ export class RecognitionPool {
   /** Takes the table's waiting frame for a worker: a job that occupies `slot`, answered by `job`. */
   private takeWaiting(slot: WorkerSlot, queue: TableQueue, job: Omit<Job, 'occupies'>): { frame: PendingFrame; jobId: number } {
     const frame = queue.waiting!;
+    this.waits.set(frame, { slotMs: performance.now() - frame.receivedAtMs, readerMs: 0 });
     queue.waiting = null;
     queue.decodingAhead = false;
     queue.inFlight += 1;
@@ -416,8 +419,15 @@ export class RecognitionPool {
     return jobId;
   }
 
-  /** Hands a frame's observations to its table, unless a newer frame's came first. */
+  /**
+   * Hands a frame's observations to its table, unless a newer frame's came first. Its waits in
+   * the pool go into its timings: `slotWait` (offered until a worker took it) and, with a
+   * pipeline, `readerWait` (localised until its reader took it), ms.
+   */
   private deliver(tableId: string, queue: TableQueue, frame: PendingFrame, observations: FrameObservations): void {
+    const waits = this.waits.get(frame);
+    this.waits.delete(frame);
+    if (waits) observations.timingsMs = { ...observations.timingsMs, slotWait: waits.slotMs, ...(this.pipeline ? { readerWait: waits.readerMs } : {}) };
     queue.inFlight -= 1;
     if (this.tables.get(tableId) !== queue) return;
     if (frame.seq < queue.lastDeliveredSeq) {
@@ -429,6 +439,7 @@ export class RecognitionPool {
   }
 
   private fail(tableId: string, queue: TableQueue, frame: PendingFrame, error: Error): void {
+    this.waits.delete(frame);
     queue.inFlight -= 1;
     if (this.tables.get(tableId) === queue) queue.sink.onFailed(frame, error.message);
   }
@@ -455,8 +466,10 @@ export class RecognitionPool {
     const { frame, jobId } = this.takeWaiting(slot, queue, {
       resolve: (value) => {
         queue.locating = false;
-        if (this.tables.get(tableId) !== queue) queue.inFlight -= 1;
-        else queue.located = { frame, located: value as LocatedFrame };
+        if (this.tables.get(tableId) !== queue) {
+          this.waits.delete(frame);
+          queue.inFlight -= 1;
+        } else queue.located = { frame, located: value as LocatedFrame, atMs: performance.now() };
       },
       reject: (error) => {
         queue.locating = false;
@@ -469,8 +482,10 @@ export class RecognitionPool {
   /** The second stage of the table's located frame on its reader. */
   private dispatchRead(slot: WorkerSlot, tableId: string): void {
     const queue = this.tables.get(tableId)!;
-    const { frame, located } = queue.located!;
+    const { frame, located, atMs } = queue.located!;
     queue.located = null;
+    const waits = this.waits.get(frame);
+    if (waits) waits.readerMs = performance.now() - atMs;
     const jobId = this.startJob(slot, {
       resolve: (value) => this.deliver(tableId, queue, frame, value as FrameObservations),
       reject: (error) => this.fail(tableId, queue, frame, error),
