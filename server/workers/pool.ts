@@ -280,7 +280,8 @@ export class RecognitionPool {
   /** Forgets a table (its recognisers in the workers too). */
   detach(tableId: string): void {
     const queue = this.tables.get(tableId);
-    if (queue?.waiting) queue.sink.onDropped(1);
+    const unread = queue ? (queue.waiting ? 1 : 0) + (queue.located ? 1 : 0) : 0;
+    if (unread > 0) queue!.sink.onDropped(unread);
     this.tables.delete(tableId);
     for (const slot of this.slots) slot.worker.postMessage({ type: 'drop-table', tableId } satisfies ToWorker);
   }
