@@ -1096,7 +1096,13 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
     // it is another deck's copy (on a foundation), not this card taken.
     const topElsewhere = seat.nertsTop !== null && usable.some((card) => card.code === seat.nertsTop && card.kind === 'face' && card.zone !== `seat-${seat.seat}/nerts`);
     const seenOffBefore = pause.topElsewhere?.code === seat.nertsTop && now - pause.topElsewhere.atMs <= config.nertsTopElsewhereGapMs;
-    const topMoved = topElsewhere && !seenOffBefore;
+    // Only while it is the pile's latest card: once the looks counted a card after it (the next
+    // top, not yet named), its sighting off the pile says nothing of the top now (3 players seed 2:
+    // the 7S, taken 4 s before, showing again on its foundation, opened the pile, and a new look
+    // of the JS lying there since counted it twice).
+    const topLooks = seat.nertsLooks;
+    const stillLatest = !topLooks || topLooks.tops.length === 0 || latestNames(topLooks).includes(seat.nertsTop ?? '');
+    const topMoved = topElsewhere && !seenOffBefore && stillLatest;
     if (topElsewhere && seat.nertsTop !== null) pause.topElsewhere = { code: seat.nertsTop, atMs: now };
     if (face || looked) {
       if (now - pause.lastFaceMs >= config.nertsBreakMs) pause.name = pause.look = true;

@@ -428,6 +428,21 @@ describe('tracker: Nerts piles and the call', () => {
     expect(counts.at(-1)).toEqual({ type: 'nerts-count', player: 'ann', left: 11 });
   });
 
+  it('takes the top that left, seen again off the pile, for no break once a later top was counted (3 players seed 2: the JS counted twice)', () => {
+    // As recorded: the 7S (named surely, look 0) leaves for a foundation, the pile's back shows,
+    // the JS is turned and read unsurely (look 1): counted by its look. The 7S is covered on its
+    // foundation for 1.5 s, then shows again while a hand near the pile shifts the JS's look
+    // (look 2), no frame bare. The 7S showing again says nothing of the pile's top now.
+    const unit = (k: number) => Array.from({ length: 8 }, (_, i) => (i === k ? 1 : 0));
+    const onFoundation = face('7S', CENTRE.x, CENTRE.y, 'centre', 0.95);
+    const top = (at: number, count: number, code: CardCode, k: number, confidence: number, extra: CardObservation[] = []) =>
+      frames(at, count, 100, () => [{ ...face(code, ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts', confidence), look: unit(k) }, ...extra]);
+    const back = frames(800, 3, 100, () => [{ ...face('KH', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts', 0.97), kind: 'back' as const, code: undefined, backId: 'deck-ann' }, onFoundation]);
+    const sequence = [...top(0, 8, '7S', 0, 0.95), ...back, ...top(1100, 5, 'JS', 1, 0.4, [onFoundation]), ...top(1600, 14, 'JS', 1, 0.4), ...top(3000, 8, 'JS', 2, 0.4, [onFoundation])];
+    const counts = run(sequence).events.filter((e) => e.type === 'nerts-count');
+    expect(counts).toEqual([{ type: 'nerts-count', player: 'ann', left: 12 }]);
+  });
+
   it("takes the top's name on a foundation all along for another deck's copy, not a break (5 players: a drifting look counted as cards gone)", () => {
     const unit = (k: number) => Array.from({ length: 8 }, (_, i) => (i === k ? 1 : 0));
     // The pile's top QC (named surely, its look 0), another deck's QC on a foundation throughout;
