@@ -69,7 +69,7 @@ export function createFakeRecognizer(options: FakeRecognizerOptions = {}): FakeR
       state.framesLocated += 1;
       busyFor(options.delayMs);
       const data: FakeLocated = frame.kind === 'rgb' ? { width: frame.width, height: frame.height, bytes: null } : { ...readFrameHeader(frame.data), bytes: frame.data };
-      return { timestampMs, data, buffers: [], timingsMs: { fake: performance.now() - started } };
+      return { timestampMs, changed: null, data, buffers: [], timingsMs: { fake: performance.now() - started } };
     },
     async readFrame(located: LocatedFrame): Promise<FrameObservations> {
       state.framesSeen += 1;

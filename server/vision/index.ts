@@ -460,11 +460,8 @@ function inFrame(corners: Quad, region: PixelRect): Quad {
 interface LocatedData {
   /** The decoded frame (its pixels own their buffer, which moves to the reading thread). */
   image: RgbImage;
-  /** The cards localised, before the probes. */
+  /** The cards localised, before the probes (what changed and moved: LocatedFrame's own fields). */
   found: LocatedCard[];
-  /** The regions this frame re-localised; null when the whole frame was. */
-  changed: PixelRect[] | null;
-  motion?: MotionBlob[];
   /** Whether the cloth was last measured pale (the probes' edge floor). */
   paleCloth: boolean;
 }
@@ -612,8 +609,8 @@ class TfjsRecognizer implements CardRecognizer {
     // thread), so they get a buffer of their own: sharp's output lies in memory V8 cannot hand over.
     const pixels = movable ? image.data.slice() : image.data;
     lap('handOver');
-    const data: LocatedData = { image: { width: image.width, height: image.height, data: pixels }, found, changed, motion, paleCloth: this.paleCloth };
-    return { timestampMs, data, buffers: movable ? [pixels.buffer as ArrayBuffer] : [], timingsMs: timings };
+    const data: LocatedData = { image: { width: image.width, height: image.height, data: pixels }, found, paleCloth: this.paleCloth };
+    return { timestampMs, changed, ...(motion ? { motion } : {}), data, buffers: movable ? [pixels.buffer as ArrayBuffer] : [], timingsMs: timings };
   }
 
   /**
@@ -623,8 +620,8 @@ class TfjsRecognizer implements CardRecognizer {
    */
   async readFrame(stage: LocatedFrame, options: RecognizeOptions = {}): Promise<FrameObservations> {
     this.assertLive();
-    const { timestampMs } = stage;
-    const { image, found, changed, motion, paleCloth } = stage.data as LocatedData;
+    const { timestampMs, changed, motion } = stage;
+    const { image, found, paleCloth } = stage.data as LocatedData;
     const timings: Record<string, number> = { ...stage.timingsMs };
     let t = performance.now();
     const lap = (name: string) => {

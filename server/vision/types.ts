@@ -137,7 +137,15 @@ export interface Recognizer {
  */
 export interface LocatedFrame {
   timestampMs: number;
-  /** The recogniser's own hand-over (the real one: the frame's pixels, its outlines, what changed). */
+  /**
+   * The image regions that changed since the frame localised before (pixels; null: the whole
+   * frame was localised afresh), and what moved. When the pool skips a localised frame unread,
+   * these are merged into the next one (see mergeSkippedLocated), so the reading stage still
+   * learns of every change since the frame it read last.
+   */
+  changed: Array<{ x: number; y: number; width: number; height: number }> | null;
+  motion?: MotionBlob[];
+  /** The recogniser's own hand-over (the real one: the frame's pixels and its outlines). */
   data: unknown;
   /** ArrayBuffers inside `data` that may be transferred. */
   buffers: ArrayBuffer[];
@@ -155,6 +163,16 @@ export interface LocatedFrame {
 export interface StagedRecognizer extends Recognizer {
   locateFrame(frame: FrameInput, timestampMs: number, options?: RecognizeOptions): Promise<LocatedFrame>;
   readFrame(located: LocatedFrame, options?: RecognizeOptions): Promise<FrameObservations>;
+}
+
+/**
+ * `newer` standing for `older` too, which is skipped unread: the changes and motion of both (a
+ * region changed in either changed since the frame read last; null, the whole frame, wins).
+ */
+export function mergeSkippedLocated(older: LocatedFrame, newer: LocatedFrame): LocatedFrame {
+  const changed = older.changed && newer.changed ? [...older.changed, ...newer.changed] : null;
+  const motion = older.motion || newer.motion ? [...(older.motion ?? []), ...(newer.motion ?? [])] : undefined;
+  return { ...newer, changed, ...(motion ? { motion } : {}) };
 }
 
 /** Whether a recogniser can run as two stages. */

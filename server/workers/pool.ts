@@ -18,7 +18,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { CardCode } from '../game/cards';
-import type { FrameObservations, LocatedFrame, TableCalibration } from '../vision/types';
+import { mergeSkippedLocated, type FrameObservations, type LocatedFrame, type TableCalibration } from '../vision/types';
 import type { FromWorker, ToWorker, WorkerSetup } from './messages';
 import type { HelpStats } from './peer-help';
 
@@ -73,7 +73,18 @@ export interface PoolOptions extends WorkerSetup {
    * for the real recogniser with 2+ workers.
    */
   pipeline?: boolean;
+  /** See LOCATED_STALE_MS (its default). */
+  locatedStaleMs?: number;
 }
+
+/**
+ * With a pipeline, a localised frame that has waited this long for its reader (busy with a slow
+ * frame: a whole read takes 1-2 s) no longer holds its home back: the home localises the newest
+ * waiting frame, which replaces it unread (its changes merged in, mergeSkippedLocated), so the
+ * reader, once free, reads a fresh frame rather than one a second old. A whole read waiting is
+ * never replaced. ms.
+ */
+export const LOCATED_STALE_MS = 100;
 
 /** PoolOptions.heapGrowingPercent's default for the real recogniser. */
 export const DEFAULT_HEAP_GROWING_PERCENT = 100;
@@ -149,6 +160,7 @@ export class RecognitionPool {
   private readonly peerHelp: boolean;
   private readonly decodeAhead: boolean;
   private readonly pipeline: boolean;
+  private readonly locatedStaleMs: number;
   /** Name of the recogniser backend the workers reported ('fake', 'real'), or the load error. */
   backend: Promise<string>;
 
@@ -158,6 +170,7 @@ export class RecognitionPool {
     this.peerHelp = count > 1 && (options.peerHelp ?? options.kind === 'real');
     this.decodeAhead = options.decodeAhead ?? options.kind === 'real';
     this.pipeline = count > 1 && (options.pipeline ?? options.kind === 'real');
+    this.locatedStaleMs = options.locatedStaleMs ?? LOCATED_STALE_MS;
     const growing = options.heapGrowingPercent ?? (options.kind === 'real' ? DEFAULT_HEAP_GROWING_PERCENT : 0);
     if (growing > 0) setHeapGrowingPercent(growing);
     for (let i = 0; i < count; i += 1) this.slots.push(this.spawn(i));
@@ -381,11 +394,17 @@ export class RecognitionPool {
       this.dispatchRead(slot, toRead);
       return true;
     }
-    const toStart = this.nextTableWith((queue) => queue.home === index && queue.waiting !== null && (!this.pipeline || (!queue.locating && queue.located === null)));
+    const toStart = this.nextTableWith((queue) => queue.home === index && queue.waiting !== null && (!this.pipeline || (!queue.locating && this.mayLocateAhead(queue))));
     if (!toStart) return false;
     if (this.pipeline) this.dispatchLocate(slot, toStart);
     else this.dispatchLive(slot, toStart);
     return true;
+  }
+
+  /** Whether a table's home may localise its waiting frame: none localised is waiting, or one stale (see LOCATED_STALE_MS). */
+  private mayLocateAhead(queue: TableQueue): boolean {
+    const located = queue.located;
+    return located === null || (!located.frame.everyCard && performance.now() - located.atMs >= this.locatedStaleMs);
   }
 
   /** The next table with work (`hasWork`), round-robin. */
@@ -470,7 +489,18 @@ export class RecognitionPool {
         if (this.tables.get(tableId) !== queue) {
           this.waits.delete(frame);
           queue.inFlight -= 1;
-        } else queue.located = { frame, located: value as LocatedFrame, atMs: performance.now() };
+          return;
+        }
+        const older = queue.located;
+        let located = value as LocatedFrame;
+        if (older) {
+          // Localised ahead of a stale one, still unread: this one stands for both.
+          located = mergeSkippedLocated(older.located, located);
+          this.waits.delete(older.frame);
+          queue.inFlight -= 1;
+          queue.sink.onDropped(1);
+        }
+        queue.located = { frame, located, atMs: performance.now() };
       },
       reject: (error) => {
         queue.locating = false;

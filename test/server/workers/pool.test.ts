@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { RecognitionPool, type PendingFrame, type TableSink } from '../../../server/workers/pool';
 import { encodeFakeFrame } from '../../../server/vision/fake-recognizer';
+import { mergeSkippedLocated, type LocatedFrame } from '../../../server/vision/types';
 
 /** A sink that counts what the pool hands back. */
 function countingSink(): TableSink & { delivered: number[]; dropped: number } {
@@ -66,8 +67,8 @@ describe('RecognitionPool', () => {
   });
 
   it('pipelines a table over two workers: its home localises the next frame while its reader reads one', async () => {
-    pool = new RecognitionPool({ kind: 'fake', fake: { delayMs: 10, readDelayMs: 1500 }, workers: 2, pipeline: true });
-    await pool.backend;
+    pool = new RecognitionPool({ kind: 'fake', fake: { delayMs: 10, readDelayMs: 1500 }, workers: 2, pipeline: true, locatedStaleMs: 60_000 });
+    await pool.helpStats(); // both workers started
     const sink = countingSink();
     pool.attach('t', sink);
     expect([pool.homeOf('t'), pool.readerOf('t')]).toEqual([0, 1]);
@@ -99,6 +100,34 @@ describe('RecognitionPool', () => {
     expect(pool.pendingJobCount()).toBe(0);
   });
 
+  it.each([
+    ['a localised frame gone stale is replaced by the next one localised', false, [0, 3], 2, 4],
+    ['a whole read localised is never replaced', true, [0, 1, 3], 1, 3],
+  ])('with a pipeline whose reader is slow, %s', async (_name, wholeRead, delivered, dropped, locatedCount) => {
+    pool = new RecognitionPool({ kind: 'fake', fake: { delayMs: 10, readDelayMs: 1000 }, workers: 2, pipeline: true, locatedStaleMs: 0 });
+    await pool.helpStats(); // both workers started
+    const sink = countingSink();
+    pool.attach('t', sink);
+    const located = async () => ((await pool!.inspect('t', 'home')) as { framesLocated: number }).framesLocated;
+    const locatedAtLeast = async (count: number) => {
+      while ((await located()) < count) await new Promise((resolve) => setTimeout(resolve, 10));
+    };
+    const offer = (seq: number) => pool!.offer('t', { seq, image, captureTimeMs: seq * 33, receivedAtMs: performance.now(), ...(seq === 1 && wholeRead ? { everyCard: true } : {}) });
+    // 0 is read (a second); 1 is localised and waits; 2 and 3 come while it waits.
+    offer(0);
+    await locatedAtLeast(1);
+    offer(1);
+    await locatedAtLeast(2);
+    offer(2);
+    if (!wholeRead) await locatedAtLeast(3);
+    offer(3);
+    await until(() => sink.delivered.length + sink.dropped === 4);
+    expect(sink.delivered).toEqual(delivered);
+    expect(sink.dropped).toBe(dropped);
+    expect(await located()).toBe(locatedCount);
+    expect(pool.pendingJobCount()).toBe(0);
+  });
+
   it('keeps the newest frame waiting while its worker is busy, counting the ones it replaced', async () => {
     pool = new RecognitionPool({ kind: 'fake', fake: { delayMs: 50 }, workers: 1 });
     await pool.backend;
@@ -127,5 +156,22 @@ describe('RecognitionPool', () => {
     await until(() => sink.delivered.length + sink.dropped === 4);
     expect(sink.delivered).toEqual([0, 3]);
     expect(whole).toEqual([3]);
+  });
+});
+
+describe('mergeSkippedLocated', () => {
+  const rect = (x: number) => ({ x, y: 0, width: 10, height: 10 });
+  const blob = (seat: number) => ({ seats: [seat], cells: [[seat, seat] as [number, number]], cellSize: 8 });
+  const located = (timestampMs: number, changed: LocatedFrame['changed'], motion?: LocatedFrame['motion']): LocatedFrame => ({ timestampMs, changed, ...(motion ? { motion } : {}), data: { at: timestampMs }, buffers: [] });
+
+  it('gives the newer frame the changes and motion of both', () => {
+    const merged = mergeSkippedLocated(located(1, [rect(0)], [blob(0)]), located(2, [rect(50)], [blob(1)]));
+    expect(merged).toEqual({ timestampMs: 2, changed: [rect(0), rect(50)], motion: [blob(0), blob(1)], data: { at: 2 }, buffers: [] });
+  });
+
+  it('keeps a whole frame localised afresh whole, and leaves no motion where neither had any', () => {
+    expect(mergeSkippedLocated(located(1, null), located(2, [rect(50)])).changed).toBeNull();
+    expect(mergeSkippedLocated(located(1, [rect(0)]), located(2, null)).changed).toBeNull();
+    expect(mergeSkippedLocated(located(1, [rect(0)]), located(2, [])).motion).toBeUndefined();
   });
 });
