@@ -458,7 +458,7 @@ function inFrame(corners: Quad, region: PixelRect): Quad {
 
 /** What the first stage of a frame hands the second (LocatedFrame.data of this recogniser). */
 interface LocatedData {
-  /** The decoded frame (its pixels own their buffer, which moves to the reading thread). */
+  /** The decoded frame (from locateFrame its pixels own their buffer, which moves to the reading thread). */
   image: RgbImage;
   /** The cards localised, before the probes (what changed and moved: LocatedFrame's own fields). */
   found: LocatedCard[];
