@@ -20,7 +20,7 @@
  * Two more runs feed the pool as a 30 fps camera would (a frame every 33 ms, whether or not the
  * one before is done; the newest waiting frame wins): `camera` with each frame on one worker, and
  * `cameraTwoStage` with the pool's pipeline (a frame localised on one worker while the one before
- * is read on the other; the server's default). Their `fps` counts the frames read, `dropped` the
+ * is read on the other; the server's `NERTS_PIPELINE=1`). Their `fps` counts the frames read, `dropped` the
  * frames replaced unread, and p50/p95 each frame's time from offer to observations.
  */
 import sharp from 'sharp';

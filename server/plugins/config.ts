@@ -32,8 +32,10 @@ export interface ServerConfig {
   decodeAhead: boolean;
   /**
    * A table's live frames run as two stages on two workers, localised on one while the frame
-   * before is read on the other (RecognitionPool's pipeline; needs 2+ workers). On by default;
-   * NERTS_PIPELINE=0 turns it off.
+   * before is read on the other (RecognitionPool's pipeline; needs 2+ workers).
+   * NERTS_PIPELINE=1 turns it on. Off by default: on this 2-core machine it reads more frames of
+   * heavy tables (6 players, the blue gingham) but always costs tail latency, and gained nothing on
+   * the 3-player table or the live-rendered demo on a faster hour (docs/BENCHMARKS.md, session 43).
    */
   pipeline: boolean;
   /**
@@ -122,7 +124,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     workers: Math.max(1, Number(env.NERTS_WORKERS ?? defaultWorkers()) || 1),
     peerHelp: env.NERTS_PEER_HELP !== '0',
     decodeAhead: env.NERTS_DECODE_AHEAD !== '0',
-    pipeline: env.NERTS_PIPELINE !== '0',
+    pipeline: env.NERTS_PIPELINE === '1',
     heapGrowingPercent: Math.round(numberInRange(env.NERTS_HEAP_GROWING_PERCENT, 0, 1000) ?? 100),
     learnedLocator: env.NERTS_LOCATOR === '1',
     ...liveModelsFromEnv(env),

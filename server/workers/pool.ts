@@ -69,8 +69,8 @@ export interface PoolOptions extends WorkerSetup {
    * Each table's live frames run as two stages on two workers (StagedRecognizer): its home
    * decodes and localises frame N+1 while its reader reads frame N, so one table keeps both
    * cores busy where one worker did both stages and the other only helped. At most one located
-   * frame waits for its reader: the next is localised once that one is being read. Default: on
-   * for the real recogniser with 2+ workers.
+   * frame waits for its reader: the next is localised once that one is being read. Needs 2+
+   * workers. Default off (ServerConfig.pipeline says why).
    */
   pipeline?: boolean;
   /** See LOCATED_STALE_MS (its default). */
@@ -169,7 +169,7 @@ export class RecognitionPool {
     this.busy = new Int32Array(new SharedArrayBuffer(4 * count));
     this.peerHelp = count > 1 && (options.peerHelp ?? options.kind === 'real');
     this.decodeAhead = options.decodeAhead ?? options.kind === 'real';
-    this.pipeline = count > 1 && (options.pipeline ?? options.kind === 'real');
+    this.pipeline = count > 1 && options.pipeline === true;
     this.locatedStaleMs = options.locatedStaleMs ?? LOCATED_STALE_MS;
     const growing = options.heapGrowingPercent ?? (options.kind === 'real' ? DEFAULT_HEAP_GROWING_PERCENT : 0);
     if (growing > 0) setHeapGrowingPercent(growing);

@@ -8,6 +8,7 @@ describe('server configuration from the environment', () => {
     expect(config.workers).toBe(Math.min(4, availableParallelism()));
     expect(config.peerHelp).toBe(true);
     expect(config.decodeAhead).toBe(true);
+    expect(config.pipeline).toBe(false);
     expect(config.heapGrowingPercent).toBe(100);
     expect(config.learnedLocator).toBe(false);
     expect(config.liveModels).toBe('off');
@@ -21,9 +22,10 @@ describe('server configuration from the environment', () => {
     expect(config.recognizerMinConfidence).toBe(0.5);
     expect(config.workers).toBe(2);
   });
-  it('reads decode-ahead and the heap growing factor, ignoring a factor that is no number or out of range', () => {
-    const config = configFromEnv({ NERTS_DECODE_AHEAD: '0', NERTS_HEAP_GROWING_PERCENT: '0' });
+  it('reads decode-ahead, the two-stage pipeline and the heap growing factor, ignoring a factor that is no number or out of range', () => {
+    const config = configFromEnv({ NERTS_DECODE_AHEAD: '0', NERTS_HEAP_GROWING_PERCENT: '0', NERTS_PIPELINE: '1' });
     expect(config.decodeAhead).toBe(false);
+    expect(config.pipeline).toBe(true);
     expect(config.heapGrowingPercent).toBe(0);
     expect(configFromEnv({ NERTS_HEAP_GROWING_PERCENT: '50.4' }).heapGrowingPercent).toBe(50);
     for (const value of ['-5', '5000', 'lots']) expect(configFromEnv({ NERTS_HEAP_GROWING_PERCENT: value }).heapGrowingPercent).toBe(100);
