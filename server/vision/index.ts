@@ -632,7 +632,7 @@ class TfjsRecognizer implements CardRecognizer {
     this.planeFor(image);
     const scoreSort = options.scoreSort === true;
     const probes = { changed, paleCloth, timestampMs, scoreSort };
-    const located = this.probeRememberedCentre(image, this.probeNertsPiles(image, found, probes), probes);
+    const located = this.probePilesOfNoCard(image, this.probeRememberedCentre(image, this.probeNertsPiles(image, found, probes), probes), paleCloth);
     lap('probe');
 
     // Tracking: reuse identities of cards that lie where a card lay lately, looking the same. On
@@ -760,6 +760,28 @@ class TfjsRecognizer implements CardRecognizer {
       const corners = this.probeIfDue(image, (this.probed[k] ??= {}), polygon, box, frame);
       if (corners) probed.push({ corners, source: 'probe', support: 1 });
     });
+    return probed.length ? [...located, ...probed] : located;
+  }
+
+  /**
+   * `located` plus, for each calibrated Nerts pile whose outlines were all last read as no card
+   * (`other`), the card a probe fits there. The classical localiser's split outlines of a pile's
+   * top touching its work pile change from frame to frame, and one a few pixels off can read as
+   * no card; tracking then reuses that reading and, outlines lying on the pile, its own probe
+   * never runs: the 3-player blue-gingham table's p1 showed nothing on a pile holding its last
+   * card for 1.3 s, and the tracker called Nerts for them (session 43). The probe's outline read
+   * there was a face.
+   */
+  private probePilesOfNoCard(image: RgbImage, located: LocatedCard[], paleCloth: boolean): LocatedCard[] {
+    if (!this.plane) return located;
+    const probed: LocatedCard[] = [];
+    for (const { polygon } of this.nertsPiles) {
+      const here = located.filter((card) => pointInPolygon(polygon, ...quadCentre(card.corners)));
+      if (here.length === 0 || here.some((card) => card.source === 'probe')) continue;
+      const noCard = here.every((card) => this.tracks.find(card.corners, cardThumbnail(image, card.corners), true)?.value.identity.kind === 'other');
+      const corners = noCard ? probePile(image, polygon, this.plane.cardWidthPx, this.probeParams(paleCloth)) : null;
+      if (corners && !here.some((card) => sameCorners(card.corners, corners, quadShortSide(corners) * TWICE_FOUND_SHARE))) probed.push({ corners, source: 'probe', support: 1 });
+    }
     return probed.length ? [...located, ...probed] : located;
   }
 
