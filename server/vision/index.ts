@@ -42,7 +42,7 @@ import { addAsRivals, detectionScale, dropFragmentBacks, dropFrameOutlines, drop
 import { LOCATOR_ALIGN, locatorScaleForCard, locatorScales, refineLocated, runLocator, unionOfLocated } from './locator';
 import { loadInferenceModelFromDir, readModelMetadata } from './model-io';
 import { loadOpenCv, type OpenCv } from './opencv';
-import { placesToProbe, PROBE_DEFAULTS, probeDue, probePile, probeSpanPolygon, rememberCentreCards, type LastProbe, type RememberedCard } from './probe';
+import { pileReadAsNoCard, placesToProbe, PROBE_DEFAULTS, probeDue, probePile, probeSpanPolygon, rememberCentreCards, type LastProbe, type RememberedCard } from './probe';
 import { playArea, tablePlane, zoneAt, zoneImagePolygon, type TablePlane } from './rectify';
 import { cardThumbnail, isCountedZone, isNertsZone, isSeatZone, readsThisFrame, READS_PER_FRAME, steadyOutlines, TrackMemory } from './tracking';
 import type { CardObservation, FrameInput, FrameObservations, LocatedFrame, MotionBlob, Point, Quad, RecognizeOptions, Recognizer, StagedRecognizer, TableCalibration } from './types';
@@ -777,8 +777,7 @@ class TfjsRecognizer implements CardRecognizer {
     const probed: LocatedCard[] = [];
     for (const { polygon } of this.nertsPiles) {
       const here = located.filter((card) => pointInPolygon(polygon, ...quadCentre(card.corners)));
-      if (here.length === 0 || here.some((card) => card.source === 'probe')) continue;
-      const noCard = here.every((card) => this.tracks.find(card.corners, cardThumbnail(image, card.corners), true)?.value.identity.kind === 'other');
+      const noCard = pileReadAsNoCard(here, (card) => this.tracks.find(card.corners, cardThumbnail(image, card.corners), true)?.value.identity.kind);
       const corners = noCard ? probePile(image, polygon, this.plane.cardWidthPx, this.probeParams(paleCloth)) : null;
       if (corners && !here.some((card) => sameCorners(card.corners, corners, quadShortSide(corners) * TWICE_FOUND_SHARE))) probed.push({ corners, source: 'probe', support: 1 });
     }

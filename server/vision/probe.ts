@@ -12,6 +12,7 @@ import { cropRegion, type PixelRect } from './change';
 import type { RgbImage } from './crop';
 import { geometryQuad, type CardGeometry } from './locator';
 import { REFINE_DEFAULTS, refineGeometry, toGrey } from './refine';
+import type { LocatedCard } from './locate';
 import type { Point, Quad } from './types';
 
 /** Tunables of a probe. */
@@ -168,4 +169,16 @@ export function placesToProbe(memory: readonly RememberedCard[], located: Readon
 export function probeSpanPolygon(place: RememberedCard, params = MEMORY_DEFAULTS): Point[] {
   const [cx, cy] = place.centre;
   return place.corners.map(([x, y]) => [cx + (x - cx) * params.probeSpan, cy + (y - cy) * params.probeSpan] as Point);
+}
+
+/**
+ * Whether a calibrated Nerts pile that holds outlines is to be probed all the same: every outline
+ * on it was last read as no card (`rememberedKind`: the kind the track memory holds for an
+ * outline, undefined when it holds none), and no probe lies there already. The localiser's split
+ * outlines of a top touching its work pile change from frame to frame, one a few pixels off can
+ * read as no card, and tracking reuses that reading (session 43: a pile holding its last card
+ * showed nothing for 1.3 s, and the tracker called Nerts).
+ */
+export function pileReadAsNoCard(onPile: readonly LocatedCard[], rememberedKind: (card: LocatedCard) => string | undefined): boolean {
+  return onPile.length > 0 && !onPile.some((card) => card.source === 'probe') && onPile.every((card) => rememberedKind(card) === 'other');
 }

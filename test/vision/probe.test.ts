@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MEMORY_DEFAULTS, placesToProbe, probeDue, probePile, probeSpanPolygon, rememberCentreCards } from '../../server/vision/probe';
+import { MEMORY_DEFAULTS, pileReadAsNoCard, placesToProbe, probeDue, probePile, probeSpanPolygon, rememberCentreCards } from '../../server/vision/probe';
+import type { LocatedCard } from '../../server/vision/locate';
 import type { RgbImage } from '../../server/vision/crop';
 import type { Point, Quad } from '../../server/vision/types';
 import { paintCards, type PaintedCard } from './painted-cards';
@@ -131,5 +132,21 @@ describe('probeDue: when a place is probed again', () => {
 
   it('probes again when the clock went back (a new hand, a restarted camera)', () => {
     expect(probeDue({ probe: null, probedAtMs: 5000 }, true, 1000, true)).toBe(true);
+  });
+});
+
+describe('pileReadAsNoCard: a Nerts pile probed though outlines lie on it', () => {
+  const outline = (x: number, source: LocatedCard['source'] = 'split'): LocatedCard => ({ corners: [[x, 0], [x + 36, 0], [x + 36, 50], [x, 50]], source, support: 1 });
+  const kinds = (byX: Record<number, string>) => (card: LocatedCard) => byX[card.corners[0][0]];
+
+  it('probes a pile whose every outline was last read as no card', () => {
+    expect(pileReadAsNoCard([outline(513), outline(516)], kinds({ 513: 'other', 516: 'other' }))).toBe(true);
+  });
+
+  it('leaves a pile alone when one outline reads as a card, or was never read, or a probe lies there, or nothing does', () => {
+    expect(pileReadAsNoCard([outline(513), outline(516)], kinds({ 513: 'other', 516: 'face' }))).toBe(false);
+    expect(pileReadAsNoCard([outline(513), outline(516)], kinds({ 513: 'other' }))).toBe(false);
+    expect(pileReadAsNoCard([outline(513), outline(511, 'probe')], kinds({ 513: 'other', 511: 'other' }))).toBe(false);
+    expect(pileReadAsNoCard([], kinds({}))).toBe(false);
   });
 });
