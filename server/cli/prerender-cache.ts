@@ -31,17 +31,17 @@ export function prerenderKey(options: object): string | null {
   }
 }
 
-/** The frames of `key` when cached, else null. */
-export function readPrerendered(key: string): SimFrame[] | null {
-  const dir = path.join(CACHE_DIR, key);
+/** The frames of `key` when cached (under `root`), else null. */
+export function readPrerendered(key: string, root = CACHE_DIR): SimFrame[] | null {
+  const dir = path.join(root, key);
   if (!existsSync(path.join(dir, 'done'))) return null;
   const files = readdirSync(dir).filter((name) => name.endsWith('.bin')).sort();
   return files.flatMap((name) => deserialize(readFileSync(path.join(dir, name))) as SimFrame[]);
 }
 
-/** Keeps `frames` under `key` (written aside, then moved in place: a run cut short leaves no half entry). */
-export function writePrerendered(key: string, frames: SimFrame[]): void {
-  const dir = path.join(CACHE_DIR, key);
+/** Keeps `frames` under `key` in `root` (written aside, then moved in place: a run cut short leaves no half entry). */
+export function writePrerendered(key: string, frames: SimFrame[], root = CACHE_DIR): void {
+  const dir = path.join(root, key);
   const partial = `${dir}.partial`;
   rmSync(partial, { recursive: true, force: true });
   mkdirSync(partial, { recursive: true });
