@@ -33,7 +33,7 @@ import { createSimTable } from '../../server/sim/live';
 import { cropQuad } from '../../server/tables/crop';
 import { simCalibration } from '../../server/tables/sim-calibration';
 import { backViews } from '../../server/tables/sim-feed';
-import { RecognitionPool } from '../../server/workers/pool';
+import { RecognitionPool, type TableSink } from '../../server/workers/pool';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -83,20 +83,31 @@ async function live(): Promise<void> {
   }
   const calibration = simCalibration(sim.layout, sim.camera!);
   const keepAlive = setInterval(() => {}, 1000); // the pool's threads do not hold the process open
-  const run = async (peerHelp: boolean, pipelined = false) => {
-    const pool = new RecognitionPool({ kind: 'real', workers, peerHelp, pipeline: false, realConfig: liveRecognizerConfig(configFromEnv()) });
+  /** A pool of `workers` with the hand's table attached as 'bench' to `sink`, calibrated, its decks' backs enrolled. */
+  const openPool = async (options: { peerHelp: boolean; pipeline: boolean }, sink: TableSink): Promise<RecognitionPool> => {
+    const pool = new RecognitionPool({ kind: 'real', workers, ...options, realConfig: liveRecognizerConfig(configFromEnv()) });
     try {
-      const backend = await pool.backend;
-      type Delivered = { observations: FrameObservations; latencyMs: number };
-      const waiting = new Map<number, (result: Delivered) => void>();
-      const resultOf = (seq: number) => new Promise<Delivered>((resolve) => waiting.set(seq, resolve));
-      pool.attach('bench', {
-        onObservations: (frame, observations, latencyMs) => waiting.get(frame.seq)?.({ observations, latencyMs }),
-        onDropped: () => {},
-        onFailed: (_frame, error) => console.error(`[bench] frame failed: ${error}`),
-      });
+      await pool.backend;
+      pool.attach('bench', sink);
       pool.setCalibration('bench', calibration);
       for (const [backId, view] of backs) await pool.enrollBack('bench', backId, [view]);
+      return pool;
+    } catch (error) {
+      await pool.close();
+      throw error;
+    }
+  };
+  const run = async (peerHelp: boolean, pipelined = false) => {
+    type Delivered = { observations: FrameObservations; latencyMs: number };
+    const waiting = new Map<number, (result: Delivered) => void>();
+    const resultOf = (seq: number) => new Promise<Delivered>((resolve) => waiting.set(seq, resolve));
+    const pool = await openPool({ peerHelp, pipeline: false }, {
+      onObservations: (frame, observations, latencyMs) => waiting.get(frame.seq)?.({ observations, latencyMs }),
+      onDropped: () => {},
+      onFailed: (_frame, error) => console.error(`[bench] frame failed: ${error}`),
+    });
+    try {
+      const backend = await pool.backend;
       const latencies: number[] = [];
       const stages: Record<string, number> = {};
       const started = performance.now();
@@ -128,28 +139,24 @@ async function live(): Promise<void> {
   };
   /** The frames offered at 30 fps, as a camera: what a live table reads (pool's pipeline on or off), peer help on. */
   const camera = async (pipeline: boolean) => {
-    const pool = new RecognitionPool({ kind: 'real', workers, peerHelp: true, pipeline, realConfig: liveRecognizerConfig(configFromEnv()) });
+    const latencies: number[] = [];
+    let [read, dropped] = [0, 0];
+    let done: () => void = () => {};
+    const finished = new Promise<void>((resolve) => (done = resolve));
+    const settle = (seq: number) => seq === frames.length - 1 && done();
+    const pool = await openPool({ peerHelp: true, pipeline }, {
+      onObservations: (frame, _observations, latencyMs) => {
+        read += 1;
+        if (frame.seq >= 5) latencies.push(latencyMs); // the first frames read every card
+        settle(frame.seq);
+      },
+      onDropped: (count) => (dropped += count), // never the last frame offered: nothing replaces it
+      onFailed: (frame, error) => {
+        console.error(`[bench] frame failed: ${error}`);
+        settle(frame.seq);
+      },
+    });
     try {
-      await pool.backend;
-      const latencies: number[] = [];
-      let [read, dropped] = [0, 0];
-      let done: () => void = () => {};
-      const finished = new Promise<void>((resolve) => (done = resolve));
-      const settle = (seq: number) => seq === frames.length - 1 && done();
-      pool.attach('bench', {
-        onObservations: (frame, _observations, latencyMs) => {
-          read += 1;
-          if (frame.seq >= 5) latencies.push(latencyMs); // the first frames read every card
-          settle(frame.seq);
-        },
-        onDropped: (count) => (dropped += count), // never the last frame offered: nothing replaces it
-        onFailed: (frame, error) => {
-          console.error(`[bench] frame failed: ${error}`);
-          settle(frame.seq);
-        },
-      });
-      pool.setCalibration('bench', calibration);
-      for (const [backId, view] of backs) await pool.enrollBack('bench', backId, [view]);
       const periodMs = 1000 / 30;
       const started = performance.now();
       for (let seq = 0; seq < frames.length; seq++) {

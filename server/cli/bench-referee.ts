@@ -54,6 +54,7 @@ import type { LiveTable } from '../tables/live-table';
 import { refereeFromTruth, refereeObservations } from '../tables/truth-referee';
 import type { CreatedTable, PipelineStats, TableView } from '../protocol';
 import type { HandTruth } from '../sim/bots/engine';
+import { LatencyHistogram } from '../tables/stats';
 import { prerenderKey, readPrerendered, writePrerendered } from './prerender-cache';
 
 /** Per-hand comparison with the ground truth. */
@@ -224,11 +225,13 @@ async function playTable(
   // pipeline at each hand's end, so no frame crosses over).
   let handIndex = 0;
   // Where the frames' time went: each recogniser stage and wait in the pool, ms (logged at the end).
-  const stageTimes = new Map<string, number[]>();
+  const stageTimes = new Map<string, { totalMs: number; histogram: LatencyHistogram }>();
   bench.liveTable(table.id)?.trackerFrameListeners.add(({ observations }) => {
     for (const [stage, ms] of Object.entries(observations.timingsMs ?? {})) {
-      if (!stageTimes.has(stage)) stageTimes.set(stage, []);
-      stageTimes.get(stage)!.push(ms);
+      if (!stageTimes.has(stage)) stageTimes.set(stage, { totalMs: 0, histogram: new LatencyHistogram() });
+      const times = stageTimes.get(stage)!;
+      times.totalMs += ms;
+      times.histogram.add(ms);
     }
   });
   if (recording) bench.liveTable(table.id)?.trackerFrameListeners.add(({ timeMs, observations }) => {
@@ -332,13 +335,9 @@ async function playTable(
   }
   const final = await stats();
   socket.close();
-  const at = (sorted: number[], q: number) => sorted[Math.floor(q * (sorted.length - 1))];
-  const stages = [...stageTimes].map(([stage, times]) => {
-    const sorted = [...times].sort((x, y) => x - y);
-    return `${stage} ${(times.reduce((sum, ms) => sum + ms, 0) / times.length).toFixed(1)}/${at(sorted, 0.5).toFixed(0)}/${at(sorted, 0.95).toFixed(0)}`;
-  });
+  const stages = [...stageTimes].map(([stage, { totalMs, histogram }]) => `${stage} ${(totalMs / histogram.count).toFixed(1)}/${LatencyHistogram.quantile(0.5, histogram)}/${LatencyHistogram.quantile(0.95, histogram)}`);
   log(`table ${index}: stage ms (mean/p50/p95) over the frames the tracker stepped on: ${stages.join(', ')}`);
-    return { results, stats: final, sent, wallMs: performance.now() - wallStart };
+  return { results, stats: final, sent, wallMs: performance.now() - wallStart };
 }
 
 async function main(): Promise<void> {

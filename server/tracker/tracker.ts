@@ -1101,8 +1101,7 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
     // the 7S, taken 4 s before, showing again on its foundation, opened the pile, and a new look
     // of the JS lying there since counted it twice).
     const topLooks = seat.nertsLooks;
-    const stillLatest = !topLooks || topLooks.tops.length === 0 || latestNames(topLooks).includes(seat.nertsTop ?? '');
-    const topMoved = topElsewhere && !seenOffBefore && stillLatest;
+    const topMoved = topElsewhere && !seenOffBefore && (!topLooks || topLooks.tops.length === 0 || latestNames(topLooks).includes(seat.nertsTop ?? ''));
     if (topElsewhere && seat.nertsTop !== null) pause.topElsewhere = { code: seat.nertsTop, atMs: now };
     if (face || looked) {
       if (now - pause.lastFaceMs >= config.nertsBreakMs) pause.name = pause.look = true;

@@ -45,7 +45,7 @@ import { loadOpenCv, type OpenCv } from './opencv';
 import { pileReadAsNoCard, placesToProbe, PROBE_DEFAULTS, probeDue, probePile, probeSpanPolygon, rememberCentreCards, type LastProbe, type RememberedCard } from './probe';
 import { playArea, tablePlane, zoneAt, zoneImagePolygon, type TablePlane } from './rectify';
 import { cardThumbnail, isCountedZone, isNertsZone, isSeatZone, readsThisFrame, READS_PER_FRAME, steadyOutlines, TrackMemory } from './tracking';
-import type { CardObservation, FrameInput, FrameObservations, LocatedFrame, MotionBlob, Point, Quad, RecognizeOptions, Recognizer, StagedRecognizer, TableCalibration } from './types';
+import type { CardObservation, FrameInput, FrameObservations, LocatedFrame, MotionBlob, Point, Quad, RecognizeOptions, StagedRecognizer, TableCalibration } from './types';
 
 /** Default model folders: models/card-identity and models/card-index at the repo root. */
 export const DEFAULT_MODEL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'models', 'card-identity');
@@ -456,6 +456,17 @@ function inFrame(corners: Quad, region: PixelRect): Quad {
   return corners.map(([x, y]) => [x + region.x, y + region.y]) as Quad;
 }
 
+/** A frame's stage timings: `lap(name)` records the time since the last lap (or since made) as `name`, ms. */
+function stageTimer(timings: Record<string, number> = {}): { timings: Record<string, number>; lap: (name: string) => void } {
+  let t = performance.now();
+  const lap = (name: string) => {
+    const now = performance.now();
+    timings[name] = now - t;
+    t = now;
+  };
+  return { timings, lap };
+}
+
 /** What the first stage of a frame hands the second (LocatedFrame.data of this recogniser). */
 interface LocatedData {
   /** The decoded frame (from locateFrame its pixels own their buffer, which moves to the reading thread). */
@@ -580,13 +591,7 @@ class TfjsRecognizer implements CardRecognizer {
   /** locateFrame; `movable`: the pixels get a buffer of their own, to be moved to another thread. */
   private async locateStage(frame: FrameInput, timestampMs: number, options: RecognizeOptions, movable: boolean): Promise<LocatedFrame> {
     this.assertLive();
-    const timings: Record<string, number> = {};
-    let t = performance.now();
-    const lap = (name: string) => {
-      const now = performance.now();
-      timings[name] = now - t;
-      t = now;
-    };
+    const { timings, lap } = stageTimer();
     const image = await decodeFrame(frame);
     lap('decode');
     this.planeFor(image);
@@ -622,17 +627,18 @@ class TfjsRecognizer implements CardRecognizer {
     this.assertLive();
     const { timestampMs, changed, motion } = stage;
     const { image, found, paleCloth } = stage.data as LocatedData;
-    const timings: Record<string, number> = { ...stage.timingsMs };
-    let t = performance.now();
-    const lap = (name: string) => {
-      const now = performance.now();
-      timings[name] = now - t;
-      t = now;
-    };
+    const { timings, lap } = stageTimer({ ...stage.timingsMs });
     this.planeFor(image);
     const scoreSort = options.scoreSort === true;
     const probes = { changed, paleCloth, timestampMs, scoreSort };
-    const located = this.probePilesOfNoCard(image, this.probeRememberedCentre(image, this.probeNertsPiles(image, found, probes), probes), paleCloth);
+    // Each outline's thumbnail, made once (the Nerts piles' probe for outlines read as no card asks the track memory too).
+    const thumbnails = new Map<LocatedCard, Float32Array>();
+    const thumbnailOf = (card: LocatedCard) => {
+      let thumbnail = thumbnails.get(card);
+      if (!thumbnail) thumbnails.set(card, (thumbnail = cardThumbnail(image, card.corners)));
+      return thumbnail;
+    };
+    const located = this.probePilesOfNoCard(image, this.probeRememberedCentre(image, this.probeNertsPiles(image, found, probes), probes), paleCloth, thumbnailOf);
     lap('probe');
 
     // Tracking: reuse identities of cards that lie where a card lay lately, looking the same. On
@@ -640,7 +646,7 @@ class TfjsRecognizer implements CardRecognizer {
     // where the last one lay, looking much the same at thumbnail size: only a card still there
     // on the last frame is taken for the same card, or a sure back (rememberedBack). A frame
     // read whole reuses only backs and sure faces (WHOLE_READ_KEEPS).
-    const thumbs = located.map((card) => cardThumbnail(image, card.corners));
+    const thumbs = located.map(thumbnailOf);
     const zones = located.map((card) => this.zoneOf(card.corners));
     const reused: Array<TrackedIdentity | undefined> = located.map((card, i) => {
       const track = this.tracking ? this.tracks.find(card.corners, thumbs[i], isCountedZone(zones[i]), (old) => rememberedBack(old.identity, this.minConfidence))?.value : undefined;
@@ -772,12 +778,12 @@ class TfjsRecognizer implements CardRecognizer {
    * card for 1.3 s, and the tracker called Nerts for them (session 43). The probe's outline read
    * there was a face.
    */
-  private probePilesOfNoCard(image: RgbImage, located: LocatedCard[], paleCloth: boolean): LocatedCard[] {
+  private probePilesOfNoCard(image: RgbImage, located: LocatedCard[], paleCloth: boolean, thumbnailOf: (card: LocatedCard) => Float32Array): LocatedCard[] {
     if (!this.plane) return located;
     const probed: LocatedCard[] = [];
     for (const { polygon } of this.nertsPiles) {
       const here = located.filter((card) => pointInPolygon(polygon, ...quadCentre(card.corners)));
-      const noCard = pileReadAsNoCard(here, (card) => this.tracks.find(card.corners, cardThumbnail(image, card.corners), true)?.value.identity.kind);
+      const noCard = pileReadAsNoCard(here, (card) => this.tracks.find(card.corners, thumbnailOf(card), true)?.value.identity.kind);
       const corners = noCard ? probePile(image, polygon, this.plane.cardWidthPx, this.probeParams(paleCloth)) : null;
       if (corners && !here.some((card) => sameCorners(card.corners, corners, quadShortSide(corners) * TWICE_FOUND_SHARE))) probed.push({ corners, source: 'probe', support: 1 });
     }

@@ -4,6 +4,7 @@
  * implementation both satisfy it.
  */
 import type { CardCode } from '../game/cards';
+import type { PixelRect } from './change';
 
 /** A point in image pixels (x right, y down). */
 export type Point = [number, number];
@@ -143,7 +144,7 @@ export interface LocatedFrame {
    * these are merged into the next one (see mergeSkippedLocated), so the reading stage still
    * learns of every change since the frame it read last.
    */
-  changed: Array<{ x: number; y: number; width: number; height: number }> | null;
+  changed: PixelRect[] | null;
   motion?: MotionBlob[];
   /** The recogniser's own hand-over (the real one: the frame's pixels and its outlines). */
   data: unknown;

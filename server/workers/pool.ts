@@ -122,12 +122,11 @@ interface TableQueue {
   reader: number;
   waiting: PendingFrame | null;
   /** A frame localised and waiting for its reader (pipeline only). */
-  located: { frame: PendingFrame; located: LocatedFrame; atMs: number } | null;
+  located: { frame: PendingFrame; located: LocatedFrame; atMs: number; slotWaitMs: number } | null;
   /** A frame is being localised (pipeline only). */
   locating: boolean;
   /** A waiting frame was sent ahead to be decoded since the last dispatch (at most one is). */
   decodingAhead: boolean;
-  inFlight: number;
   lastDeliveredSeq: number;
 }
 
@@ -150,8 +149,6 @@ export class RecognitionPool {
   private readonly jobWorker = new Map<number, WorkerSlot>();
   /** One-off jobs (POST frames, enrolment) run before live frames. */
   private readonly oneOff: Array<{ message: ToWorker & { jobId: number }; job: Job }> = [];
-  /** How long each frame in work waited in the pool (see deliver). */
-  private readonly waits = new Map<PendingFrame, { slotMs: number; readerMs: number }>();
   private nextJobId = 1;
   private roundRobin = 0;
   private closed = false;
@@ -277,7 +274,7 @@ export class RecognitionPool {
         .reduce((best, i) => (locating[i] + reading[i] < locating[best] + reading[best] || (locating[i] + reading[i] === locating[best] + reading[best] && tie[i] < tie[best]) ? i : best));
     const home = leastLoaded(locating);
     const reader = this.pipeline ? leastLoaded(reading, home) : home;
-    this.tables.set(tableId, { sink, home, reader, waiting: null, located: null, locating: false, decodingAhead: false, inFlight: 0, lastDeliveredSeq: -1 });
+    this.tables.set(tableId, { sink, home, reader, waiting: null, located: null, locating: false, decodingAhead: false, lastDeliveredSeq: -1 });
   }
 
   /** Index of the worker a table's live frames go to (tests). */
@@ -421,14 +418,12 @@ export class RecognitionPool {
     return null;
   }
 
-  /** Takes the table's waiting frame for a worker: a job that occupies `slot`, answered by `job`. */
-  private takeWaiting(slot: WorkerSlot, queue: TableQueue, job: Omit<Job, 'occupies'>): { frame: PendingFrame; jobId: number } {
+  /** Takes the table's waiting frame for a worker, with how long it waited in the slot, ms. */
+  private takeWaiting(queue: TableQueue): { frame: PendingFrame; slotWaitMs: number } {
     const frame = queue.waiting!;
-    this.waits.set(frame, { slotMs: performance.now() - frame.receivedAtMs, readerMs: 0 });
     queue.waiting = null;
     queue.decodingAhead = false;
-    queue.inFlight += 1;
-    return { frame, jobId: this.startJob(slot, job) };
+    return { frame, slotWaitMs: performance.now() - frame.receivedAtMs };
   }
 
   private startJob(slot: WorkerSlot, job: Omit<Job, 'occupies'>): number {
@@ -444,23 +439,17 @@ export class RecognitionPool {
    * the pool go into its timings: `slotWait` (offered until a worker took it) and, with a
    * pipeline, `readerWait` (localised until its reader took it), ms.
    */
-  private deliver(tableId: string, queue: TableQueue, frame: PendingFrame, observations: FrameObservations): void {
-    const waits = this.waits.get(frame);
-    this.waits.delete(frame);
-    if (waits) observations.timingsMs = { ...observations.timingsMs, slotWait: waits.slotMs, ...(this.pipeline ? { readerWait: waits.readerMs } : {}) };
-    queue.inFlight -= 1;
+  private deliver(tableId: string, queue: TableQueue, frame: PendingFrame, observations: FrameObservations, waits: { slotWait: number; readerWait?: number }): void {
     if (this.tables.get(tableId) !== queue) return;
     if (frame.seq < queue.lastDeliveredSeq) {
       queue.sink.onDropped(1); // a newer frame was delivered first (a table reads in order, so only after a restart)
       return;
     }
     queue.lastDeliveredSeq = frame.seq;
-    queue.sink.onObservations(frame, observations, performance.now() - frame.receivedAtMs);
+    queue.sink.onObservations(frame, { ...observations, timingsMs: { ...observations.timingsMs, ...waits } }, performance.now() - frame.receivedAtMs);
   }
 
   private fail(tableId: string, queue: TableQueue, frame: PendingFrame, error: Error): void {
-    this.waits.delete(frame);
-    queue.inFlight -= 1;
     if (this.tables.get(tableId) === queue) queue.sink.onFailed(frame, error.message);
   }
 
@@ -472,8 +461,9 @@ export class RecognitionPool {
   /** Both stages of the table's waiting frame on its home. */
   private dispatchLive(slot: WorkerSlot, tableId: string): void {
     const queue = this.tables.get(tableId)!;
-    const { frame, jobId } = this.takeWaiting(slot, queue, {
-      resolve: (value) => this.deliver(tableId, queue, frame, value as FrameObservations),
+    const { frame, slotWaitMs } = this.takeWaiting(queue);
+    const jobId = this.startJob(slot, {
+      resolve: (value) => this.deliver(tableId, queue, frame, value as FrameObservations, { slotWait: slotWaitMs }),
       reject: (error) => this.fail(tableId, queue, frame, error),
     });
     slot.worker.postMessage({ type: 'recognize', jobId, tableId, image: frame.image, timestampMs: frame.captureTimeMs, seq: frame.seq, ...RecognitionPool.frameOptions(frame) } satisfies ToWorker);
@@ -483,24 +473,19 @@ export class RecognitionPool {
   private dispatchLocate(slot: WorkerSlot, tableId: string): void {
     const queue = this.tables.get(tableId)!;
     queue.locating = true;
-    const { frame, jobId } = this.takeWaiting(slot, queue, {
+    const { frame, slotWaitMs } = this.takeWaiting(queue);
+    const jobId = this.startJob(slot, {
       resolve: (value) => {
         queue.locating = false;
-        if (this.tables.get(tableId) !== queue) {
-          this.waits.delete(frame);
-          queue.inFlight -= 1;
-          return;
-        }
+        if (this.tables.get(tableId) !== queue) return;
         const older = queue.located;
         let located = value as LocatedFrame;
         if (older) {
           // Localised ahead of a stale one, still unread: this one stands for both.
           located = mergeSkippedLocated(older.located, located);
-          this.waits.delete(older.frame);
-          queue.inFlight -= 1;
           queue.sink.onDropped(1);
         }
-        queue.located = { frame, located, atMs: performance.now() };
+        queue.located = { frame, located, atMs: performance.now(), slotWaitMs };
       },
       reject: (error) => {
         queue.locating = false;
@@ -513,12 +498,11 @@ export class RecognitionPool {
   /** The second stage of the table's located frame on its reader. */
   private dispatchRead(slot: WorkerSlot, tableId: string): void {
     const queue = this.tables.get(tableId)!;
-    const { frame, located, atMs } = queue.located!;
+    const { frame, located, atMs, slotWaitMs } = queue.located!;
     queue.located = null;
-    const waits = this.waits.get(frame);
-    if (waits) waits.readerMs = performance.now() - atMs;
+    const waits = { slotWait: slotWaitMs, readerWait: performance.now() - atMs };
     const jobId = this.startJob(slot, {
-      resolve: (value) => this.deliver(tableId, queue, frame, value as FrameObservations),
+      resolve: (value) => this.deliver(tableId, queue, frame, value as FrameObservations, waits),
       reject: (error) => this.fail(tableId, queue, frame, error),
     });
     slot.worker.postMessage({ type: 'read', jobId, tableId, located, ...RecognitionPool.frameOptions(frame) } satisfies ToWorker, located.buffers);
