@@ -436,20 +436,7 @@ function playCard(hand: RefereeHand, event: Extract<RefereeEvent, { type: 'card-
     );
     if (rival) {
       hand.plays.push(record);
-      const dispute: Dispute = {
-        id: `d${hand.disputes.length + 1}`,
-        foundationId: foundation.id,
-        card: event.card,
-        playIds: [rival.playId, playId],
-        openedAtMs: event.atMs,
-        openedBy: 'referee',
-        ruling: { kind: 'first-stays' },
-        ruledBy: 'referee',
-        reason: '',
-        kept: [],
-        returned: [],
-      };
-      hand.disputes.push(dispute);
+      const dispute = openDispute(hand, { foundationId: foundation.id, card: event.card, playIds: [rival.playId, playId], openedAtMs: event.atMs, openedBy: 'referee' });
       // X2: the camera could not order them: both stay.
       applyRuling(hand, dispute, event.tie === true ? { kind: 'all-stay' } : { kind: 'first-stays' }, 'referee', event.tie === true ? 'a tie that could not be resolved: both stay (X2)' : 'the first played stays, the later copy goes back (X1)');
       return;
@@ -462,6 +449,13 @@ function emptyFoundation(id: string, suit: Suit, atMs: number): RefereeFoundatio
   return { id, suit, createdAtMs: atMs, cards: [], topCard: null, height: 0, completed: false };
 }
 
+/** A new dispute over `playIds` (copies of one card on one foundation), added to the hand unruled; the caller rules it. */
+function openDispute(hand: RefereeHand, opened: Pick<Dispute, 'foundationId' | 'card' | 'playIds' | 'openedAtMs' | 'openedBy'>): Dispute {
+  const dispute: Dispute = { id: `d${hand.disputes.length + 1}`, ...opened, ruling: { kind: 'first-stays' }, ruledBy: 'referee', reason: '', kept: [], returned: [] };
+  hand.disputes.push(dispute);
+  return dispute;
+}
+
 function openExplicitDispute(hand: RefereeHand, event: Extract<RefereeEvent, { type: 'play-disputed' }>, flag: Flag): void {
   const plays = event.playIds.map((id) => hand.plays.find((p) => p.playId === id));
   if (plays.length < 2 || plays.some((p) => p === undefined)) return flag('dispute/unknown', `a dispute needs at least two known plays (got ${event.playIds.join(', ')})`);
@@ -469,20 +463,7 @@ function openExplicitDispute(hand: RefereeHand, event: Extract<RefereeEvent, { t
   if (!known.every((p) => p.card === known[0].card && p.foundationId === known[0].foundationId)) {
     return flag('dispute/bad-ruling', 'disputed plays must be copies of one card on one foundation');
   }
-  const dispute: Dispute = {
-    id: `d${hand.disputes.length + 1}`,
-    foundationId: known[0].foundationId,
-    card: known[0].card,
-    playIds: known.map((p) => p.playId),
-    openedAtMs: event.atMs,
-    openedBy: event.by,
-    ruling: { kind: 'first-stays' },
-    ruledBy: 'referee',
-    reason: '',
-    kept: [],
-    returned: [],
-  };
-  hand.disputes.push(dispute);
+  const dispute = openDispute(hand, { foundationId: known[0].foundationId, card: known[0].card, playIds: known.map((p) => p.playId), openedAtMs: event.atMs, openedBy: event.by });
   applyRuling(hand, dispute, event.tie === true ? { kind: 'all-stay' } : { kind: 'first-stays' }, 'referee', event.reason ?? (event.tie === true ? 'unresolvable tie: all stay (X2)' : 'the first played stays (X1)'));
 }
 
