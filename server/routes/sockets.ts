@@ -54,6 +54,16 @@ function closeCodeOf(error: unknown): number {
   return CLOSE_CODES.forbidden;
 }
 
+/** `authorize()`'s access, or null after closing the socket with the refusal's close code and reason. */
+function authorizeSocket<T>(socket: TableSocket, authorize: () => T): T | null {
+  try {
+    return authorize();
+  } catch (error) {
+    socket.close(closeCodeOf(error), error instanceof Error ? error.message.slice(0, 120) : 'forbidden');
+    return null;
+  }
+}
+
 /** Handles hello/ping shared by both sockets; returns true when handled. */
 function handleCommon(socket: TableSocket, message: ClientMessage): boolean {
   if (message.type === 'hello') {
@@ -76,13 +86,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     { websocket: true, schema: { tags: ['sockets'], summary: 'Camera WebSocket: binary frames in (see docs/SERVER.md)', params: TableParams, querystring: TokenQuery } },
     (rawSocket, request) => {
       const socket = rawSocket as unknown as EventSocket;
-      let table;
-      try {
-        table = app.authorize(request, request.params.id, 'camera').table;
-      } catch (error) {
-        socket.close(closeCodeOf(error), error instanceof Error ? error.message.slice(0, 120) : 'forbidden');
-        return;
-      }
+      const table = authorizeSocket(socket, () => app.authorize(request, request.params.id, 'camera'))?.table;
+      if (!table) return;
       const liveTable = table;
       const replaced = liveTable.attachCamera(socket);
       replaced?.close(CLOSE_CODES.replaced, 'a newer camera connected');
@@ -133,13 +138,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     { websocket: true, schema: { tags: ['sockets'], summary: 'Live WebSocket: table events and views out (see server/protocol.ts)', params: TableParams, querystring: TokenQuery } },
     (rawSocket, request) => {
       const socket = rawSocket as unknown as EventSocket;
-      let access;
-      try {
-        access = app.authorize(request, request.params.id, 'view');
-      } catch (error) {
-        socket.close(closeCodeOf(error), error instanceof Error ? error.message.slice(0, 120) : 'forbidden');
-        return;
-      }
+      const access = authorizeSocket(socket, () => app.authorize(request, request.params.id, 'view'));
+      if (!access) return;
       const viewer = access.table.addViewer(socket, access.role);
       const strikes = { count: 0 };
       socket.on('message', (data, isBinary) => {
