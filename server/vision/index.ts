@@ -39,6 +39,7 @@ import {
 } from './identify';
 import { runCnn, runLocate, type Helper, type LocatePart, type RunCnn, type RunLocate } from './inference';
 import { addAsRivals, detectionScale, dropFragmentBacks, dropFrameOutlines, dropLinesHoldingCards, dropOversizeHoldingCards, dropRepeatedOutlines, keepSurestRivals, LOCATE_DEFAULTS, locateCards, oneOutlinePerNertsPile, paleTableShare, regionRivalGroup, suppressNested, visiblePart, type LocatedCard, type LocateOptions } from './locate';
+import { planeSizer } from './card-size';
 import { LOCATOR_ALIGN, locatorScaleForCard, locatorScales, refineLocated, runLocator, unionOfLocated } from './locator';
 import { loadInferenceModelFromDir, readModelMetadata } from './model-io';
 import { loadOpenCv, type OpenCv } from './opencv';
@@ -952,7 +953,7 @@ class TfjsRecognizer implements CardRecognizer {
     // net finds one too, they are its rivals (the surer reading stays).
     const [edgeOnly, firm] = [classical.filter((c) => c.source === 'lines'), classical.filter((c) => c.source !== 'lines')];
     const learned = await this.runLearnedLocator(part, frame, factors);
-    const fitted = refineLocated(part, unionOfLocated(firm, learned).slice(firm.length), { rivals: true });
+    const fitted = refineLocated(part, unionOfLocated(firm, learned).slice(firm.length), { rivals: true, cardAbout: this.cardAbout(origin) });
     return addAsRivals(unionOfLocated(firm, dropFrameOutlines(fitted, part.width, part.height)), edgeOnly);
   }
 
@@ -985,6 +986,13 @@ class TfjsRecognizer implements CardRecognizer {
     if (!this.plane) return {};
     const { cardWidthPx, imageToTable, tableToImage, minCardAspect } = this.plane;
     return { cardWidthPx, table: { imageToTable, tableToImage }, minAspect: minCardAspect * 0.97 };
+  }
+
+  /** On a calibrated table, the card of the calibrated size about an outline in a part of the frame whose top-left lies at `origin`. */
+  private cardAbout(origin: Point): ((quad: Quad) => Quad) | undefined {
+    if (!this.plane) return undefined;
+    const { imageToTable, tableToImage } = this.plane;
+    return planeSizer({ imageToTable, tableToImage }, 1, origin).cardAbout;
   }
 
   /** Long side of a card in this frame, pixels: calibrated, else from the last frame's cards. */

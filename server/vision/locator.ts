@@ -191,11 +191,18 @@ export async function runLocator(model: tf.LayersModel, image: RgbImage, options
 /**
  * The net finds where cards are better than their exact angle: fits the outline of each card the
  * net found to the image's edges (refine.ts), dropping those with no card edge to fit. Cards
- * from other sources are returned as they are.
+ * from other sources are returned as they are. With `rivals`, outlines that differ are all kept
+ * as rivals (the surer reading stays): the fit near the net's own size, and on a calibrated
+ * table (`cardAbout`: the card of the calibrated size lying about an outline) the card of its
+ * known size, fitted in angle and place only.
  */
-export function refineLocated(image: RgbImage, cards: LocatedCard[], { rivals = false } = {}): LocatedCard[] {
+export function refineLocated(image: RgbImage, cards: LocatedCard[], { rivals = false, cardAbout }: { rivals?: boolean; cardAbout?: (quad: Quad) => Quad } = {}): LocatedCard[] {
   if (!cards.some((card) => card.source === 'net')) return cards;
   const grey = toGrey(image);
+  const ratio = (a: number, b: number) => Math.max(a, b) / Math.min(a, b);
+  const differs = (a: CardGeometry, b: CardGeometry) => !sameCardGeometry(a, b, RIVAL_DISTANCE, true) || ratio(a.short, b.short) > RIVAL_SIZE_RATIO;
+  // The card of known size is a rival to a fit a little off its size either way (cut at a pattern's edge).
+  const differsInSize = (a: CardGeometry, b: CardGeometry) => !sameCardGeometry(a, b, RIVAL_DISTANCE, true) || ratio(a.short, b.short) > SIZED_RIVAL_RATIO || ratio(a.long, b.long) > SIZED_RIVAL_RATIO;
   return cards.flatMap((card) => {
     if (card.source !== 'net') return [card];
     const detected = cardGeometry(card.corners);
@@ -204,7 +211,14 @@ export function refineLocated(image: RgbImage, cards: LocatedCard[], { rivals = 
     // ground it can take in a neighbour: the fit near the net's own size is the rival outline.
     if (rivals) {
       const near = refineGeometry(grey, detected, { ...REFINE_DEFAULTS, scales: RIVAL_SCALES });
-      if (!sameCardGeometry(fits[0], near, RIVAL_DISTANCE, true) || Math.max(fits[0].short, near.short) / Math.min(fits[0].short, near.short) > RIVAL_SIZE_RATIO) fits.push(near);
+      if (differs(fits[0], near)) fits.push(near);
+      // Both can settle on part of a card: on a near-black checked back the brightest step is
+      // its pale oval's, and a fit from a net size a sixth short read as a KD (the 6-player sort).
+      if (cardAbout) {
+        const known = cardGeometry(cardAbout(card.corners));
+        const sized = refineGeometry(grey, known, { ...REFINE_DEFAULTS, scales: [1], aspects: [known.long / known.short], resize: false });
+        if (fits.every((fit) => differsInSize(fit, sized))) fits.push(sized);
+      }
     }
     const kept = fits.filter((fit) => fit.edge >= REFINE_DEFAULTS.minEdge);
     const rivalGroup = kept.length > 1 ? nextRivalGroup++ : undefined;
@@ -219,6 +233,8 @@ const RIVAL_SCALES = [0.85, 0.92, 1, 1.08, 1.17];
 /** A rival outline differs from the widest fit by this much in size, or by RIVAL_DISTANCE of a short side in centre. */
 const RIVAL_SIZE_RATIO = 1.15;
 const RIVAL_DISTANCE = 0.15;
+/** The card of calibrated size is a rival outline when it differs from every fit by this much in either side (or RIVAL_DISTANCE in centre). */
+const SIZED_RIVAL_RATIO = 1.08;
 
 /**
  * The cards of `first` plus those of `second` that are new (not `sameCardGeometry` as one already

@@ -20,6 +20,7 @@ import {
 } from '../../server/vision/locator';
 import { outlineScore, refineGeometry, type GreyImage } from '../../server/vision/refine';
 import { keepSurestRivals, type LocatedCard } from '../../server/vision/locate';
+import type { Quad } from '../../server/vision/types';
 
 const card = (cx: number, cy: number, short: number, angle: number, visible = 1): StoredCard => ({
   corners: geometryQuad({ cx, cy, short, long: short * 1.4, angle }),
@@ -204,5 +205,35 @@ describe('edge refinement and the union of localisers', () => {
     expect(unionOfLocated([lone], rivals)).toHaveLength(3);
     const sureness = new Map<LocatedCard, number>([[rivals[0], 0.3], [rivals[1], 0.9], [lone, 0.1]]);
     expect(keepSurestRivals([lone, ...rivals], (card) => sureness.get(card)!)).toEqual([lone, rivals[1]]);
+  });
+
+  it('LOC-13 on a calibrated table, a card whose far end is as dark as the cloth also gets the outline of its known size as a rival', () => {
+    const width = 200;
+    const height = 200;
+    const data = new Uint8Array(width * height * 3).fill(60);
+    const paint = (x0: number, y0: number, x1: number, y1: number, value: number) => {
+      for (let y = y0; y < y1; y++) data.fill(value, (y * width + x0) * 3, (y * width + x1) * 3);
+    };
+    // A 40 x 56 card upright at (100, 100) whose top 10 pixels are as dark as the cloth (a dark
+    // pattern reaching its edge): the brightest step outlines a 40 x 46 card.
+    paint(80, 72, 120, 128, 230);
+    paint(82, 72, 118, 82, 60);
+    const detection: LocatedCard = { corners: geometryQuad({ cx: 100, cy: 104, short: 36, long: 44, angle: Math.PI / 2 }), source: 'net', support: 1 };
+    const outlines = (cards: LocatedCard[]) => cards.map((card) => {
+      const g = cardGeometry(card.corners);
+      return [Math.round(g.short), Math.round(g.long), Math.round(g.cy)];
+    });
+    const plain = refineLocated({ width, height, data }, [detection], { rivals: true });
+    expect(plain).toHaveLength(1);
+    const [short, long] = outlines(plain)[0];
+    expect(long / short).toBeLessThan(1.25);
+    // The calibration says a card here is 40 x 56: that outline, fitted in angle and place, joins as a rival.
+    const cardAbout = (quad: Quad) => geometryQuad({ ...cardGeometry(quad), short: 40, long: 56 });
+    const sized = refineLocated({ width, height, data }, [detection], { rivals: true, cardAbout });
+    expect(sized).toHaveLength(2);
+    expect(sized[1].rivalGroup).toBe(sized[0].rivalGroup);
+    const [sizedShort, sizedLong, sizedCy] = outlines(sized)[1];
+    expect([sizedShort, sizedLong]).toEqual([40, 56]);
+    expect(Math.abs(sizedCy - 100)).toBeLessThanOrEqual(2);
   });
 });
