@@ -20,6 +20,10 @@
  * models/card-identity-live or models/card-index-live; a fresh run starts from the committed
  * full-size model's weights (`--init-from DIR`, or `none` for random weights).
  *
+ * `--init-from DIR` on a fresh run of any model starts from a trained model's weights (layers
+ * matched by name and shape) with a new schedule: the locator's session-44 fine-tune
+ * (`--model locator --init-from models/card-locator --lr 0.001 --out DIR`).
+ *
  * `--warm-restart` (when resuming) starts a new cosine schedule from --lr at the resumed epoch
  * and forgets the best score so far: a fine-tune on new data (e.g. more rendered crops) whose
  * best epoch by cards53 valid goes to --out. An interrupted fine-tune resumes without the flag.
@@ -105,7 +109,7 @@ function parseArgs(argv: string[]): TrainArgs {
       args.out = path.resolve(value);
       i++;
     } else if (key === '--help') {
-      console.log('npm run train -- [--model identity|index|locator|back] [--live [--init-from DIR|none]] [--epochs 14] [--steps 100 per epoch] [--batch 64] [--lr 0.002] [--seed 7] [--fresh | --warm-restart] [--strength 1] [--out models/card-identity] [--plot-only]');
+      console.log('npm run train -- [--model identity|index|locator|back] [--live] [--init-from DIR|none] [--epochs 14] [--steps 100 per epoch] [--batch 64] [--lr 0.002] [--seed 7] [--fresh | --warm-restart] [--strength 1] [--out models/card-identity] [--plot-only]');
       process.exit(0);
     } else throw new Error(`unknown argument ${key} (try --help)`);
   }
