@@ -199,10 +199,6 @@ export async function runLocator(model: tf.LayersModel, image: RgbImage, options
 export function refineLocated(image: RgbImage, cards: LocatedCard[], { rivals = false, cardAbout }: { rivals?: boolean; cardAbout?: (quad: Quad) => Quad } = {}): LocatedCard[] {
   if (!cards.some((card) => card.source === 'net')) return cards;
   const grey = toGrey(image);
-  const ratio = (a: number, b: number) => Math.max(a, b) / Math.min(a, b);
-  const differs = (a: CardGeometry, b: CardGeometry) => !sameCardGeometry(a, b, RIVAL_DISTANCE, true) || ratio(a.short, b.short) > RIVAL_SIZE_RATIO;
-  // The card of known size is a rival to a fit a little off its size either way (cut at a pattern's edge).
-  const differsInSize = (a: CardGeometry, b: CardGeometry) => !sameCardGeometry(a, b, RIVAL_DISTANCE, true) || ratio(a.short, b.short) > SIZED_RIVAL_RATIO || ratio(a.long, b.long) > SIZED_RIVAL_RATIO;
   return cards.flatMap((card) => {
     if (card.source !== 'net') return [card];
     const detected = cardGeometry(card.corners);
@@ -211,13 +207,14 @@ export function refineLocated(image: RgbImage, cards: LocatedCard[], { rivals = 
     // ground it can take in a neighbour: the fit near the net's own size is the rival outline.
     if (rivals) {
       const near = refineGeometry(grey, detected, { ...REFINE_DEFAULTS, scales: RIVAL_SCALES });
-      if (differs(fits[0], near)) fits.push(near);
+      if (distinctOutlines(fits[0], near, RIVAL_SIZE_RATIO, false)) fits.push(near);
       // Both can settle on part of a card: on a near-black checked back the brightest step is
       // its pale oval's, and a fit from a net size a sixth short read as a KD (the 6-player sort).
       if (cardAbout) {
         const known = cardGeometry(cardAbout(card.corners));
         const sized = refineGeometry(grey, known, { ...REFINE_DEFAULTS, scales: [1], aspects: [known.long / known.short], resize: false });
-        if (fits.every((fit) => differsInSize(fit, sized))) fits.push(sized);
+        // A rival to fits a little off its size either way, its length too (cut at a pattern's edge).
+        if (fits.every((fit) => distinctOutlines(fit, sized, SIZED_RIVAL_RATIO, true))) fits.push(sized);
       }
     }
     const kept = fits.filter((fit) => fit.edge >= REFINE_DEFAULTS.minEdge);
@@ -235,6 +232,12 @@ const RIVAL_SIZE_RATIO = 1.15;
 const RIVAL_DISTANCE = 0.15;
 /** The card of calibrated size is a rival outline when it differs from every fit by this much in either side (or RIVAL_DISTANCE in centre). */
 const SIZED_RIVAL_RATIO = 1.08;
+
+/** Whether two fits are different outlines: centres RIVAL_DISTANCE of a short side apart, or the short side (with `length`, either side) more than `sizeRatio` off. */
+function distinctOutlines(a: CardGeometry, b: CardGeometry, sizeRatio: number, length: boolean): boolean {
+  const ratio = (x: number, y: number) => Math.max(x, y) / Math.min(x, y);
+  return !sameCardGeometry(a, b, RIVAL_DISTANCE, true) || ratio(a.short, b.short) > sizeRatio || (length && ratio(a.long, b.long) > sizeRatio);
+}
 
 /**
  * The cards of `first` plus those of `second` that are new (not `sameCardGeometry` as one already
