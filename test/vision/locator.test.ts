@@ -156,6 +156,15 @@ describe('edge refinement and the union of localisers', () => {
     return { width, height, data };
   }
 
+  /** RGB pixels of a dark grey (60) image, and `paint` to fill a rectangle [x0, x1) x [y0, y1) with one grey level. */
+  function greyRgb(width: number, height: number) {
+    const data = new Uint8Array(width * height * 3).fill(60);
+    const paint = (x0: number, y0: number, x1: number, y1: number, value: number) => {
+      for (let y = y0; y < y1; y++) data.fill(value, (y * width + x0) * 3, (y * width + x1) * 3);
+    };
+    return { data, paint };
+  }
+
   it('LOC-9 fits a detection with the wrong angle and size onto the card outline', () => {
     const truth: CardGeometry = { cx: 100, cy: 80, short: 60, long: 84, angle: 0.5 };
     const refined = refineGeometry(cardImage(truth), { cx: 103, cy: 78, short: 48, long: 60, angle: 1.3 });
@@ -180,10 +189,7 @@ describe('edge refinement and the union of localisers', () => {
   it('LOC-11 a card on a pale card-shaped sheet: the widest fit takes the sheet, the rival near the net’s size is the card', () => {
     const width = 240;
     const height = 200;
-    const data = new Uint8Array(width * height * 3).fill(60);
-    const paint = (x0: number, y0: number, x1: number, y1: number, value: number) => {
-      for (let y = y0; y < y1; y++) data.fill(value, (y * width + x0) * 3, (y * width + x1) * 3);
-    };
+    const { data, paint } = greyRgb(width, height);
     paint(78, 41, 162, 159, 190); // a pale folder, 84 x 118: card-shaped
     paint(90, 58, 150, 142, 250); // the card on it, 60 x 84
     const detection: LocatedCard = { corners: geometryQuad({ cx: 118, cy: 98, short: 55, long: 77, angle: Math.PI / 2 }), source: 'net', support: 1 };
@@ -210,10 +216,7 @@ describe('edge refinement and the union of localisers', () => {
   it('LOC-13 on a calibrated table, a card whose far end is as dark as the cloth also gets the outline of its known size as a rival', () => {
     const width = 200;
     const height = 200;
-    const data = new Uint8Array(width * height * 3).fill(60);
-    const paint = (x0: number, y0: number, x1: number, y1: number, value: number) => {
-      for (let y = y0; y < y1; y++) data.fill(value, (y * width + x0) * 3, (y * width + x1) * 3);
-    };
+    const { data, paint } = greyRgb(width, height);
     // A 40 x 56 card upright at (100, 100) whose top 10 pixels are as dark as the cloth (a dark
     // pattern reaching its edge): the brightest step outlines a 40 x 46 card.
     paint(80, 72, 120, 128, 230);
