@@ -4,7 +4,7 @@
  * The score sort's whole read, alone: for each simulated hand (players:seed:hand), the last frame
  * of its score sort is read whole by the server's recogniser (calibrated, each deck's back
  * enrolled from the hand's first frame, as a live table enrols it) and every dealt back is looked
- * for among the backs reported for its deck (a centre within 15 px). Prints per hand and deck the
+ * for among the backs reported for its deck (a centre within 15 px, sameSpot). Prints per hand and deck the
  * backs found of those dealt, those named as another deck, and the backs reported for the deck
  * in all (the rest lie elsewhere: players' own piles, false backs on the cloth, which the live
  * count's filters drop), then a final JSON line. One frame per hand, so it is deterministic and
@@ -12,20 +12,12 @@
  * frames. `--locator DIR` tries another learned-locator model.
  */
 import { parseArgs } from 'node:util';
-import { quadCentre } from '../geometry';
 import { configFromEnv, liveRecognizerConfig } from '../plugins/config';
-import { createSimTable } from '../sim/live';
-import { cropQuad } from '../tables/crop';
-import { simCalibration } from '../tables/sim-calibration';
-import { backViews } from '../tables/sim-feed';
+import { lastSortFrame, sameSpot } from '../tables/sim-sort-frame';
 import { createRecognizer } from '../vision/index';
-import type { Quad } from '../vision/types';
 
 /** The hands read by default: the benchmark tables' sorts (seed 2 is the pale blue gingham). */
 const DEFAULT_TABLES = '3:1:0,3:1:1,3:2:0,3:2:1,3:3:0,3:3:1,4:1:0,5:1:0,6:1:0,6:2:0';
-
-/** A dealt back is found when a back reported for its deck lies this close, pixels (centres). */
-const NEAR_PX = 15;
 
 function usage(message: string): never {
   console.error(`bench:sort: ${message}\nusage: npm run bench:sort -- [--tables P:SEED:HAND,...] [--locator DIR]`);
@@ -41,29 +33,12 @@ function parseTables(list: string): Array<{ players: number; seed: number; hand:
   });
 }
 
-/** The last score-sort frame of hand `hand` of a simulated table, with each deck's back view from the hand's first frame. */
-async function lastSortFrame(players: number, seed: number, hand: number) {
-  const sim = await createSimTable({ players, seed, fps: 30, camera: 'top', hands: hand + 1 });
-  let first = (await sim.next())!;
-  while (first.handIndex < hand) {
-    sim.skipToHandTime(sim.currentHand()!.durationMs - 10);
-    let next = await sim.next();
-    while (next && next.handIndex < hand) next = await sim.next();
-    if (!next) usage(`table ${players}:${seed} has no hand ${hand}`);
-    first = next;
-  }
-  const views = await Promise.all([...backViews(first.truth)].map(async ([deck, corners]) => [deck, await cropQuad(first.jpeg, corners)] as const));
-  sim.skipToHandTime(sim.currentHand()!.durationMs - 100);
-  const frame = (await sim.next())!;
-  return { calibration: simCalibration(sim.layout, sim.camera!), views, frame };
-}
-
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { tables: { type: 'string' }, locator: { type: 'string' } }, strict: true });
   const tables = parseTables(values.tables ?? DEFAULT_TABLES);
   const totals = { hands: 0, dealt: 0, found: 0, namedAsAnother: 0, reportedElsewhere: 0, wholeReadMs: 0 };
   for (const { players, seed, hand } of tables) {
-    const { calibration, views, frame } = await lastSortFrame(players, seed, hand);
+    const { calibration, views, frame } = await lastSortFrame(players, seed, hand).catch((error: Error) => usage(error.message));
     const recognizer = await createRecognizer({ ...liveRecognizerConfig(configFromEnv()), ...(values.locator ? { locatorModelDir: values.locator } : {}), log: () => {} });
     try {
       recognizer.setCalibration(calibration);
@@ -72,13 +47,12 @@ async function main(): Promise<void> {
       const { cards } = await recognizer.recognize({ kind: 'encoded', data: frame.jpeg }, frame.timeMs, { everyCard: true, scoreSort: true });
       const ms = performance.now() - started;
       const backs = cards.filter((card) => card.kind === 'back');
-      const near = (a: Quad, b: Quad) => Math.hypot(quadCentre(a)[0] - quadCentre(b)[0], quadCentre(a)[1] - quadCentre(b)[1]) < NEAR_PX;
       const sorted = frame.truth.filter((t) => t.zone.kind === 'sorted');
       const decks = [...new Set(sorted.map((t) => t.deckId))].sort();
       const rows = decks.map((deck) => {
         const dealt = sorted.filter((t) => t.deckId === deck);
-        const found = dealt.filter((t) => backs.some((b) => b.backId === deck && near(b.corners, t.corners))).length;
-        const namedAsAnother = dealt.filter((t) => backs.some((b) => b.backId !== deck && near(b.corners, t.corners))).length;
+        const found = dealt.filter((t) => backs.some((b) => b.backId === deck && sameSpot(b.corners, t.corners))).length;
+        const namedAsAnother = dealt.filter((t) => backs.some((b) => b.backId !== deck && sameSpot(b.corners, t.corners))).length;
         const reported = backs.filter((b) => b.backId === deck).length;
         totals.dealt += dealt.length;
         totals.found += found;

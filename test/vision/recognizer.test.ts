@@ -19,9 +19,7 @@ import { createSimTable } from '../../server/sim/live';
 import { createRenderer } from '../../server/sim/render/index';
 import type { CardPose, TableScene } from '../../server/sim/scene';
 import { simCalibration } from '../../server/tables/sim-calibration';
-import { backViews } from '../../server/tables/sim-feed';
-import { cropQuad } from '../../server/tables/crop';
-import { quadCentre } from '../../server/geometry';
+import { lastSortFrame, sameSpot } from '../../server/tables/sim-sort-frame';
 
 /** Accuracy the committed model must keep on the fixture crops (measured, minus a margin). */
 const MIN_FIXTURE_ACCURACY = 0.8; // 87.7 % measured with both committed models (72.6 % with the whole-card model alone)
@@ -37,26 +35,21 @@ const hasPhotos = existsSync(path.join(photosDir, 'labels.csv'));
 const hasBackModel = existsSync(path.join(DEFAULT_BACK_MODEL_DIR, 'model.json'));
 
 /** A simulated table's last score-sort frame, the back views to enrol each deck from (its first frame), and `deckId`'s dealt backs. */
-async function lastSortFrame(players: number, seed: number, deckId: string) {
-  const sim = await createSimTable({ players, seed, fps: 30, camera: 'top', hands: 1 });
-  const first = (await sim.next())!;
-  const views = await Promise.all([...backViews(first.truth)].map(async ([deck, corners]) => [deck, await cropQuad(first.jpeg, corners)] as const));
-  sim.skipToHandTime(sim.currentHand()!.durationMs - 100);
-  const frame = (await sim.next())!;
-  return { sim, views, frame, deckId, sorted: frame.truth.filter((t) => t.zone.kind === 'sorted' && t.deckId === deckId) };
+async function sortOf(players: number, seed: number, deckId: string) {
+  const sort = await lastSortFrame(players, seed);
+  return { ...sort, deckId, sorted: sort.frame.truth.filter((t) => t.zone.kind === 'sorted' && t.deckId === deckId) };
 }
 
 /** How many of the sort's dealt backs a recogniser (calibrated, every deck enrolled, the frame read whole) reports as their deck's, leaking no tensors. */
-async function sortedBacksFound({ sim, views, frame, deckId, sorted }: Awaited<ReturnType<typeof lastSortFrame>>, config: RecognizerConfig = {}): Promise<number> {
+async function sortedBacksFound({ calibration, views, frame, deckId, sorted }: Awaited<ReturnType<typeof sortOf>>, config: RecognizerConfig = {}): Promise<number> {
   const rec = await createRecognizer({ log: () => {}, minConfidence: 0.35, ...config });
   try {
-    rec.setCalibration(simCalibration(sim.layout, sim.camera!));
+    rec.setCalibration(calibration);
     for (const [deck, view] of views) await rec.enrollBack(deck, [{ kind: 'encoded', data: view }]);
     const before = tf.memory().numTensors;
     const { cards } = await rec.recognize({ kind: 'encoded', data: frame.jpeg }, 0, { everyCard: true });
     expect(tf.memory().numTensors).toBe(before);
-    const near = (a: Quad, b: Quad) => Math.hypot(quadCentre(a)[0] - quadCentre(b)[0], quadCentre(a)[1] - quadCentre(b)[1]) < 15;
-    return sorted.filter((t) => cards.some((c) => c.kind === 'back' && c.backId === deckId && c.confidence >= 0.35 && near(c.corners, t.corners))).length;
+    return sorted.filter((t) => cards.some((c) => c.kind === 'back' && c.backId === deckId && c.confidence >= 0.35 && sameSpot(c.corners, t.corners))).length;
   } finally {
     rec.dispose();
   }
@@ -220,7 +213,7 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
     let frame = await sim.next();
     for (let i = 0; i < 10; i++) frame = await sim.next();
     const tops = frame!.truth.filter((t) => t.zone.kind === 'nerts' && t.faceUp && t.visibleFraction > 0.9);
-    const onTop = (corners: Quad) => tops.some((t) => Math.hypot(quadCentre(t.corners)[0] - quadCentre(corners)[0], quadCentre(t.corners)[1] - quadCentre(corners)[1]) < 15);
+    const onTop = (corners: Quad) => tops.some((t) => sameSpot(t.corners, corners));
     const shifted = (corners: Quad): Quad => {
       const [dx, dy] = [(corners[1][0] - corners[0][0]) * 0.3, (corners[1][1] - corners[0][1]) * 0.3];
       return corners.map(([x, y]) => [x + dx, y + dy]) as Quad;
@@ -402,7 +395,7 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
     // The 3-player seed-2 table's last sort frame: 29 of p3's red-lattice backs dealt out at
     // about 31x44 pixels. Cropped at their outline the identity model calls many a 2D (session
     // 34: 6 of 29 lost for the count); a crop 6 % wider reads as a back.
-    const sort = await lastSortFrame(3, 2, 'deck-p3');
+    const sort = await sortOf(3, 2, 'deck-p3');
     expect(sort.sorted.length).toBe(29);
     const [wider, edgeOnly] = [await sortedBacksFound(sort), await sortedBacksFound(sort, { backWiderLook: 1 })];
     expect(wider).toBeGreaterThanOrEqual(27); // 28 measured
@@ -415,7 +408,7 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
     // gingham whose light checks are as white as their middles. The whiteness masks merge them
     // with the cloth and the blurred edges with each other; the sharp edges close round each
     // back's middle, and the card about it is grown (session 37: 22 of 26 before, 24 after).
-    const sort = await lastSortFrame(3, 2, 'deck-p1');
+    const sort = await sortOf(3, 2, 'deck-p1');
     expect(sort.sorted.length).toBe(26);
     expect(await sortedBacksFound(sort)).toBeGreaterThanOrEqual(24);
   });
@@ -425,7 +418,7 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
     // fixes: 7 counted). Outlines read `other` or as a face at 0.43 are judged by both embeddings,
     // backs read at 0.40-0.55 take their look's similarity, and a face outline round the cream
     // border no longer hides the back read inside it.
-    const sort = await lastSortFrame(6, 1, 'deck-p5');
+    const sort = await sortOf(6, 1, 'deck-p5');
     expect(sort.sorted.length).toBe(9);
     expect(await sortedBacksFound(sort)).toBe(9);
   });
