@@ -38,7 +38,7 @@ import {
   type IdentityReading,
 } from './identify';
 import { runCnn, runLocate, type Helper, type LocatePart, type RunCnn, type RunLocate } from './inference';
-import { addAsRivals, detectionScale, dropFragmentBacks, dropFrameOutlines, dropLinesHoldingCards, dropOversizeHoldingCards, dropRepeatedOutlines, keepSurestRivals, LOCATE_DEFAULTS, locateCards, oneOutlinePerNertsPile, paleTableShare, regionRivalGroup, suppressNested, visiblePart, type LocatedCard, type LocateOptions } from './locate';
+import { addAsRivals, detectionScale, dropFragmentBacks, dropFrameOutlines, dropLinesHoldingCards, dropOversizeHoldingCards, dropRepeatedOutlines, keepSurestRivals, REPEATED_OUTLINE_OVERLAP, LOCATE_DEFAULTS, locateCards, oneOutlinePerNertsPile, paleTableShare, regionRivalGroup, suppressNested, visiblePart, type LocatedCard, type LocateOptions } from './locate';
 import { planeSizer } from './card-size';
 import { LOCATOR_ALIGN, locatorScaleForCard, locatorScales, refineLocated, runLocator, unionOfLocated } from './locator';
 import { loadInferenceModelFromDir, readModelMetadata } from './model-io';
@@ -328,10 +328,33 @@ export function dueForRereading(track: TrackedIdentity, zone: string | undefined
 }
 
 /** A card with its reading, where it lies, and for a card under others the part that shows. */
-type ReadCard = LocatedCard & { id: TrackedIdentity; zone: string | undefined; visible?: Quad };
+export type ReadCard = LocatedCard & { id: TrackedIdentity; zone: string | undefined; visible?: Quad };
 
 /** How much of a hypothesised card must lie under surely read cards for it to be read by its corner, and how much must show. */
 export const COVERED_CARD = { minUnder: 0.2, minShown: 0.1 } as const;
+
+/** Outline sources that guess a card's extent where it may lie under others (see coveredCards). */
+const HYPOTHESES: ReadonlySet<LocatedCard['source']> = new Set(['split', 'net']);
+
+/**
+ * Whether `other` is another guess at the card under others that `card` guesses: both hypotheses
+ * (HYPOTHESES), read as the same face (`code`), mostly overlapping as dropRepeatedOutlines judges
+ * repeats. Two guesses at one card's size must not cover each other: the photo IMG_2599's KC, a
+ * strip beside a JD, was hypothesised twice and so read as "the card on top of it again". A whole
+ * outline read as that face still does (an outline round two cards, read as the top one).
+ */
+function sameHypothesis(other: ReadCard, card: ReadCard, code: string | undefined): boolean {
+  const identity = other.id.identity;
+  return HYPOTHESES.has(other.source) && identity.kind === 'face' && identity.code === code && Math.max(shareInside(card.corners, other.corners), shareInside(other.corners, card.corners)) >= REPEATED_OUTLINE_OVERLAP;
+}
+
+/**
+ * Whether a card read by its corner (`visible`) shows that corner outside `bigger`: then it is no
+ * picture frame of that card (suppressNested) but a card lying under it, its strip beside it.
+ */
+export function showsBeside(nested: ReadCard, bigger: ReadCard): boolean {
+  return nested.visible !== undefined && visiblePart(nested.corners, [bigger.corners], INDEX_REGION).indexShows;
+}
 
 /**
  * Cards under others, read by their index corner. In a fan or a cascade a card below shows a
@@ -346,11 +369,11 @@ export const COVERED_CARD = { minUnder: 0.2, minShown: 0.1 } as const;
  */
 export function coveredCards(cards: ReadCard[], onTop: ReadCard[], floor: number): Array<ReadCard | undefined> {
   return cards.map((card) => {
-    if (card.source !== 'split' && card.source !== 'net') return undefined;
+    if (!HYPOTHESES.has(card.source)) return undefined;
     const identity = card.id.fromIndex;
     if (!identity || identity.kind !== 'face' || identity.confidence < floor) return undefined;
     const box = boundingRect(card.corners);
-    const covers = onTop.filter((other) => other !== card && rectsOverlap(box, boundingRect(other.corners)) && shareInside(card.corners, other.corners) >= COVERED_CARD.minUnder);
+    const covers = onTop.filter((other) => other !== card && rectsOverlap(box, boundingRect(other.corners)) && shareInside(card.corners, other.corners) >= COVERED_CARD.minUnder && !sameHypothesis(other, card, identity.code));
     if (!covers.length) return undefined;
     if (covers.some((other) => other.id.identity.kind === 'face' && other.id.identity.code === identity.code)) return undefined;
     const part = visiblePart(card.corners, covers.map((other) => other.corners), INDEX_REGION);
@@ -719,7 +742,7 @@ class TfjsRecognizer implements CardRecognizer {
     // back (LOOK_RESCUE; the 6-player score sort, session 34).
     const unsureFaceAroundBack = (card: ReadCard, nested: ReadCard) =>
       this.plane !== null && card.id.identity.kind === 'face' && card.id.identity.confidence < LOOK_RESCUE.maxFace && isBack(nested) && sureness(nested) > sureness(card);
-    const cards: CardObservation[] = suppressNested(surest, (card, nested) => !faint(card) && !unsureFaceAroundBack(card, nested)).map((card) => this.observation(card));
+    const cards: CardObservation[] = suppressNested(surest, (card, nested) => !faint(card) && !unsureFaceAroundBack(card, nested) && !showsBeside(nested, card)).map((card) => this.observation(card));
     lap('observe');
     return { timestampMs, width: image.width, height: image.height, cards, ...(motion ? { motion } : {}), timingsMs: timings };
   }

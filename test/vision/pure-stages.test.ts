@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ALL_CARD_CODES, type CardCode } from '../../server/game/cards';
 import { classMeaning, classNames, FIRST_BACK_CLASS, OTHER_CLASS } from '../../server/vision/classes';
 import { decodeFrame } from '../../server/vision/decode';
-import { coveredCards, dueForRereading, FAINT_REREAD_MS, keptByWholeRead, ONE_WAY_BELOW_PX, rememberedBack, turnPolicy, WHOLE_READ_KEEPS } from '../../server/vision/index';
+import { coveredCards, dueForRereading, showsBeside, FAINT_REREAD_MS, keptByWholeRead, ONE_WAY_BELOW_PX, rememberedBack, turnPolicy, WHOLE_READ_KEEPS } from '../../server/vision/index';
 import { BackLooks, backByLooks, backConfidence, EnrollmentStore, LOOK_RESCUE, mayBeBack } from '../../server/vision/enrollment';
 import { backEvidence, BACK_EVIDENCE_FROM, decideFromIndex, decideIdentity, identityOutputs, readingRows, rejectIndexless, type Identity, type IndexReading } from '../../server/vision/identify';
 import { playArea, tablePlane, zoneAt } from '../../server/vision/rectify';
@@ -453,6 +453,34 @@ describe('coveredCards', () => {
     const sameAsTop = card(0, 'split', face('KD', 0.7), face('KD', 0.95));
     const faint = card(0, 'split', { kind: 'other', confidence: 0.8 }, face('9S', 0.4));
     expect(coveredCards([whole, apart, sameAsTop, faint], [top], 0.6)).toEqual([undefined, undefined, undefined, undefined]);
+  });
+  it('does not take two guesses at one card under others for a card on top of it (photo IMG_2599: a KC strip beside a JD)', () => {
+    const top = card(40, 'single', face('JD', 0.99), null);
+    // The KC's size guessed twice by the blob's split: both read it surely, whole and by its corner.
+    const guess = card(0, 'split', face('KC', 0.93), face('KC', 0.88));
+    const smaller = { ...card(0, 'split', face('KC', 0.97), face('KC', 0.93)), corners: [[0, 4], [54, 4], [54, 80], [0, 80]] as Quad };
+    const sure = [top, guess, smaller];
+    const [, a, b] = coveredCards(sure, sure, 0.6);
+    expect(a).toMatchObject({ id: { identity: { kind: 'face', code: 'KC' } } });
+    expect(b).toMatchObject({ id: { identity: { kind: 'face', code: 'KC' } } });
+    expect(a!.visible![1][0]).toBeLessThan(41);
+    // A whole outline read as the same face still makes the guess that card again (an outline round two cards).
+    const roundBoth = card(0, 'single', face('KC', 0.98), null);
+    expect(coveredCards([guess], [top, roundBoth], 0.6)).toEqual([undefined]);
+  });
+});
+
+describe('showsBeside', () => {
+  const quad = (x: number, y: number, w: number, h: number): Quad => [[x, y], [x + w, y], [x + w, y + h], [x, y + h]];
+  const read = (corners: Quad, visible?: Quad) => ({ corners, source: 'split' as const, support: 1, zone: undefined, visible, id: { identity: { kind: 'face' as const, code: 'KC' as CardCode, confidence: 0.9 }, scale: 'full' as const, embedding: new Float32Array(4), fromIndex: null } });
+  it('keeps a card read by its corner whose corner shows beside the bigger card, and not a picture frame inside it', () => {
+    const bigger = read(quad(40, 0, 70, 98));
+    // A strip under the bigger card, its index corner (top left) showing to its left.
+    expect(showsBeside(read(quad(0, 4, 54, 76), quad(0, 4, 40, 76)), bigger)).toBe(true);
+    // A court card's picture frame: inside the bigger card, corner and all.
+    expect(showsBeside(read(quad(50, 10, 50, 70), quad(50, 10, 50, 70)), bigger)).toBe(false);
+    // Not read by its corner: left to the nesting rule.
+    expect(showsBeside(read(quad(0, 4, 54, 76)), bigger)).toBe(false);
   });
 });
 
