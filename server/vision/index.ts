@@ -363,21 +363,27 @@ export function showsBeside(nested: ReadCard, bigger: ReadCard): boolean {
  * at least COVERED_CARD.minUnder of a hypothesis lies under `onTop` cards (read surely), its
  * index corner shows whole and reads clearly, the card is the face that corner names (unless it
  * names a card on top of it: then it is that card again), reported with the strip that shows.
+ * A hypothesis the whole crop reads surely as a face, its corner unsure, is reported with its
+ * strip too (photo IMG_2616: a 9S under a QC, its outline reaching across the QC, was a card
+ * where no 9S shows).
  * Returns, for each of `cards`, its replacement, or undefined to leave it as read. (Dropping
  * hypotheses mostly under a sure card that their corner does not name was tried on the photos:
  * it lost far more real cards than false ones, see models/MODEL_CARD.md.)
  */
 export function coveredCards(cards: ReadCard[], onTop: ReadCard[], floor: number): Array<ReadCard | undefined> {
+  const sureFace = (identity: Identity | null | undefined) => (identity?.kind === 'face' && identity.confidence >= floor ? identity : null);
   return cards.map((card) => {
     if (!HYPOTHESES.has(card.source)) return undefined;
-    const identity = card.id.fromIndex;
-    if (!identity || identity.kind !== 'face' || identity.confidence < floor) return undefined;
+    const byCorner = sureFace(card.id.fromIndex);
+    const identity = byCorner ?? sureFace(card.id.identity);
+    if (!identity || identity.kind !== 'face') return undefined;
     const box = boundingRect(card.corners);
     const covers = onTop.filter((other) => other !== card && rectsOverlap(box, boundingRect(other.corners)) && shareInside(card.corners, other.corners) >= COVERED_CARD.minUnder && !sameHypothesis(other, card, identity.code));
     if (!covers.length) return undefined;
     if (covers.some((other) => other.id.identity.kind === 'face' && other.id.identity.code === identity.code)) return undefined;
     const part = visiblePart(card.corners, covers.map((other) => other.corners), INDEX_REGION);
-    if (part.share < COVERED_CARD.minShown || !part.indexShows || !part.quad) return undefined;
+    // Named by its corner, the corner must show; named by the whole crop, the strip that shows is where it is.
+    if (part.share < COVERED_CARD.minShown || (byCorner && !part.indexShows) || !part.quad) return undefined;
     return { ...card, id: { ...card.id, identity }, visible: part.quad };
   });
 }

@@ -454,6 +454,16 @@ describe('coveredCards', () => {
     const faint = card(0, 'split', { kind: 'other', confidence: 0.8 }, face('9S', 0.4));
     expect(coveredCards([whole, apart, sameAsTop, faint], [top], 0.6)).toEqual([undefined, undefined, undefined, undefined]);
   });
+  it('reports a hypothesis the whole crop reads surely, its corner unsure, with the strip that shows (photo IMG_2616)', () => {
+    const top = card(20, 'single', face('QC', 0.99), null);
+    const under = card(0, 'split', face('9S', 0.93), face('9S', 0.45));
+    const [, b] = coveredCards([top, under], [top], 0.6);
+    expect(b).toMatchObject({ id: { identity: { kind: 'face', code: '9S', confidence: 0.93 } }, corners: under.corners });
+    expect(b!.visible![1][0]).toBeLessThan(21);
+    // Read as the card on top, it is that card again; read unsurely, it is left as read.
+    expect(coveredCards([card(0, 'split', face('QC', 0.9), face('9S', 0.3))], [top], 0.6)).toEqual([undefined]);
+    expect(coveredCards([card(0, 'split', face('9S', 0.5), face('9S', 0.45))], [top], 0.6)).toEqual([undefined]);
+  });
   it('does not take two guesses at one card under others for a card on top of it (photo IMG_2599: a KC strip beside a JD)', () => {
     const top = card(40, 'single', face('JD', 0.99), null);
     // The KC's size guessed twice by the blob's split: both read it surely, whole and by its corner.
