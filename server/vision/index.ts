@@ -330,8 +330,18 @@ export function dueForRereading(track: TrackedIdentity, zone: string | undefined
 /** A card with its reading, where it lies, and for a card under others the part that shows. */
 export type ReadCard = LocatedCard & { id: TrackedIdentity; zone: string | undefined; visible?: Quad };
 
-/** How much of a hypothesised card must lie under surely read cards for it to be read by its corner, and how much must show. */
-export const COVERED_CARD = { minUnder: 0.2, minShown: 0.1 } as const;
+/**
+ * How much of a hypothesised card must lie under surely read cards for it to be read by its
+ * corner, and how much must show. An outline holding more than `maxUnder` of it is no card on top
+ * of it (the hypothesis would not show) but one drawn round it and its neighbour.
+ */
+export const COVERED_CARD = { minUnder: 0.2, minShown: 0.1, maxUnder: 0.9 } as const;
+
+/** Whether `other` covers part of `card`, as a card lying on it does (COVERED_CARD). */
+function coversPart(card: ReadCard, other: ReadCard): boolean {
+  const under = shareInside(card.corners, other.corners);
+  return under >= COVERED_CARD.minUnder && under <= COVERED_CARD.maxUnder;
+}
 
 /** Outline sources that guess a card's extent where it may lie under others (see coveredCards). */
 const HYPOTHESES: ReadonlySet<LocatedCard['source']> = new Set(['split', 'net']);
@@ -375,10 +385,12 @@ export function coveredCards(cards: ReadCard[], onTop: ReadCard[], floor: number
   return cards.map((card) => {
     if (!HYPOTHESES.has(card.source)) return undefined;
     const byCorner = sureFace(card.id.fromIndex);
-    const identity = byCorner ?? sureFace(card.id.identity);
+    const whole = sureFace(card.id.identity);
+    // The surer reading where both name one face: a strip must not lose to an outline drawn round it and its neighbour.
+    const identity = byCorner && whole?.code === byCorner.code && whole.confidence > byCorner.confidence ? whole : byCorner ?? whole;
     if (!identity || identity.kind !== 'face') return undefined;
     const box = boundingRect(card.corners);
-    const covers = onTop.filter((other) => other !== card && rectsOverlap(box, boundingRect(other.corners)) && shareInside(card.corners, other.corners) >= COVERED_CARD.minUnder && !sameHypothesis(other, card, identity.code));
+    const covers = onTop.filter((other) => other !== card && rectsOverlap(box, boundingRect(other.corners)) && coversPart(card, other) && !sameHypothesis(other, card, identity.code));
     if (!covers.length) return undefined;
     if (covers.some((other) => other.id.identity.kind === 'face' && other.id.identity.code === identity.code)) return undefined;
     const part = visiblePart(card.corners, covers.map((other) => other.corners), INDEX_REGION);
