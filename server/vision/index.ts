@@ -351,7 +351,7 @@ const HYPOTHESES: ReadonlySet<LocatedCard['source']> = new Set(['split', 'net'])
  * (HYPOTHESES), read as the same face (`code`), mostly overlapping as dropRepeatedOutlines judges
  * repeats. Two guesses at one card's size must not cover each other: the photo IMG_2599's KC, a
  * strip beside a JD, was hypothesised twice and so read as "the card on top of it again". A whole
- * outline read as that face still does (an outline round two cards, read as the top one).
+ * outline read as that face, lying on part of it, still covers it: that is the card on top.
  */
 function sameHypothesis(other: ReadCard, card: ReadCard, code: string | undefined): boolean {
   const identity = other.id.identity;

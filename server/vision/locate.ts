@@ -582,6 +582,9 @@ export function visiblePart(card: Quad, covers: Quad[], region: { x0: number; y0
   return { share: shown / (steps * steps), quad, indexShows };
 }
 
+/** Outlines of one reading overlapping this much (the larger share of either inside the other) are one card (dropRepeatedOutlines). */
+export const REPEATED_OUTLINE_OVERLAP = 0.6;
+
 /**
  * Drops outlines that repeat a card: a merged blob is split at each of its corners and with
  * several card sizes, and the localiser's passes (plain mask, brighter levels, edge outlines)
@@ -590,9 +593,6 @@ export function visiblePart(card: Quad, covers: Quad[], region: { x0: number; y0
  * other, the surest stays. Two copies of one face lying side by side (two decks) stay apart; a
  * second copy dropped almost exactly on the first hides it anyway.
  */
-/** Outlines of one reading overlapping this much (the larger share of either inside the other) are one card (dropRepeatedOutlines). */
-export const REPEATED_OUTLINE_OVERLAP = 0.6;
-
 export function dropRepeatedOutlines<T extends LocatedCard>(cards: T[], key: (card: T) => string | undefined, confidence: (card: T) => number, minOverlap = REPEATED_OUTLINE_OVERLAP): T[] {
   const order = cards.map((_, i) => i).sort((a, b) => confidence(cards[b]) - confidence(cards[a]));
   const keep = new Array<boolean>(cards.length).fill(true);
