@@ -6,7 +6,8 @@
  *  (a) class folders named by card code holding single-card crops (`JOKER` or any non-code
  *      folder: must not be named as one of the 52; a reject counts as right);
  *  (b) images + labels.csv (`filename,width,height,class|code,xmin,ymin,xmax,ymax`).
- * Prints a per-class report, writes a confusion matrix (PNG + JSON) and ends with one JSON line:
+ * Prints a per-class report, writes a confusion matrix (PNG + JSON), in layout (b) draws every
+ * photo with a card missed or one reported where none is labelled (OUT/mistakes/), and ends with one JSON line:
  * {"images","boxes","recall","precision","accuracy","rankAccuracy","msPerImage"}.
  */
 import { existsSync, promises as fs, readdirSync, statSync } from 'node:fs';
@@ -14,7 +15,7 @@ import path from 'node:path';
 import { ALL_CARD_CODES, isCardCode, RANKS } from '../../server/game/cards';
 import { createRecognizer, DEFAULT_MODEL_DIR, type CardRecognizer, type RecognizerConfig } from '../../server/vision/index';
 import { Confusion, matchBoxes, parseLabelsCsv, rankOfLabel, type PredictedBox } from '../lib/metrics';
-import { confusionSvg, writeSvgAsPng } from '../lib/plots';
+import { confusionSvg, mistakesSvg, writeOverlayPng, writeSvgAsPng } from '../lib/plots';
 import { writeRenderedEvalSet } from '../lib/rendered';
 import { REPO_ROOT } from '../lib/shared-data';
 import { liveBackNaming } from '../lib/live-backs';
@@ -247,6 +248,8 @@ async function evalPhotos(recognizer: CardRecognizer, args: EvalArgs): Promise<E
   let scoredRight = 0;
   let rankRight = 0;
   let ms = 0;
+  let drawnPhotos = 0;
+  await fs.rm(path.join(args.out, 'mistakes'), { recursive: true, force: true });
   const mistakes: string[] = [];
   for (const [file, entry] of [...labels].slice(0, args.limit)) {
     const full = path.join(args.data, file);
@@ -282,6 +285,15 @@ async function evalPhotos(recognizer: CardRecognizer, args: EvalArgs): Promise<E
     preds.forEach((p, i) => {
       if (!matched.has(i)) unmatched[p.label === 'back' ? 'back' : 'face']++;
     });
+    // A photo with a card missed or a card reported where none is labelled: drawn, to be looked at.
+    if (match.size < entry.boxes.length || matched.size < preds.length) {
+      const drawn = result.cards.map((c, i) => ({ corners: c.corners.map(([x, y]) => [x * sx, y * sy] as const), label: preds[i].label, confidence: c.confidence, matched: matched.has(i) }));
+      const width = entry.width || result.width;
+      const height = entry.height || result.height;
+      await fs.mkdir(path.join(args.out, 'mistakes'), { recursive: true });
+      await writeOverlayPng(data, width, height, mistakesSvg(width, height, entry.boxes, new Set(match.keys()), drawn), path.join(args.out, 'mistakes', `${path.basename(file)}.png`));
+      drawnPhotos++;
+    }
     boxes += entry.boxes.length;
     predictions += preds.length;
     found += match.size;
@@ -308,6 +320,7 @@ async function evalPhotos(recognizer: CardRecognizer, args: EvalArgs): Promise<E
   printReport(confusion);
   if (mistakes.length) console.log(`mistakes (${mistakes.length}):\n  ${mistakes.slice(0, 40).join('\n  ')}`);
   console.log(`predictions matching no labelled card: ${unmatched.back} backs, ${unmatched.face} faces`);
+  if (drawnPhotos) console.error(`[eval] ${drawnPhotos} photos with a card missed or reported where none is labelled drawn → ${path.join(args.out, 'mistakes')}`);
   await writeConfusion(confusion, args.out, `photos: ${path.basename(args.data)}`);
   console.error(`[eval] confusion matrix → ${path.join(args.out, 'confusion.png')}`);
   return {

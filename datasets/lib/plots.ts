@@ -1,6 +1,6 @@
 /**
  * Plots a person wants to look at, drawn as SVG and rasterised to PNG with sharp:
- * a confusion matrix and training curves.
+ * a confusion matrix, training curves, and a photo's mistakes drawn over it.
  */
 import sharp from 'sharp';
 
@@ -62,4 +62,41 @@ export function curvesSvg(series: Record<string, number[]>, title: string): stri
 /** Writes an SVG string as PNG. */
 export async function writeSvgAsPng(svg: string, file: string): Promise<void> {
   await sharp(Buffer.from(svg)).png().toFile(file);
+}
+
+/** A reported card as the mistakes overlay draws it: its outline, what it was read as, and whether it matched a label. */
+export interface DrawnPrediction {
+  corners: ReadonlyArray<readonly [number, number]>;
+  label: string;
+  confidence: number;
+  matched: boolean;
+}
+
+/**
+ * A photo's mistakes as an SVG layer of its size (labels' pixels): labelled cards found in thin
+ * green, missed in thick red (with their label); reported cards matching a label in dashed cyan,
+ * matching none in dashed magenta; each reported card with what it was read as and how surely.
+ */
+export function mistakesSvg(width: number, height: number, labels: ReadonlyArray<{ xmin: number; ymin: number; xmax: number; ymax: number; label: string }>, found: ReadonlySet<number>, predictions: readonly DrawnPrediction[]): string {
+  const font = Math.max(10, Math.round(Math.min(width, height) / 36));
+  const parts: string[] = [];
+  labels.forEach((box, i) => {
+    const hit = found.has(i);
+    parts.push(`<rect x="${box.xmin}" y="${box.ymin}" width="${box.xmax - box.xmin}" height="${box.ymax - box.ymin}" fill="none" stroke="${hit ? 'lime' : 'red'}" stroke-width="${hit ? 1 : 3}"/>`);
+    if (!hit) parts.push(`<text x="${box.xmin + 2}" y="${box.ymax - 4}" fill="red" font-size="${font}" font-family="sans-serif">${esc(box.label)}</text>`);
+  });
+  for (const p of predictions) {
+    const points = p.corners.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' ');
+    const cx = p.corners.reduce((sum, [x]) => sum + x, 0) / p.corners.length;
+    const cy = p.corners.reduce((sum, [, y]) => sum + y, 0) / p.corners.length;
+    const colour = p.matched ? 'cyan' : 'magenta';
+    parts.push(`<polygon points="${points}" fill="none" stroke="${colour}" stroke-width="2" stroke-dasharray="6 3"/>`);
+    parts.push(`<text x="${cx.toFixed(1)}" y="${cy.toFixed(1)}" fill="yellow" stroke="black" stroke-width="0.5" font-size="${font}" font-family="sans-serif">${esc(p.label)} ${p.confidence.toFixed(2)}</text>`);
+  }
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${parts.join('')}</svg>`;
+}
+
+/** Writes `image` (encoded, turned upright by its EXIF orientation) scaled to `width` x `height` with `svg` over it, as PNG. */
+export async function writeOverlayPng(image: Uint8Array, width: number, height: number, svg: string, file: string): Promise<void> {
+  await sharp(image).rotate().resize(width, height, { fit: 'fill' }).composite([{ input: Buffer.from(svg) }]).png().toFile(file);
 }
