@@ -265,11 +265,12 @@ async function evalPhotos(recognizer: CardRecognizer, args: EvalArgs): Promise<E
     // Labels may be in a different resolution than the decoded image.
     const sx = entry.width ? entry.width / result.width : 1;
     const sy = entry.height ? entry.height / result.height : 1;
-    const preds: PredictedBox[] = result.cards.map((c) => {
-      // A card under others is reported with the part that shows, as the labels box it.
-      const outline = c.visible ?? c.corners;
-      const xs = outline.map((p) => p[0] * sx);
-      const ys = outline.map((p) => p[1] * sy);
+    // A card under others is reported with the part that shows, as the labels box it: that part is
+    // matched, and drawn.
+    const outlines = result.cards.map((c) => (c.visible ?? c.corners).map(([x, y]) => [x * sx, y * sy] as const));
+    const preds: PredictedBox[] = result.cards.map((c, i) => {
+      const xs = outlines[i].map((p) => p[0]);
+      const ys = outlines[i].map((p) => p[1]);
       return {
         xmin: Math.min(...xs),
         xmax: Math.max(...xs),
@@ -287,7 +288,7 @@ async function evalPhotos(recognizer: CardRecognizer, args: EvalArgs): Promise<E
     });
     // A photo with a card missed or a card reported where none is labelled: drawn, to be looked at.
     if (match.size < entry.boxes.length || matched.size < preds.length) {
-      const drawn = result.cards.map((c, i) => ({ corners: c.corners.map(([x, y]) => [x * sx, y * sy] as const), label: preds[i].label, confidence: c.confidence, matched: matched.has(i) }));
+      const drawn = result.cards.map((c, i) => ({ corners: outlines[i], label: preds[i].label, confidence: c.confidence, matched: matched.has(i) }));
       const width = entry.width || result.width;
       const height = entry.height || result.height;
       await fs.mkdir(path.join(args.out, 'mistakes'), { recursive: true });

@@ -4,7 +4,7 @@
  * as a player would enrol it (cropped from the hand's first frame) and the table's calibration.
  */
 import { quadCentre } from '../geometry';
-import { createSimTable, type SimFrame, type SimTable } from '../sim/live';
+import { createSimTable, type SimFrame } from '../sim/live';
 import type { Quad, TableCalibration } from '../vision/types';
 import { cropQuad } from './crop';
 import { simCalibration } from './sim-calibration';
@@ -20,7 +20,7 @@ export function sameSpot(a: Quad, b: Quad): boolean {
 }
 
 /** The last frame (100 ms before the end) of hand `hand`'s score sort on a simulated top-down table. */
-export async function lastSortFrame(players: number, seed: number, hand = 0): Promise<{ sim: SimTable; calibration: TableCalibration; views: Array<readonly [string, Uint8Array]>; frame: SimFrame }> {
+export async function lastSortFrame(players: number, seed: number, hand = 0): Promise<{ calibration: TableCalibration; views: Array<readonly [string, Uint8Array]>; frame: SimFrame }> {
   const sim = await createSimTable({ players, seed, fps: 30, camera: 'top', hands: hand + 1 });
   let first = (await sim.next())!;
   while (first.handIndex < hand) {
@@ -33,5 +33,5 @@ export async function lastSortFrame(players: number, seed: number, hand = 0): Pr
   const views = await Promise.all([...backViews(first.truth)].map(async ([deck, corners]) => [deck, await cropQuad(first.jpeg, corners)] as const));
   sim.skipToHandTime(sim.currentHand()!.durationMs - 100);
   const frame = (await sim.next())!;
-  return { sim, calibration: simCalibration(sim.layout, sim.camera!), views, frame };
+  return { calibration: simCalibration(sim.layout, sim.camera!), views, frame };
 }

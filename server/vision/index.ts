@@ -381,14 +381,14 @@ export function showsBeside(nested: ReadCard, bigger: ReadCard): boolean {
  * it lost far more real cards than false ones, see models/MODEL_CARD.md.)
  */
 export function coveredCards(cards: ReadCard[], onTop: ReadCard[], floor: number): Array<ReadCard | undefined> {
-  const sureFace = (identity: Identity | null | undefined) => (identity?.kind === 'face' && identity.confidence >= floor ? identity : null);
+  const sureFace = (identity: Identity | null | undefined): Extract<Identity, { kind: 'face' }> | null => (identity?.kind === 'face' && identity.confidence >= floor ? identity : null);
   return cards.map((card) => {
     if (!HYPOTHESES.has(card.source)) return undefined;
     const byCorner = sureFace(card.id.fromIndex);
     const whole = sureFace(card.id.identity);
     // The surer reading where both name one face: a strip must not lose to an outline drawn round it and its neighbour.
     const identity = byCorner && whole?.code === byCorner.code && whole.confidence > byCorner.confidence ? whole : byCorner ?? whole;
-    if (!identity || identity.kind !== 'face') return undefined;
+    if (!identity) return undefined;
     const box = boundingRect(card.corners);
     const covers = onTop.filter((other) => other !== card && rectsOverlap(box, boundingRect(other.corners)) && coversPart(card, other) && !sameHypothesis(other, card, identity.code));
     if (!covers.length) return undefined;
