@@ -38,7 +38,7 @@ import {
   type IdentityReading,
 } from './identify';
 import { runCnn, runLocate, type Helper, type LocatePart, type RunCnn, type RunLocate } from './inference';
-import { addAsRivals, detectionScale, dropFragmentBacks, dropFrameOutlines, dropLinesHoldingCards, dropOversizeHoldingCards, dropRepeatedOutlines, keepSurestRivals, REPEATED_OUTLINE_OVERLAP, LOCATE_DEFAULTS, locateCards, oneOutlinePerNertsPile, paleTableShare, regionRivalGroup, suppressNested, visiblePart, type LocatedCard, type LocateOptions } from './locate';
+import { addAsRivals, detectionScale, dropFragmentBacks, dropFrameOutlines, dropLinesHoldingCards, dropOversizeHoldingCards, dropRepeatedOutlines, keepSurestRivals, OVERSIZE_OUTLINE, REPEATED_OUTLINE_OVERLAP, LOCATE_DEFAULTS, locateCards, oneOutlinePerNertsPile, paleTableShare, regionRivalGroup, suppressNested, visiblePart, type LocatedCard, type LocateOptions } from './locate';
 import { planeSizer } from './card-size';
 import { LOCATOR_ALIGN, locatorScaleForCard, locatorScales, refineLocated, runLocator, unionOfLocated } from './locator';
 import { loadInferenceModelFromDir, readModelMetadata } from './model-io';
@@ -759,7 +759,10 @@ class TfjsRecognizer implements CardRecognizer {
       const identity = card.id.identity;
       return identity.kind === 'face' ? identity.code : identity.kind === 'back' && this.plane ? `back:${identity.design}` : undefined;
     };
-    const repeated = dropRepeatedOutlines(keepSurestRivals(kept, sureness), sameReading, sureness);
+    // An outline holding two pieces read alike is that card (wholesOfPieces): with a calibration, only one no wider than a card.
+    const plane = this.plane;
+    const oneCardWide = (card: ReadCard) => !plane || quadShortSide(card.corners) <= plane.cardWidthPx * OVERSIZE_OUTLINE;
+    const repeated = dropRepeatedOutlines(keepSurestRivals(kept, sureness), sameReading, sureness, REPEATED_OUTLINE_OVERLAP, oneCardWide);
     const isBack = (card: ReadCard) => card.id.identity.kind === 'back';
     const sureFace = (card: ReadCard) => card.id.identity.kind === 'face' && card.id.identity.confidence >= SURE_FACE;
     // Calibration knows a card's size; without it, a "back" far smaller than the sure faces is a fragment of something else.

@@ -31,6 +31,9 @@ export const LOCATE_DEFAULTS = {
   localContrast: 12,
   /** ...over a window this many card widths across (estimated from the image size). */
   localWindow: 0.25,
+  /** A card in shadow (no calibration): whiter than its neighbourhood mean by this much, and at least this white. */
+  shadowContrast: 20,
+  shadowMinWhiteness: 15,
   /** Pixels the edge cut shaves off a blob's outline, added back to the quads (detection px). */
   edgeShave: 1.5,
   /** Smallest card side we look for, detection pixels. */
@@ -466,13 +469,16 @@ export function dropLinesHoldingCards<T extends LocatedCard>(cards: T[], sure: (
   return dropOutlinesHoldingCards(cards, sure, (card) => card.source === 'lines');
 }
 
+/** With a calibration, an outline whose short side is over this many card widths is clearly wider than one card. */
+export const OVERSIZE_OUTLINE = 1.25;
+
 /**
  * With a calibration: drops each outline clearly wider than a card (short side over
  * `oversize` times the calibrated width) that holds the centres of two or more cards read surely
  * and smaller than it: two cards lying side by side (dealt out at the score sort, 7 px apart at
  * webcam size) outlined as one were read as a back that hid both (suppressNested).
  */
-export function dropOversizeHoldingCards<T extends LocatedCard>(cards: T[], sure: (card: T) => boolean, knownWidth: number, oversize = 1.25): T[] {
+export function dropOversizeHoldingCards<T extends LocatedCard>(cards: T[], sure: (card: T) => boolean, knownWidth: number, oversize = OVERSIZE_OUTLINE): T[] {
   return dropOutlinesHoldingCards(cards, sure, (card) => quadShortSide(card.corners) > knownWidth * oversize);
 }
 
@@ -590,11 +596,20 @@ export const REPEATED_OUTLINE_OVERLAP = 0.6;
  * several card sizes, and the localiser's passes (plain mask, brighter levels, edge outlines)
  * each outline a lone card a little differently, so one card is often outlined a few times, each
  * read as that card. Of the cards read as the same face (`key`) whose outlines mostly cover each
- * other, the surest stays. Two copies of one face lying side by side (two decks) stay apart; a
- * second copy dropped almost exactly on the first hides it anyway.
+ * other, the surest stays, except that a card whose pieces were outlined too comes first
+ * (wholesOfPieces; `mayBeOneCard` vets it). Two copies of one face lying side by side (two decks)
+ * stay apart; a second copy dropped almost exactly on the first hides it anyway.
  */
-export function dropRepeatedOutlines<T extends LocatedCard>(cards: T[], key: (card: T) => string | undefined, confidence: (card: T) => number, minOverlap = REPEATED_OUTLINE_OVERLAP): T[] {
-  const order = cards.map((_, i) => i).sort((a, b) => confidence(cards[b]) - confidence(cards[a]));
+export function dropRepeatedOutlines<T extends LocatedCard>(
+  cards: T[],
+  key: (card: T) => string | undefined,
+  confidence: (card: T) => number,
+  minOverlap = REPEATED_OUTLINE_OVERLAP,
+  mayBeOneCard: (card: T) => boolean = () => true,
+): T[] {
+  const wholes = new Set(wholesOfPieces(cards, key, confidence, minOverlap, mayBeOneCard));
+  const rank = (i: number) => (wholes.has(i) ? 1 : 0);
+  const order = cards.map((_, i) => i).sort((a, b) => rank(b) - rank(a) || confidence(cards[b]) - confidence(cards[a]));
   const keep = new Array<boolean>(cards.length).fill(true);
   order.forEach((i, rank) => {
     const card = cards[i];
@@ -606,6 +621,39 @@ export function dropRepeatedOutlines<T extends LocatedCard>(cards: T[], key: (ca
     });
   });
   return cards.filter((_, i) => keep[i]);
+}
+
+/** Outlines held this much by a bigger one read alike may be its pieces (wholesOfPieces). */
+export const PIECE_OF_WHOLE = { inside: 0.9, maxArea: 0.8, minConfidence: 0.9 };
+
+/**
+ * The indices of outlines that are a card whose pieces were outlined too: an outline holding two
+ * or more smaller outlines read alike (`key`) that are not one another's repeats (see
+ * dropRepeatedOutlines). The identity model reads a half card stretched to a card's shape as the
+ * card, often more surely than the whole (a 10D outlined whole at 0.98 and as its two halves at
+ * 0.99 and 0.78), so the surest outline was a half, and the other half, no repeat of it, stayed
+ * as a second card. Two halves read alike make the whole the card, if the whole is read surely
+ * too (an unsure outline round a card and half its neighbour holds pieces of the card as well).
+ * `mayBeOneCard` vets the whole (with a calibration: no wider than a card, not two copies of a
+ * face side by side).
+ */
+export function wholesOfPieces<T extends LocatedCard>(
+  cards: T[],
+  key: (card: T) => string | undefined,
+  confidence: (card: T) => number,
+  minOverlap = REPEATED_OUTLINE_OVERLAP,
+  mayBeOneCard: (card: T) => boolean = () => true,
+): number[] {
+  const keys = cards.map(key);
+  const areas = cards.map((card) => polygonArea(card.corners));
+  return cards.flatMap((whole, w) => {
+    if (keys[w] === undefined || confidence(whole) < PIECE_OF_WHOLE.minConfidence || !mayBeOneCard(whole)) return [];
+    const pieces = cards.flatMap((piece, p) =>
+      p !== w && keys[p] === keys[w] && areas[p] <= areas[w] * PIECE_OF_WHOLE.maxArea && shareInside(piece.corners, whole.corners) >= PIECE_OF_WHOLE.inside ? [piece] : [],
+    );
+    const apart = pieces.some((a, i) => pieces.some((b, j) => j > i && Math.max(shareInside(a.corners, b.corners), shareInside(b.corners, a.corners)) < minOverlap));
+    return apart ? [w] : [];
+  });
 }
 
 /**
@@ -1068,6 +1116,24 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
       if (t > 235) break;
       cv.threshold(whiteness, level, t, 255, cv.THRESH_BINARY);
       cv.morphologyEx(level, level, cv.MORPH_OPEN, kernel);
+      for (const blob of blobsOf(level)) {
+        if (!isSingle(blob)) continue;
+        const w = Math.min(blob.rect.size.width, blob.rect.size.height);
+        const corners = orderCardQuad(rectCorners(blob.rect.center, blob.rect.size, blob.rect.angle));
+        if (found.some((f) => sameCorners(f.corners, corners, w * 0.18))) continue;
+        addSingle(blob);
+      }
+    }
+    // Without a calibration (a photo): a card in shadow, far below the frame's card white but
+    // far whiter than the table around it (a lamp lights one side of a photo).
+    if (!knownWidth) {
+      cv.adaptiveThreshold(whiteness, level, 255, cv.ADAPTIVE_THRESH_MEAN_C, cv.THRESH_BINARY, block, -params.shadowContrast);
+      cv.threshold(whiteness, floor, params.shadowMinWhiteness, 255, cv.THRESH_BINARY);
+      cv.bitwise_and(level, floor, level);
+      cv.morphologyEx(level, level, cv.MORPH_OPEN, kernel);
+      // Shadow leaves the card's white speckled: closed, its outline is a rectangle again.
+      const side = 2 * Math.round(Math.max(dw, dh) / 200) + 1;
+      cv.morphologyEx(level, level, cv.MORPH_CLOSE, track(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(side, side))));
       for (const blob of blobsOf(level)) {
         if (!isSingle(blob)) continue;
         const w = Math.min(blob.rect.size.width, blob.rect.size.height);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_REGION } from '../../server/vision/classes';
-import { agreeOnSize, cornerHypotheses, dropFragmentBacks, dropFrameOutlines, dropRepeatedOutlines, edgeSizedHypotheses, fillDarkCells, LOCATE_DEFAULTS, locateCards, mayHoldSeveral, oneOutlinePerNertsPile, orderCardQuad, paleTableShare, splitWidths, suppressNested, visiblePart, fitOnWhiter, keepSurestRivals, regionRivalGroup, resizedOutlines, grownOutlines, whiterThanCloth, whiterThanClothMask, type LocatedCard } from '../../server/vision/locate';
+import { agreeOnSize, cornerHypotheses, dropFragmentBacks, dropFrameOutlines, dropRepeatedOutlines, wholesOfPieces, REPEATED_OUTLINE_OVERLAP, edgeSizedHypotheses, fillDarkCells, LOCATE_DEFAULTS, locateCards, mayHoldSeveral, oneOutlinePerNertsPile, orderCardQuad, paleTableShare, splitWidths, suppressNested, visiblePart, fitOnWhiter, keepSurestRivals, regionRivalGroup, resizedOutlines, grownOutlines, whiterThanCloth, whiterThanClothMask, type LocatedCard } from '../../server/vision/locate';
 import { applyHomography, homographyFromPoints, polygonArea, shareInside } from '../../server/geometry';
 import { flatSizer } from '../../server/vision/card-size';
 import { loadOpenCv, type OpenCv } from '../../server/vision/opencv';
@@ -48,6 +48,31 @@ describe('locateCards', () => {
       expect(long).toBeGreaterThan(83);
       expect(long).toBeLessThan(96);
     }
+  });
+
+  it('finds a card in deep shadow, far below the lit cards’ white but far whiter than the cloth round it (no card size known)', () => {
+    // cam_image44: a lamp lights the right of the table; the 9S on the left is grey on near-black.
+    const cards = [
+      { cx: 110, cy: 135, w: 63, h: 88, angle: 0.05 },
+      { cx: 260, cy: 135, w: 63, h: 88, angle: 0 },
+      { cx: 380, cy: 135, w: 63, h: 88, angle: -0.1 },
+    ];
+    // Its edges are soft (a ramp over 8 pixels, too gentle for the edge outlines) and its white speckled.
+    const shaded = (u: number, v: number, c: PaintedCard): [number, number, number] => {
+      const ramp = Math.min(1, (c.w / 2 - Math.abs(u)) / 8, (c.h / 2 - Math.abs(v)) / 8);
+      const speckle = (Math.round(u * 7 + v * 13) % 5) * 4;
+      return [22 + (58 - speckle) * ramp, 16 + (62 - speckle) * ramp, 12 + (63 - speckle) * ramp];
+    };
+    const data = paintCards(480, 270, cards, (u, v, c) => (c === cards[0] ? shaded(u, v, c) : [245, 245, 240]));
+    for (let y = 0; y < 270; y++) for (let x = 0; x < 170; x++) if (!(Math.abs(x - 110) < 36 && Math.abs(y - 135) < 48)) data.set([22, 16, 12], (y * 480 + x) * 3);
+    const image = { data, width: 480, height: 270 };
+    const at = (found: LocatedCard[], c: (typeof cards)[number]) => found.some((f) => Math.hypot(centre(f.corners)[0] - c.cx, centre(f.corners)[1] - c.cy) < 5);
+    const found = locateCards(cv, image);
+    expect(cards.every((c) => at(found, c))).toBe(true);
+    // Without the shadow pass only the lit cards are found.
+    const unlit = locateCards(cv, image, {}, { ...LOCATE_DEFAULTS, shadowContrast: 255 });
+    expect(at(unlit, cards[0])).toBe(false);
+    expect(at(unlit, cards[1]) && at(unlit, cards[2])).toBe(true);
   });
 
   it('splits a cascade of overlapping cards into one quad per card', () => {
@@ -319,6 +344,30 @@ describe('quad helpers', () => {
     expect(shareInside(a.corners, apart.corners)).toBe(0);
     const kept = dropRepeatedOutlines([a, again, apart, other], (c) => c.code, (c) => c.confidence);
     expect(kept).toEqual([again, apart, other]);
+  });
+  it('keeps a card outlined whole over its two halves read alike, the surer half notwithstanding', () => {
+    const quad = (x0: number, y0: number, x1: number, y1: number): Quad => [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
+    const read = (corners: Quad, code: string, confidence: number) => ({ corners, source: 'split' as const, support: 1, code, confidence });
+    // IMG_2456's 10D: the whole card at 0.98, its top and bottom halves stretched to a card's shape at 0.99 and 0.78.
+    const whole = read(quad(0, 0, 63, 88), '10D', 0.98);
+    const top = read(quad(2, 2, 61, 45), '10D', 0.99);
+    const bottom = read(quad(2, 44, 61, 86), '10D', 0.78);
+    const key = (c: { code: string }) => c.code;
+    const sureness = (c: { confidence: number }) => c.confidence;
+    expect(wholesOfPieces([whole, top, bottom], key, sureness)).toEqual([0]);
+    expect(dropRepeatedOutlines([whole, top, bottom], key, sureness)).toEqual([whole]);
+    // One piece alone is no evidence: the surer outline stays, as before.
+    expect(dropRepeatedOutlines([whole, top], key, sureness)).toEqual([top]);
+    // Halves read as another face, or a whole the caller rules out (wider than a calibrated card), change nothing.
+    const otherHalf = { ...bottom, code: '10H' };
+    expect(wholesOfPieces([whole, top, otherHalf], key, sureness)).toEqual([]);
+    expect(dropRepeatedOutlines([whole, top, bottom], key, sureness, REPEATED_OUTLINE_OVERLAP, () => false)).toEqual([top, bottom]);
+    // A whole read unsurely (an outline round the card and half its neighbour) is no evidence either.
+    const unsure = { ...whole, confidence: 0.65 };
+    expect(wholesOfPieces([unsure, top, bottom], key, sureness)).toEqual([]);
+    // Two outlines of nearly one piece are repeats of each other, not two pieces.
+    const topAgain = read(quad(3, 3, 61, 47), '10D', 0.9);
+    expect(wholesOfPieces([whole, top, topAgain], key, sureness)).toEqual([]);
   });
   it('finds the strip of a card that shows from under others, and whether an index corner shows whole', () => {
     const card: Quad = [[0, 0], [63, 0], [63, 88], [0, 88]];
