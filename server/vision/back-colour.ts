@@ -64,3 +64,43 @@ export function colourPenalties(distances: ReadonlyMap<string, number>): Map<str
   const nearest = Math.min(...distances.values());
   return new Map([...distances].map(([backId, distance]) => [backId, Math.max(0, distance - nearest - BACK_COLOUR_TOLERANCE) * BACK_COLOUR_WEIGHT]));
 }
+
+/**
+ * A plain pale patch: the middle of a crop nearly even in brightness, pale and not strongly
+ * coloured (0..1 units; `middle` is the share of the crop's width and height looked at). Paper,
+ * an envelope, a pale stretch of cloth or a blank card read as "a back" by the identity model
+ * look like this; a real back shows a printed design, or a strong colour where its print blurs
+ * away at webcam size (a salmon back at 30 pixels: saturation 0.49, spread 0.016). Measured on
+ * the real table photos' 21 "backs" (none is one: spread 0.013-0.039, whiteness 0.46-0.87,
+ * saturation 0.02-0.35) and the rendered scenes' 72 (real backs: spread 0.01-0.27 but each either
+ * coloured or darker).
+ */
+export const PLAIN_PATCH = { middle: 0.7, minWhiteness: 100 / 255, maxSpread: 12 / 255, maxSaturation: 100 / 255 };
+
+/** Whether the middle of one packed RGB crop (0..1, row-major) is a plain pale patch (see PLAIN_PATCH). */
+export function plainPalePatch(crops: Float32Array, offset: number, width: number, height: number, limits = PLAIN_PATCH): boolean {
+  const x0 = Math.floor((width * (1 - limits.middle)) / 2);
+  const y0 = Math.floor((height * (1 - limits.middle)) / 2);
+  let n = 0;
+  let whiteness = 0;
+  let saturation = 0;
+  let luma = 0;
+  let luma2 = 0;
+  for (let y = y0; y < height - y0; y++) {
+    for (let x = x0; x < width - x0; x++) {
+      const i = offset + (y * width + x) * 3;
+      const [r, g, b] = [crops[i], crops[i + 1], crops[i + 2]];
+      const max = Math.max(r, g, b);
+      const sat = max > 0 ? (max - Math.min(r, g, b)) / max : 0;
+      const l = 0.299 * r + 0.587 * g + 0.114 * b;
+      whiteness += max - sat;
+      saturation += sat;
+      luma += l;
+      luma2 += l * l;
+      n++;
+    }
+  }
+  if (n === 0) return false;
+  const spread = Math.sqrt(Math.max(0, luma2 / n - (luma / n) ** 2));
+  return whiteness / n >= limits.minWhiteness && spread <= limits.maxSpread && saturation / n <= limits.maxSaturation;
+}

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import * as tf from '@tensorflow/tfjs';
 import type { CardCode } from '../game/cards';
 import { pointInPolygon, quadCentre, quadLongSide, quadShortSide, sameCorners, scaleQuad, shareInside } from '../geometry';
-import { chromaOf, designChromaDistances, type Chroma } from './back-colour';
+import { chromaOf, designChromaDistances, plainPalePatch, type Chroma } from './back-colour';
 import { initBackend, type VisionBackend } from './backend';
 import { BACK_EMBED_SIZE, CARD_ASPECT, CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH } from './classes';
 import { alignedRect, blobsOf, boundingRect, compareThumbs, cropRegion, deepestRegion, greyThumb, mergeThrifty, rectContains, rectsOverlap, refreshTile, regionsOf, totalArea, type GreyThumb, type MovingBlobs, type PixelRect } from './change';
@@ -724,6 +724,7 @@ class TfjsRecognizer implements CardRecognizer {
     const wholeOutline = (k: number) => WHOLE_OUTLINES.has(located[todo[k]].source);
     if (options.everyCard) await this.lookWiderForBacks(image, read, crops, todo.map((i) => located[i].corners), wholeOutline);
     await this.addBackLooks(read, crops, wholeOutline);
+    this.noPlainBacks(read, crops);
     // Cards left for a later frame (over the frame's read budget) have no identity yet.
     const identities: Array<TrackedIdentity | undefined> = [...reused];
     todo.forEach((cardIndex, k) => (identities[cardIndex] = { ...read[k], readAtMs: timestampMs }));
@@ -1088,6 +1089,18 @@ class TfjsRecognizer implements CardRecognizer {
       whole: this.enrolledFor(read.scale).backSimilarities(read.embedding, 0, read.embedding.length),
       colourDistances: read.backChroma && this.backChromas.size > 0 ? designChromaDistances(this.backChromas, read.backChroma) : undefined,
       wholeMatch: match !== null,
+    });
+  }
+
+  /**
+   * With no back enrolled there is no design to match a "back" against, so one must at least look
+   * like a back: each of `reads` read as a back whose crop (packed `crops`, same order) is a plain
+   * pale patch (paper, a pale stretch of cloth: plainPalePatch) is read as no card instead.
+   */
+  private noPlainBacks(reads: TrackedIdentity[], crops: Float32Array): void {
+    if (this.enrolledBy.identity.backCount > 0 || this.enrolledBy['identity-live'].backCount > 0) return;
+    reads.forEach((read, k) => {
+      if (read.identity.kind === 'back' && plainPalePatch(crops, k * CROP_SIZE, CROP_WIDTH, CROP_HEIGHT)) reads[k] = { ...read, identity: { kind: 'other', confidence: read.identity.confidence } };
     });
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BACK_COLOUR_TOLERANCE, chromaDistance, chromaOf, colourPenalties, designChromaDistances } from '../../server/vision/back-colour';
+import { BACK_COLOUR_TOLERANCE, chromaDistance, chromaOf, colourPenalties, designChromaDistances, plainPalePatch } from '../../server/vision/back-colour';
 import { nameBackDesign } from '../../server/vision/enrollment';
 
 /** One packed crop (values 0..1) of w x h pixels: `inner` inside a border of `border` pixels of `edge`. */
@@ -56,5 +56,24 @@ describe('back colour', () => {
     const far = new Map([['p1', 0.37], ['p2', 0.46], ['p3', 0.4]]);
     expect(nameBackDesign({ looks: far, whole, colourDistances, wholeMatch: false })).toBeUndefined();
     expect(nameBackDesign({ looks: far, whole, colourDistances, wholeMatch: true })).toBe('p1');
+  });
+
+  it('tells a plain pale patch (paper, pale cloth) from a back: a printed design, a strong colour or a dark one', () => {
+    const [w, h] = [64, 96];
+    // An envelope read as a back: off-white, nearly even.
+    expect(plainPalePatch(crop(w, h, [0.86, 0.85, 0.82]), 0, w, h)).toBe(true);
+    // A pale cream cloth with a faint grain still counts as plain.
+    const grain = crop(w, h, [0.8, 0.76, 0.62]);
+    for (let i = 0; i < w * h; i += 7) grain.set([0.84, 0.8, 0.66], i * 3);
+    expect(plainPalePatch(grain, 0, w, h)).toBe(true);
+    // A back's lattice on white: the design shows.
+    const lattice = crop(w, h, [0.9, 0.9, 0.95]);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if ((x + y) % 6 < 2) lattice.set([0.3, 0.35, 0.7], (y * w + x) * 3);
+    expect(plainPalePatch(lattice, 0, w, h)).toBe(false);
+    // A salmon back whose print blurred away at webcam size, a navy one: coloured, or dark.
+    expect(plainPalePatch(crop(w, h, [0.95, 0.5, 0.45]), 0, w, h)).toBe(false);
+    expect(plainPalePatch(crop(w, h, [0.1, 0.12, 0.3]), 0, w, h)).toBe(false);
+    // Only the middle counts: a white border round a dark back changes nothing.
+    expect(plainPalePatch(crop(w, h, [0.1, 0.12, 0.3], [1, 1, 1], 6), 0, w, h)).toBe(false);
   });
 });
