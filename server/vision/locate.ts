@@ -43,6 +43,8 @@ export const LOCATE_DEFAULTS = {
   /** Accepted long/short ratio of a card outline in the image: an oblique camera foreshortens one side. */
   minAspect: 1.08,
   maxAspect: 1.8,
+  /** Without a known card size, a card-shaped blob whose aspect is off a card's by more than this factor may hold several cards (mayHoldSeveral). */
+  singleAspectSlack: 1.06,
   /** A blob is one card when it fills this much of its min-area rectangle... */
   singleFill: 0.86,
   /** ...and, with the card size known, is no wider than this many card widths. */
@@ -705,7 +707,7 @@ export function mayHoldSeveral(size: { width: number; height: number }, knownWid
   const long = Math.max(size.width, size.height);
   if (knownWidth) return short > knownWidth * 1.3;
   const aspect = long / Math.max(1, short);
-  return aspect < params.aspect / 1.15 || aspect > params.aspect * 1.15;
+  return aspect < params.aspect / params.singleAspectSlack || aspect > params.aspect * params.singleAspectSlack;
 }
 
 /**

@@ -305,6 +305,9 @@ describe('quad helpers', () => {
     expect(mayHoldSeveral({ width: 63, height: 88 }, undefined)).toBe(false);
     expect(mayHoldSeveral({ width: 165, height: 88 }, undefined)).toBe(true); // a row of three
     expect(mayHoldSeveral({ width: 80, height: 88 }, undefined)).toBe(true); // squat: two side by side
+    // IMG_2648's fan of three (AH, 10C, QS): 287x220, aspect 1.30 against a card's 1.40.
+    expect(mayHoldSeveral({ width: 287, height: 220 }, undefined)).toBe(true);
+    expect(mayHoldSeveral({ width: 63, height: 92 }, undefined)).toBe(false); // a card a little foreshortened
     expect(mayHoldSeveral({ width: 66, height: 88 }, 63)).toBe(false);
     expect(mayHoldSeveral({ width: 88, height: 130 }, 63)).toBe(true);
     // The median single card's width, the blob's short side, and that side as a long side.
