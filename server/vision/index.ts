@@ -38,7 +38,7 @@ import {
   type IdentityReading,
 } from './identify';
 import { runCnn, runLocate, type Helper, type LocatePart, type RunCnn, type RunLocate } from './inference';
-import { addAsRivals, detectionScale, dropFragmentBacks, dropFrameOutlines, dropLinesHoldingCards, dropOversizeHoldingCards, dropRepeatedOutlines, keepSurestRivals, OVERSIZE_OUTLINE, REPEATED_OUTLINE_OVERLAP, LOCATE_DEFAULTS, locateCards, oneOutlinePerNertsPile, paleTableShare, regionRivalGroup, suppressNested, visiblePart, type LocatedCard, type LocateOptions } from './locate';
+import { addAsRivals, detectionScale, dropFragmentBacks, dropFrameOutlines, dropLinesHoldingCards, dropOversizeHoldingCards, dropRepeatedOutlines, keepSurestRivals, OVERSIZE_OUTLINE, REPEATED_OUTLINE_OVERLAP, LOCATE_DEFAULTS, locateCards, oneOutlinePerNertsPile, paleTableShare, regionRivalGroup, suppressNested, visiblePart, withCutCards, type LocatedCard, type LocateOptions } from './locate';
 import { planeSizer } from './card-size';
 import { LOCATOR_ALIGN, locatorScaleForCard, locatorScales, refineLocated, runLocator, unionOfLocated } from './locator';
 import { loadInferenceModelFromDir, readModelMetadata } from './model-io';
@@ -389,6 +389,8 @@ export function coveredCards(cards: ReadCard[], onTop: ReadCard[], floor: number
     // The surer reading where both name one face: a strip must not lose to an outline drawn round it and its neighbour.
     const identity = byCorner && whole?.code === byCorner.code && whole.confidence > byCorner.confidence ? whole : byCorner ?? whole;
     if (!identity) return undefined;
+    // A card cut by the frame's edge (withCutCards) shows its in-frame part already, read like a strip.
+    if (card.visible) return { ...card, id: { ...card.id, identity } };
     const box = boundingRect(card.corners);
     const covers = onTop.filter((other) => other !== card && rectsOverlap(box, boundingRect(other.corners)) && coversPart(card, other) && !sameHypothesis(other, card, identity.code));
     if (!covers.length) return undefined;
@@ -691,7 +693,10 @@ class TfjsRecognizer implements CardRecognizer {
       if (!thumbnail) thumbnails.set(card, (thumbnail = cardThumbnail(image, card.corners)));
       return thumbnail;
     };
-    const located = this.probePilesOfNoCard(image, this.probeRememberedCentre(image, this.probeNertsPiles(image, found, probes), probes), paleCloth, thumbnailOf);
+    // Without a calibration (a photo, a single frame) a card may lie cut by the frame's edge; a
+    // calibrated table lies inside the frame.
+    const seen = this.plane ? found : withCutCards(found, image.width, image.height);
+    const located = this.probePilesOfNoCard(image, this.probeRememberedCentre(image, this.probeNertsPiles(image, seen, probes), probes), paleCloth, thumbnailOf);
     lap('probe');
 
     // Tracking: reuse identities of cards that lie where a card lay lately, looking the same. On
@@ -732,7 +737,7 @@ class TfjsRecognizer implements CardRecognizer {
 
     const identified = located.flatMap((card, i) => (identities[i] ? [{ corners: card.corners, thumbnail: thumbs[i], value: identities[i]! }] : []));
     this.tracks.remember(identified, timestampMs);
-    const readCards: ReadCard[] = located.flatMap((card, i) => (identities[i] ? [{ ...card, id: identities[i]!, zone: zones[i] }] : []));
+    const readCards: ReadCard[] = located.flatMap((card, i) => (identities[i] ? [{ ...card, id: identities[i]!, zone: zones[i], ...(card.inFrame ? { visible: card.inFrame } : {}) }] : []));
     const floorOf = ({ id: { identity }, zone }: ReadCard) =>
       // A face on a Nerts pile stays, however unsure its name: the tracker counts those cards by
       // look. A face in the centre stays down to its own floor: the tracker reads it against its pile.

@@ -248,6 +248,8 @@ export interface LocatedCard {
    * the recogniser keeps the one it reads most surely (keepSurestRivals).
    */
   rivalGroup?: number;
+  /** The part in the frame of a card cut by the frame's edge (withCutCards), whose outline runs past it. */
+  inFrame?: Quad;
 }
 
 /** Orders four points clockwise (image y down) starting so that p0→p1 is a short side. */
@@ -439,6 +441,52 @@ export function dropFrameOutlines<T extends LocatedCard>(cards: T[], width: numb
   ];
   const near = tolerance * Math.max(width, height);
   return cards.filter((card) => !frame.every(([fx, fy]) => card.corners.some(([x, y]) => Math.hypot(x - fx, y - fy) <= near)));
+}
+
+/**
+ * `cards` and the cards cut by the frame's edge, whole: for each outline with a side along the
+ * frame's edge (both its ends within `tolerance` of one edge, a share of the frame's short side,
+ * 2 pixels at least), the card it would be if the frame cut it there, its other sides as seen: the
+ * cut side taken for the card's short side, or for its long side, and the outline grown across the
+ * edge to the card's aspect. The part in the frame shows an index corner the grown outline can be
+ * read by (photo IMG_2612's AC at the right edge, outlined 81x99 pixels and read as nothing). Each
+ * is a 'split' hypothesis and a rival of the outline it grows; new groups are numbered below every
+ * group in `cards` that is below zero (as addAsRivals).
+ */
+export function withCutCards(cards: LocatedCard[], width: number, height: number, aspect = CARD_ASPECT, tolerance = 0.01): LocatedCard[] {
+  const near = Math.max(2, tolerance * Math.min(width, height));
+  const onEdge = ([x, y]: Point) => [x <= near, y <= near, x >= width - 1 - near, y >= height - 1 - near];
+  const out = cards.map((card) => ({ ...card }));
+  let next = Math.min(0, ...cards.map((card) => card.rivalGroup ?? 0)) - 1;
+  for (const card of out.slice()) {
+    const corners = card.corners;
+    for (let i = 0; i < 4; i++) {
+      // Side a-b along the frame's edge; d-a the side across it, which grows past the edge.
+      const a = corners[i];
+      const b = corners[(i + 1) % 4];
+      const d = corners[(i + 3) % 4];
+      const edgeB = onEdge(b);
+      if (!onEdge(a).some((on, k) => on && edgeB[k])) continue;
+      // The other two corners lie inside the frame: an outline from edge to edge is no card (a table's edge, a shadow).
+      if ([corners[(i + 2) % 4], d].some((p) => onEdge(p).some(Boolean))) continue;
+      const seen = Math.hypot(a[0] - d[0], a[1] - d[1]);
+      const cut = Math.hypot(b[0] - a[0], b[1] - a[1]);
+      if (seen === 0 || cut === 0) continue;
+      const ux = (a[0] - d[0]) / seen;
+      const uy = (a[1] - d[1]) / seen;
+      for (const whole of [cut * aspect, cut / aspect]) {
+        if (whole < seen * 1.1) continue;
+        const grow = whole - seen;
+        const grown = corners.map(([x, y]) => [x, y]) as Quad;
+        grown[i] = [a[0] + ux * grow, a[1] + uy * grow];
+        grown[(i + 1) % 4] = [b[0] + ux * grow, b[1] + uy * grow];
+        card.rivalGroup ??= next--;
+        // Ordered anew: the grown card's long side may run the other way.
+        out.push({ corners: orderCardQuad(grown), source: 'split', support: card.support, rivalGroup: card.rivalGroup, inFrame: corners });
+      }
+    }
+  }
+  return out;
 }
 
 /** Of each rival group (other outlines of one detection), the card read most surely; cards with no group all stay. */

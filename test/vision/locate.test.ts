@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { INDEX_REGION } from '../../server/vision/classes';
-import { agreeOnSize, cornerHypotheses, dropFragmentBacks, dropFrameOutlines, dropRepeatedOutlines, wholesOfPieces, REPEATED_OUTLINE_OVERLAP, edgeSizedHypotheses, fillDarkCells, LOCATE_DEFAULTS, locateCards, mayHoldSeveral, oneOutlinePerNertsPile, orderCardQuad, paleTableShare, splitWidths, suppressNested, visiblePart, fitOnWhiter, keepSurestRivals, regionRivalGroup, resizedOutlines, grownOutlines, whiterThanCloth, whiterThanClothMask, type LocatedCard } from '../../server/vision/locate';
+import { CARD_ASPECT, INDEX_REGION } from '../../server/vision/classes';
+import { agreeOnSize, cornerHypotheses, dropFragmentBacks, dropFrameOutlines, dropRepeatedOutlines, wholesOfPieces, REPEATED_OUTLINE_OVERLAP, edgeSizedHypotheses, fillDarkCells, LOCATE_DEFAULTS, locateCards, mayHoldSeveral, oneOutlinePerNertsPile, orderCardQuad, paleTableShare, splitWidths, suppressNested, visiblePart, fitOnWhiter, keepSurestRivals, regionRivalGroup, resizedOutlines, grownOutlines, whiterThanCloth, whiterThanClothMask, withCutCards, type LocatedCard } from '../../server/vision/locate';
 import { applyHomography, homographyFromPoints, polygonArea, shareInside } from '../../server/geometry';
 import { flatSizer } from '../../server/vision/card-size';
 import { loadOpenCv, type OpenCv } from '../../server/vision/opencv';
@@ -420,6 +420,23 @@ describe('quad helpers', () => {
     // Three corners at the frame's, one not: a card filling most of a close-up, kept.
     const closeUp: LocatedCard = { corners: [[0, 0], [378, 0], [378, 504], [60, 440]], source: 'single', support: 1 };
     expect(dropFrameOutlines([frameOutline, card, cornerCard, closeUp], 378, 504)).toEqual([card, cornerCard, closeUp]);
+  });
+  it('grows a card cut by the frame\'s edge across it, both ways round, as rivals of its in-frame outline (render_0003: a 6D at the bottom)', () => {
+    // 59 pixels wide, 39 seen above the bottom edge of a 1280x720 frame.
+    const cut: LocatedCard = { corners: [[336, 680], [395, 680], [395, 719], [336, 719]], source: 'single', support: 0.95 };
+    const inside: LocatedCard = { corners: [[600, 300], [663, 300], [663, 388], [600, 388]], source: 'single', support: 1 };
+    const out = withCutCards([cut, inside], 1280, 720);
+    const grown = out.filter((card) => card.inFrame);
+    // The cut side as the card's short side (grown to 59 x 82) or its long side (59 x 42 is no taller than seen: skipped).
+    expect(grown).toHaveLength(1);
+    expect(quadShort(grown[0].corners)).toBeCloseTo(59, 0);
+    expect(Math.max(...grown[0].corners.map(([, y]) => y))).toBeCloseTo(680 + 59 * CARD_ASPECT, 0);
+    expect(grown[0]).toMatchObject({ source: 'split', inFrame: cut.corners });
+    expect(grown[0].rivalGroup).toBeDefined();
+    expect(out.find((card) => card.corners === cut.corners || card.corners[0][1] === 680 && !card.inFrame)?.rivalGroup).toBe(grown[0].rivalGroup);
+    // A card inside the frame, and an outline from edge to edge (a table's edge), grow nothing.
+    const across: LocatedCard = { corners: [[0, 600], [1279, 600], [1279, 719], [0, 719]], source: 'single', support: 1 };
+    expect(withCutCards([inside, across], 1280, 720).filter((card) => card.inFrame)).toEqual([]);
   });
 });
 

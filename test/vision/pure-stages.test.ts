@@ -446,6 +446,15 @@ describe('coveredCards', () => {
     expect(b).toMatchObject({ id: { identity: { kind: 'face', code: '9S' } }, corners: under.corners });
     expect(b!.visible![1][0]).toBeLessThan(21);
   });
+  it('reads a card cut by the frame by the surer of its corner and whole crop where they agree, keeping its in-frame part (render_0003: a 6D)', () => {
+    // The grown card (withCutCards): whole crop 6D at 0.70, its corner 6D at 0.95; its in-frame part is set already.
+    const inFrame: Quad = [[0, 0], [63, 0], [63, 40], [0, 40]];
+    const cut = { ...card(0, 'split', face('6D', 0.7), face('6D', 0.95)), visible: inFrame };
+    const [a] = coveredCards([cut], [], 0.6);
+    expect(a).toMatchObject({ id: { identity: { code: '6D', confidence: 0.95 } }, visible: inFrame });
+    // Read as nothing either way, it is left as read.
+    expect(coveredCards([{ ...card(0, 'split', face('6D', 0.3), face('6D', 0.4)), visible: inFrame }], [], 0.6)).toEqual([undefined]);
+  });
   it('leaves alone cards found whole, cards nothing covers, corners naming the card on top, and faint corners', () => {
     const top = card(20, 'single', face('KD', 0.95), null);
     const whole = card(0, 'single', { kind: 'other', confidence: 0.8 }, face('9S', 0.93));
