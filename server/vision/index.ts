@@ -366,6 +366,20 @@ export function showsBeside(nested: ReadCard, bigger: ReadCard): boolean {
   return nested.visible !== undefined && visiblePart(nested.corners, [bigger.corners], INDEX_REGION).indexShows;
 }
 
+/** Each of two readings naming one face at least this surely: together they name it (agreeingFace). */
+export const AGREEING_FLOOR = 0.45;
+
+/**
+ * The surer of a whole-crop and an index-corner reading that name the same face, each at least
+ * AGREEING_FLOOR surely, else null: two models seldom agree on a wrong face, so together they
+ * name a strip neither names surely alone (photo IMG_2623's JD under an AS: whole 0.60, corner 0.49).
+ */
+export function agreeingFace(whole: Identity, corner: Identity | null | undefined): Extract<Identity, { kind: 'face' }> | null {
+  if (whole.kind !== 'face' || corner?.kind !== 'face' || whole.code !== corner.code) return null;
+  if (Math.min(whole.confidence, corner.confidence) < AGREEING_FLOOR) return null;
+  return whole.confidence >= corner.confidence ? whole : corner;
+}
+
 /**
  * Cards under others, read by their index corner. In a fan or a cascade a card below shows a
  * strip; its outline (a hypothesis at the blob's corners, or the learned locator's) crops mostly
@@ -384,8 +398,9 @@ export function coveredCards(cards: ReadCard[], onTop: ReadCard[], floor: number
   const sureFace = (identity: Identity | null | undefined): Extract<Identity, { kind: 'face' }> | null => (identity?.kind === 'face' && identity.confidence >= floor ? identity : null);
   return cards.map((card) => {
     if (!HYPOTHESES.has(card.source)) return undefined;
-    const byCorner = sureFace(card.id.fromIndex);
     const whole = sureFace(card.id.identity);
+    // Neither sure alone, both naming one face: read by the corner, which must show.
+    const byCorner = sureFace(card.id.fromIndex) ?? (whole ? null : agreeingFace(card.id.identity, card.id.fromIndex));
     // The surer reading where both name one face: a strip must not lose to an outline drawn round it and its neighbour.
     const identity = byCorner && whole?.code === byCorner.code && whole.confidence > byCorner.confidence ? whole : byCorner ?? whole;
     if (!identity) return undefined;

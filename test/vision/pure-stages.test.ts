@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ALL_CARD_CODES, type CardCode } from '../../server/game/cards';
 import { classMeaning, classNames, FIRST_BACK_CLASS, OTHER_CLASS } from '../../server/vision/classes';
 import { decodeFrame } from '../../server/vision/decode';
-import { coveredCards, dueForRereading, showsBeside, FAINT_REREAD_MS, keptByWholeRead, ONE_WAY_BELOW_PX, rememberedBack, turnPolicy, WHOLE_READ_KEEPS } from '../../server/vision/index';
+import { agreeingFace, coveredCards, dueForRereading, showsBeside, FAINT_REREAD_MS, keptByWholeRead, ONE_WAY_BELOW_PX, rememberedBack, turnPolicy, WHOLE_READ_KEEPS } from '../../server/vision/index';
 import { BackLooks, backByLooks, backConfidence, EnrollmentStore, LOOK_RESCUE, mayBeBack } from '../../server/vision/enrollment';
 import { backEvidence, BACK_EVIDENCE_FROM, decideFromIndex, decideIdentity, identityOutputs, readingRows, rejectIndexless, type Identity, type IndexReading } from '../../server/vision/identify';
 import { playArea, tablePlane, zoneAt } from '../../server/vision/rectify';
@@ -455,6 +455,18 @@ describe('coveredCards', () => {
     // Read as nothing either way, it is left as read.
     expect(coveredCards([{ ...card(0, 'split', face('6D', 0.3), face('6D', 0.4)), visible: inFrame }], [], 0.6)).toEqual([undefined]);
   });
+  it('names a strip that whole crop and corner both name, neither surely alone (photo IMG_2623: a JD under an AS)', () => {
+    const top = card(20, 'single', face('AS', 1), null);
+    const under = card(0, 'split', face('JD', 0.597), face('JD', 0.49));
+    const [, b] = coveredCards([top, under], [top], 0.6);
+    expect(b).toMatchObject({ id: { identity: { kind: 'face', code: 'JD', confidence: 0.597 } }, corners: under.corners });
+    expect(b!.visible![1][0]).toBeLessThan(21);
+    // Two readings naming different faces, or one of them faint, name nothing.
+    expect(coveredCards([top, card(0, 'split', face('JD', 0.597), face('QD', 0.49))], [top], 0.6)[1]).toBeUndefined();
+    expect(coveredCards([top, card(0, 'split', face('JD', 0.597), face('JD', 0.3))], [top], 0.6)[1]).toBeUndefined();
+    expect(agreeingFace(face('JD', 0.5), face('JD', 0.55))).toMatchObject({ code: 'JD', confidence: 0.55 });
+    expect(agreeingFace({ kind: 'other', confidence: 0.9 }, face('JD', 0.55))).toBeNull();
+  });
   it('leaves alone cards found whole, cards nothing covers, corners naming the card on top, and faint corners', () => {
     const top = card(20, 'single', face('KD', 0.95), null);
     const whole = card(0, 'single', { kind: 'other', confidence: 0.8 }, face('9S', 0.93));
@@ -471,7 +483,7 @@ describe('coveredCards', () => {
     expect(b!.visible![1][0]).toBeLessThan(21);
     // Read as the card on top, it is that card again; read unsurely, it is left as read.
     expect(coveredCards([card(0, 'split', face('QC', 0.9), face('9S', 0.3))], [top], 0.6)).toEqual([undefined]);
-    expect(coveredCards([card(0, 'split', face('9S', 0.5), face('9S', 0.45))], [top], 0.6)).toEqual([undefined]);
+    expect(coveredCards([card(0, 'split', face('9S', 0.5), face('9S', 0.3))], [top], 0.6)).toEqual([undefined]);
   });
   it('does not take two guesses at one card under others for a card on top of it (photo IMG_2599: a KC strip beside a JD)', () => {
     const top = card(40, 'single', face('JD', 0.99), null);
