@@ -20,22 +20,24 @@ const DARK = 0.06;
  * of `width` x `height` pixels starting at `offset`. Neutral grey when the middle is all dark.
  */
 export function chromaOf(crops: Float32Array, offset: number, width: number, height: number, middle = BACK_COLOUR_MIDDLE): Chroma {
-  const x0 = Math.floor((width * (1 - middle)) / 2);
-  const y0 = Math.floor((height * (1 - middle)) / 2);
   let red = 0;
   let green = 0;
   let weight = 0;
-  for (let y = y0; y < height - y0; y++) {
-    for (let x = x0; x < width - x0; x++) {
-      const i = offset + (y * width + x) * 3;
-      const sum = crops[i] + crops[i + 1] + crops[i + 2];
-      if (sum < 3 * DARK) continue;
-      red += crops[i] / sum;
-      green += crops[i + 1] / sum;
-      weight += 1;
-    }
-  }
+  forEachMiddlePixel(offset, width, height, middle, (i) => {
+    const sum = crops[i] + crops[i + 1] + crops[i + 2];
+    if (sum < 3 * DARK) return;
+    red += crops[i] / sum;
+    green += crops[i + 1] / sum;
+    weight += 1;
+  });
   return weight === 0 ? [1 / 3, 1 / 3] : [red / weight, green / weight];
+}
+
+/** Calls `visit` with the index of each pixel's red value in the middle `middle` share (of width and height) of a packed RGB crop at `offset`. */
+function forEachMiddlePixel(offset: number, width: number, height: number, middle: number, visit: (i: number) => void): void {
+  const x0 = Math.floor((width * (1 - middle)) / 2);
+  const y0 = Math.floor((height * (1 - middle)) / 2);
+  for (let y = y0; y < height - y0; y++) for (let x = x0; x < width - x0; x++) visit(offset + (y * width + x) * 3);
 }
 
 /** How far apart two colours are (Euclidean in chromaticity; about 0.1 between a pale blue and a pink back). */
@@ -79,27 +81,22 @@ export const PLAIN_PATCH = { middle: 0.7, minWhiteness: 100 / 255, maxSpread: 12
 
 /** Whether the middle of one packed RGB crop (0..1, row-major) is a plain pale patch (see PLAIN_PATCH). */
 export function plainPalePatch(crops: Float32Array, offset: number, width: number, height: number, limits = PLAIN_PATCH): boolean {
-  const x0 = Math.floor((width * (1 - limits.middle)) / 2);
-  const y0 = Math.floor((height * (1 - limits.middle)) / 2);
   let n = 0;
   let whiteness = 0;
   let saturation = 0;
   let luma = 0;
   let luma2 = 0;
-  for (let y = y0; y < height - y0; y++) {
-    for (let x = x0; x < width - x0; x++) {
-      const i = offset + (y * width + x) * 3;
-      const [r, g, b] = [crops[i], crops[i + 1], crops[i + 2]];
-      const max = Math.max(r, g, b);
-      const sat = max > 0 ? (max - Math.min(r, g, b)) / max : 0;
-      const l = 0.299 * r + 0.587 * g + 0.114 * b;
-      whiteness += max - sat;
-      saturation += sat;
-      luma += l;
-      luma2 += l * l;
-      n++;
-    }
-  }
+  forEachMiddlePixel(offset, width, height, limits.middle, (i) => {
+    const [r, g, b] = [crops[i], crops[i + 1], crops[i + 2]];
+    const max = Math.max(r, g, b);
+    const sat = max > 0 ? (max - Math.min(r, g, b)) / max : 0;
+    const l = 0.299 * r + 0.587 * g + 0.114 * b;
+    whiteness += max - sat;
+    saturation += sat;
+    luma += l;
+    luma2 += l * l;
+    n++;
+  });
   if (n === 0) return false;
   const spread = Math.sqrt(Math.max(0, luma2 / n - (luma / n) ** 2));
   return whiteness / n >= limits.minWhiteness && spread <= limits.maxSpread && saturation / n <= limits.maxSaturation;

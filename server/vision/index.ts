@@ -38,7 +38,7 @@ import {
   type IdentityReading,
 } from './identify';
 import { runCnn, runLocate, type Helper, type LocatePart, type RunCnn, type RunLocate } from './inference';
-import { addAsRivals, detectionScale, dropFragmentBacks, dropFrameOutlines, dropLinesHoldingCards, dropOversizeHoldingCards, dropRepeatedOutlines, keepSurestRivals, OVERSIZE_OUTLINE, REPEATED_OUTLINE_OVERLAP, LOCATE_DEFAULTS, locateCards, oneOutlinePerNertsPile, paleTableShare, regionRivalGroup, suppressNested, visiblePart, withCutCards, type LocatedCard, type LocateOptions } from './locate';
+import { addAsRivals, detectionScale, dropFragmentBacks, dropFrameOutlines, dropLinesHoldingCards, dropOversizeHoldingCards, dropRepeatedOutlines, keepSurestRivals, OVERSIZE_OUTLINE, REPEATED_OUTLINE_OVERLAP, LOCATE_DEFAULTS, locateCards, oneOutlinePerNertsPile, outlinesRepeat, paleTableShare, regionRivalGroup, suppressNested, visiblePart, withCutCards, type LocatedCard, type LocateOptions } from './locate';
 import { planeSizer } from './card-size';
 import { LOCATOR_ALIGN, locatorScaleForCard, locatorScales, refineLocated, runLocator, unionOfLocated } from './locator';
 import { loadInferenceModelFromDir, readModelMetadata } from './model-io';
@@ -355,7 +355,7 @@ const HYPOTHESES: ReadonlySet<LocatedCard['source']> = new Set(['split', 'net'])
  */
 function sameHypothesis(other: ReadCard, card: ReadCard, code: string | undefined): boolean {
   const identity = other.id.identity;
-  return HYPOTHESES.has(other.source) && identity.kind === 'face' && identity.code === code && Math.max(shareInside(card.corners, other.corners), shareInside(other.corners, card.corners)) >= REPEATED_OUTLINE_OVERLAP;
+  return HYPOTHESES.has(other.source) && identity.kind === 'face' && identity.code === code && outlinesRepeat(card.corners, other.corners);
 }
 
 /**

@@ -641,6 +641,11 @@ export function visiblePart(card: Quad, covers: Quad[], region: { x0: number; y0
 /** Outlines of one reading overlapping this much (the larger share of either inside the other) are one card (dropRepeatedOutlines). */
 export const REPEATED_OUTLINE_OVERLAP = 0.6;
 
+/** Whether two outlines overlap as one card's repeated outlines do: the larger share of either inside the other at least `minOverlap`. */
+export function outlinesRepeat(a: Quad, b: Quad, minOverlap = REPEATED_OUTLINE_OVERLAP): boolean {
+  return Math.max(shareInside(a, b), shareInside(b, a)) >= minOverlap;
+}
+
 /**
  * Drops outlines that repeat a card: a merged blob is split at each of its corners and with
  * several card sizes, and the localiser's passes (plain mask, brighter levels, edge outlines)
@@ -658,8 +663,8 @@ export function dropRepeatedOutlines<T extends LocatedCard>(
   mayBeOneCard: (card: T) => boolean = () => true,
 ): T[] {
   const wholes = new Set(wholesOfPieces(cards, key, confidence, minOverlap, mayBeOneCard));
-  const rank = (i: number) => (wholes.has(i) ? 1 : 0);
-  const order = cards.map((_, i) => i).sort((a, b) => rank(b) - rank(a) || confidence(cards[b]) - confidence(cards[a]));
+  const wholeFirst = (i: number) => (wholes.has(i) ? 1 : 0);
+  const order = cards.map((_, i) => i).sort((a, b) => wholeFirst(b) - wholeFirst(a) || confidence(cards[b]) - confidence(cards[a]));
   const keep = new Array<boolean>(cards.length).fill(true);
   order.forEach((i, rank) => {
     const card = cards[i];
@@ -667,7 +672,7 @@ export function dropRepeatedOutlines<T extends LocatedCard>(
     if (k === undefined) return;
     keep[i] = !order.slice(0, rank).some((j) => {
       if (!keep[j] || key(cards[j]) !== k) return false;
-      return Math.max(shareInside(card.corners, cards[j].corners), shareInside(cards[j].corners, card.corners)) >= minOverlap;
+      return outlinesRepeat(card.corners, cards[j].corners, minOverlap);
     });
   });
   return cards.filter((_, i) => keep[i]);
@@ -701,7 +706,7 @@ export function wholesOfPieces<T extends LocatedCard>(
     const pieces = cards.flatMap((piece, p) =>
       p !== w && keys[p] === keys[w] && areas[p] <= areas[w] * PIECE_OF_WHOLE.maxArea && shareInside(piece.corners, whole.corners) >= PIECE_OF_WHOLE.inside ? [piece] : [],
     );
-    const apart = pieces.some((a, i) => pieces.some((b, j) => j > i && Math.max(shareInside(a.corners, b.corners), shareInside(b.corners, a.corners)) < minOverlap));
+    const apart = pieces.some((a, i) => pieces.some((b, j) => j > i && !outlinesRepeat(a.corners, b.corners, minOverlap)));
     return apart ? [w] : [];
   });
 }
