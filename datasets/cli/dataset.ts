@@ -19,12 +19,18 @@
  * Packs the training sources (the cache `npm run train` reads, rendered crops included) for the
  * PyTorch trainer on an accelerator machine (datasets/gpu/train_cards.py): WebPs in one file and
  * a manifest with labels, pools and validation entries (datasets/lib/gpu-pack.ts).
+ *
+ * `npm run dataset -- --gpu-locator-pack DIR`
+ * Packs the locator's cached frames (`--locator`) for the PyTorch locator trainer
+ * (datasets/gpu/train_locator.py): WebPs in one file and a manifest with every frame's cards and
+ * the window and target settings (datasets/lib/locator-pack.ts).
  */
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { buildLocatorShard } from '../lib/locator-data';
+import { buildLocatorShard, loadLocatorFrames } from '../lib/locator-data';
+import { writeLocatorPack } from '../lib/locator-pack';
 import { writeGpuPack } from '../lib/gpu-pack';
 import { buildRenderedCrops } from '../lib/rendered';
 import { loadSources } from '../lib/sources';
@@ -78,8 +84,17 @@ async function main(): Promise<void> {
       append: { type: 'boolean', default: false },
       kinds: { type: 'string', default: 'face' },
       'gpu-pack': { type: 'string' },
+      'gpu-locator-pack': { type: 'string' },
     },
   });
+  if (values['gpu-locator-pack']) {
+    const train = await loadLocatorFrames('train');
+    const valid = await loadLocatorFrames('valid');
+    if (!train || !valid) throw new Error('no locator frames cached: run `npm run dataset -- --locator` first');
+    const manifest = await writeLocatorPack(values['gpu-locator-pack'], train, valid);
+    console.log(JSON.stringify({ gpuLocatorPack: values['gpu-locator-pack'], train: train.count, valid: valid.count, frames: manifest.frames.length }));
+    return;
+  }
   if (values['gpu-pack']) {
     const manifest = await writeGpuPack(values['gpu-pack'], await loadSources());
     console.log(JSON.stringify({ gpuPack: values['gpu-pack'], entries: manifest.entries.length, identityPool: manifest.identityPool.length, indexPool: manifest.indexPool.length }));

@@ -26,6 +26,9 @@ export const STORED_HEIGHT = 360;
 export const MIN_FIND_VISIBLE = 0.2;
 /** Cards less visible than MIN_FIND_VISIBLE but more than this are neither positives nor negatives. */
 export const MIN_IGNORE_VISIBLE = 0.04;
+/** A card's centre peak: a Gaussian of this share of its short side (at least MIN_PEAK_SIGMA cells). */
+export const PEAK_SIGMA_SHARE = 0.12;
+export const MIN_PEAK_SIGMA = 0.7;
 
 /** One card in a stored frame (stored-frame pixels). */
 export interface StoredCard {
@@ -132,7 +135,7 @@ export function encodeLocatorTargets(cards: StoredCard[], size: number): Float32
     const g: CardGeometry = cardGeometry(card.corners);
     const gx = g.cx / LOCATOR_STRIDE - 0.5;
     const gy = g.cy / LOCATOR_STRIDE - 0.5;
-    const sigma = Math.max(0.7, (0.12 * g.short) / LOCATOR_STRIDE);
+    const sigma = Math.max(MIN_PEAK_SIGMA, (PEAK_SIGMA_SHARE * g.short) / LOCATOR_STRIDE);
     const reach = Math.ceil(3 * sigma);
     const ix = Math.round(gx);
     const iy = Math.round(gy);
@@ -161,26 +164,35 @@ export function encodeLocatorTargets(cards: StoredCard[], size: number): Float32
 }
 
 /**
+ * How training windows are cut (`sampleWindow`; the accelerator trainer reads these from its
+ * pack): zoom range (cards about 14–130 px wide), window centre as a share of the frame, the
+ * colour beyond the frame (each channel 0..outsideMax) and the share of windows box-blurred
+ * (radius 1 or 2).
+ */
+export const WINDOW_AUGMENT = { zoom: [0.45, 2.2], centre: [0.15, 0.85], outsideMax: 0.6, blurShare: 0.3 } as const;
+
+/**
  * Cuts a `size`-pixel window from frame `index`: random centre, zoom (cards about 14–130 px wide)
  * and rotation, then blur and the crop augmentation's colour, light and noise (augment.ts).
  * Writes RGB 0..1 into `x` at `offset` and returns the cards in window pixels.
  */
 export function sampleWindow(frames: LocatorFrames, index: number, size: number, rng: Rng, x: Float32Array, offset: number): StoredCard[] {
-  const zoom = Math.exp(uniform(rng, Math.log(0.45), Math.log(2.2)));
+  const { zoom: zooms, centre, outsideMax, blurShare } = WINDOW_AUGMENT;
+  const zoom = Math.exp(uniform(rng, Math.log(zooms[0]), Math.log(zooms[1])));
   const angle = uniform(rng, 0, 2 * Math.PI);
   const cos = Math.cos(angle) / zoom;
   const sin = Math.sin(angle) / zoom;
   const half = size / 2;
-  const cx = uniform(rng, 0.15, 0.85) * STORED_WIDTH;
-  const cy = uniform(rng, 0.15, 0.85) * STORED_HEIGHT;
+  const cx = uniform(rng, centre[0], centre[1]) * STORED_WIDTH;
+  const cy = uniform(rng, centre[0], centre[1]) * STORED_HEIGHT;
   // window (u, v) → stored (x, y)
   const toStored: Affine = [cos, -sin, cx - cos * half + sin * half, sin, cos, cy - sin * half - cos * half];
   const bytes = STORED_WIDTH * STORED_HEIGHT * 3;
   const frame = { width: STORED_WIDTH, height: STORED_HEIGHT, data: frames.pixels.subarray(index * bytes, (index + 1) * bytes) };
-  const outside: [number, number, number] = [rng() * 0.6, rng() * 0.6, rng() * 0.6];
+  const outside: [number, number, number] = [rng() * outsideMax, rng() * outsideMax, rng() * outsideMax];
   warpInto(frame, [...toStored, 0, 0, 1], size, size, x, offset, outside);
   const view = x.subarray(offset, offset + size * size * 3);
-  if (rng() < 0.3) boxBlur(view, { w: size, h: size }, rng() < 0.5 ? 1 : 2);
+  if (rng() < blurShare) boxBlur(view, { w: size, h: size }, rng() < 0.5 ? 1 : 2);
   photometric(view, size * size, rng, 1);
   const toWindow = invertAffine(toStored);
   return frames.cards[index].map((card) => ({ visible: card.visible, corners: card.corners.map((p) => applyAffine(toWindow, p)) as Quad }));

@@ -36,7 +36,7 @@ export function buildLocatorModel(): tf.LayersModel {
 }
 
 /** Cells whose heat target is at least this learn the geometry of the card whose peak it is. */
-const GEOMETRY_FLOOR = 0.3;
+export const GEOMETRY_FLOOR = 0.3;
 
 const at = (name: (typeof LOCATOR_CHANNELS)[number]) => LOCATOR_CHANNELS.indexOf(name);
 
