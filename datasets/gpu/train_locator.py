@@ -355,9 +355,12 @@ def main():
     def meta(step, seconds, extra):
         with open(os.path.join(TEMPLATE, 'model.json')) as f:
             md = dict(json.load(f)['userDefinedMetadata'])
+        # The template's own scores and history are another model's.
+        for stale in ('validAcc', 'heldoutDeckAcc', 'history', 'scoredOn', 'session'):
+            md.pop(stale, None)
         md.update({'epoch': step, 'backend': f'pytorch-{torch.__version__}', 'trainedBy': 'datasets/gpu/train_locator.py', 'steps': step,
                    'seconds': round(seconds), 'window': args.window, 'batch': args.batch, 'lr': args.lr, 'seed': args.seed,
-                   'init': os.path.relpath(args.init, REPO) if args.init else None, **extra})
+                   'init': args.init or 'fresh (heat prior 10 %)', **extra})
         return md
 
     if args.check:
