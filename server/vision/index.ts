@@ -38,7 +38,7 @@ import {
   type IdentityReading,
 } from './identify';
 import { runCnn, runLocate, type Helper, type LocatePart, type RunCnn, type RunLocate } from './inference';
-import { addAsRivals, detectionScale, dropFragmentBacks, dropFrameOutlines, dropLinesHoldingCards, dropOversizeHoldingCards, dropRepeatedOutlines, keepSurestRivals, OVERSIZE_OUTLINE, REPEATED_OUTLINE_OVERLAP, LOCATE_DEFAULTS, locateCards, oneOutlinePerNertsPile, outlinesRepeat, paleTableShare, regionRivalGroup, suppressNested, visiblePart, withCutCards, type LocatedCard, type LocateOptions } from './locate';
+import { addAsRivals, detectionScale, dropFragments, dropFrameOutlines, dropLinesHoldingCards, dropOversizeHoldingCards, dropRepeatedOutlines, keepSurestRivals, FRAGMENT_BACK_SHARE, FRAGMENT_FACE_SHARE, OVERSIZE_OUTLINE, REPEATED_OUTLINE_OVERLAP, LOCATE_DEFAULTS, locateCards, oneOutlinePerNertsPile, outlinesRepeat, paleTableShare, regionRivalGroup, suppressNested, visiblePart, withCutCards, type LocatedCard, type LocateOptions } from './locate';
 import { planeSizer } from './card-size';
 import { LOCATOR_ALIGN, locatorScaleForCard, locatorScales, refineLocated, runLocator, unionOfLocated } from './locator';
 import { loadInferenceModelFromDir, readModelMetadata } from './model-io';
@@ -492,7 +492,7 @@ export function keptByWholeRead(identity: Identity, rule = WHOLE_READ_KEEPS): bo
   return identity.kind === 'back' || (identity.kind === 'face' && !identity.byIndex && identity.confidence >= rule.minFace);
 }
 
-/** A face read at least this surely sizes the cards of an uncalibrated frame (see dropFragmentBacks). */
+/** A face read at least this surely sizes the cards of an uncalibrated frame (see dropFragments). */
 const SURE_FACE = 0.9;
 
 /** A play area covering at least this share of the frame is not cropped out of it (runLearnedLocator). */
@@ -786,10 +786,12 @@ class TfjsRecognizer implements CardRecognizer {
     const repeated = dropRepeatedOutlines(keepSurestRivals(kept, sureness), sameReading, sureness, REPEATED_OUTLINE_OVERLAP, oneCardWide);
     const isBack = (card: ReadCard) => card.id.identity.kind === 'back';
     const sureFace = (card: ReadCard) => card.id.identity.kind === 'face' && card.id.identity.confidence >= SURE_FACE;
-    // Calibration knows a card's size; without it, a "back" far smaller than the sure faces is a fragment of something else.
+    const unsureFace = (card: ReadCard) => card.id.identity.kind === 'face' && card.id.identity.confidence < SURE_FACE;
+    // Calibration knows a card's size; without it, a "back" or an unsure face far smaller than the sure faces is a fragment of something else.
+    const withoutFragments = (cards: ReadCard[]) => dropFragments(dropFragments(cards, isBack, sureFace, FRAGMENT_BACK_SHARE), unsureFace, sureFace, FRAGMENT_FACE_SHARE);
     const surest = this.plane
       ? dropOversizeHoldingCards(repeated, (card) => card.id.identity.confidence >= this.minConfidence, this.plane.cardWidthPx)
-      : dropLinesHoldingCards(dropFragmentBacks(repeated, isBack, sureFace), (card) => card.id.identity.confidence >= this.minConfidence);
+      : dropLinesHoldingCards(withoutFragments(repeated), (card) => card.id.identity.confidence >= this.minConfidence);
     // On a calibrated table, an unsure face around a back read more surely is no picture frame:
     // a dark back's cream border outlined whole can read as a face, its inner edge as the enrolled
     // back (LOOK_RESCUE; the 6-player score sort, session 34).

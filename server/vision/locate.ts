@@ -712,18 +712,31 @@ export function wholesOfPieces<T extends LocatedCard>(
 }
 
 /**
- * Drops backs far smaller than the frame's surely read faces: cards of one table are about one
- * size, and a back shows whole (a stock, a Nerts pile, a spread of sorted cards), so a "back" a
- * fraction of a card's area is a fragment of something else (a wood-grain sliver, a pale corner
- * of clutter beside a card). Only for frames with no calibration (which knows the card size and
- * filters by it already). Without `minSureFaces` sure faces to size against, nothing is dropped.
+ * Drops suspect cards far smaller than the frame's surely read faces: cards of one table are about
+ * one size, so a card a fraction of a card's area is a fragment of something else. Used for backs
+ * (a back shows whole: a stock, a Nerts pile, a spread of sorted cards; a "back" a fraction of a
+ * card is a wood-grain sliver or a pale corner of clutter, `FRAGMENT_BACK_SHARE`) and for faces
+ * read less than surely (a speck of wood grain or a cable's glint outlined by the learned locator,
+ * read as a 10C at 0.68 beside a KC thirty times its area: `FRAGMENT_FACE_SHARE`). Only for frames
+ * with no calibration (which knows the card size and filters by it already). Without
+ * `minSureFaces` sure faces to size against, nothing is dropped.
  */
-export function dropFragmentBacks<T extends LocatedCard>(cards: T[], isBack: (card: T) => boolean, isSureFace: (card: T) => boolean, minAreaShare = 0.3, minSureFaces = 1): T[] {
+export function dropFragments<T extends LocatedCard>(cards: T[], isSuspect: (card: T) => boolean, isSureFace: (card: T) => boolean, minAreaShare: number, minSureFaces = 1): T[] {
   const faceAreas = cards.filter(isSureFace).map((card) => polygonArea(card.corners)).sort((a, b) => a - b);
   if (faceAreas.length < minSureFaces) return cards;
   const typical = faceAreas[Math.floor(faceAreas.length / 2)];
-  return cards.filter((card) => !isBack(card) || polygonArea(card.corners) >= minAreaShare * typical);
+  return cards.filter((card) => !isSuspect(card) || polygonArea(card.corners) >= minAreaShare * typical);
 }
+
+/** A "back" under this share of the typical sure face's area is a fragment (dropFragments). */
+export const FRAGMENT_BACK_SHARE = 0.3;
+/**
+ * A face read less than surely under this share of the typical sure face's area is a fragment
+ * (dropFragments). On the real photos (session 47) the 8 faces this small were all false, the
+ * smallest real card was 0.3 of the typical one's area (a card far off in an oblique photo is
+ * about 0.4).
+ */
+export const FRAGMENT_FACE_SHARE = 0.2;
 
 /**
  * One outline per Nerts pile: a card found whole there (`single`) is the pile's top, and split

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CARD_ASPECT, INDEX_REGION } from '../../server/vision/classes';
-import { agreeOnSize, cornerHypotheses, dropFragmentBacks, dropFrameOutlines, dropRepeatedOutlines, wholesOfPieces, REPEATED_OUTLINE_OVERLAP, edgeSizedHypotheses, fillDarkCells, LOCATE_DEFAULTS, locateCards, mayHoldSeveral, oneOutlinePerNertsPile, orderCardQuad, paleTableShare, splitWidths, suppressNested, visiblePart, fitOnWhiter, keepSurestRivals, regionRivalGroup, resizedOutlines, grownOutlines, whiterThanCloth, whiterThanClothMask, withCutCards, type LocatedCard } from '../../server/vision/locate';
+import { agreeOnSize, cornerHypotheses, dropFragments, FRAGMENT_BACK_SHARE, FRAGMENT_FACE_SHARE, dropFrameOutlines, dropRepeatedOutlines, wholesOfPieces, REPEATED_OUTLINE_OVERLAP, edgeSizedHypotheses, fillDarkCells, LOCATE_DEFAULTS, locateCards, mayHoldSeveral, oneOutlinePerNertsPile, orderCardQuad, paleTableShare, splitWidths, suppressNested, visiblePart, fitOnWhiter, keepSurestRivals, regionRivalGroup, resizedOutlines, grownOutlines, whiterThanCloth, whiterThanClothMask, withCutCards, type LocatedCard } from '../../server/vision/locate';
 import { applyHomography, homographyFromPoints, polygonArea, shareInside } from '../../server/geometry';
 import { flatSizer } from '../../server/vision/card-size';
 import { loadOpenCv, type OpenCv } from '../../server/vision/opencv';
@@ -399,8 +399,25 @@ describe('quad helpers', () => {
     const faint = at(600, 230, 310, 'face', 0.4); // not sure enough to size the cards by
     const isBack = (c: { kind: string }) => c.kind === 'back';
     const sure = (c: { kind: string; confidence: number }) => c.kind === 'face' && c.confidence >= 0.9;
-    expect(dropFragmentBacks([face, sliver, stock, faint], isBack, sure)).toEqual([face, stock, faint]);
-    expect(dropFragmentBacks([sliver, stock, faint], isBack, sure)).toEqual([sliver, stock, faint]);
+    expect(dropFragments([face, sliver, stock, faint], isBack, sure, FRAGMENT_BACK_SHARE)).toEqual([face, stock, faint]);
+    expect(dropFragments([sliver, stock, faint], isBack, sure, FRAGMENT_BACK_SHARE)).toEqual([sliver, stock, faint]);
+  });
+  it('drops an unsure face far smaller than the sure ones (a speck of wood grain read as a 10C), not a far-off card', () => {
+    const at = (x: number, w: number, h: number, confidence: number) => ({
+      corners: [[x, 0], [x + w, 0], [x + w, h], [x, h]] as Quad,
+      source: 'net' as const,
+      support: 1,
+      confidence,
+    });
+    const king = at(0, 240, 300, 0.99);
+    const speck = at(400, 24, 30, 0.68); // 1 % of the king's area
+    const farOff = at(600, 150, 190, 0.7); // 40 %: a card further from the camera
+    const sureSpeck = at(800, 24, 30, 0.95); // read surely: kept
+    const unsure = (c: { confidence: number }) => c.confidence < 0.9;
+    const sure = (c: { confidence: number }) => c.confidence >= 0.9;
+    expect(dropFragments([king, speck, farOff, sureSpeck], unsure, sure, FRAGMENT_FACE_SHARE)).toEqual([king, farOff, sureSpeck]);
+    // Nothing sure to size the cards by: nothing is dropped.
+    expect(dropFragments([speck, farOff], unsure, sure, FRAGMENT_FACE_SHARE)).toEqual([speck, farOff]);
   });
   it('drops a quad nested in a bigger card but keeps equal-size overlaps', () => {
     const big: LocatedCard = { corners: [[0, 0], [63, 0], [63, 88], [0, 88]], source: 'single', support: 1 };
