@@ -14,7 +14,7 @@ import { existsSync, promises as fs, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ALL_CARD_CODES, isCardCode, RANKS } from '../../server/game/cards';
 import { createRecognizer, DEFAULT_MODEL_DIR, type CardRecognizer, type RecognizerConfig } from '../../server/vision/index';
-import { Confusion, matchBoxes, parseLabelsCsv, rankOfLabel, type PredictedBox } from '../lib/metrics';
+import { Confusion, matchBoxes, parseLabelsCsv, predictedBox, rankOfLabel, type PredictedBox } from '../lib/metrics';
 import { confusionSvg, mistakesSvg, writeOverlayPng, writeSvgAsPng } from '../lib/plots';
 import { writeRenderedEvalSet } from '../lib/rendered';
 import { REPO_ROOT } from '../lib/shared-data';
@@ -268,19 +268,9 @@ async function evalPhotos(recognizer: CardRecognizer, args: EvalArgs): Promise<E
     // A card under others is reported with the part that shows, as the labels box it: that part is
     // matched, and drawn.
     const outlines = result.cards.map((c) => (c.visible ?? c.corners).map(([x, y]) => [x * sx, y * sy] as const));
-    const preds: PredictedBox[] = result.cards.map((c, i) => {
-      const xs = outlines[i].map((p) => p[0]);
-      const ys = outlines[i].map((p) => p[1]);
-      return {
-        xmin: Math.min(...xs),
-        xmax: Math.max(...xs),
-        ymin: Math.min(...ys),
-        ymax: Math.max(...ys),
-        cx: xs.reduce((a, b) => a + b) / 4,
-        cy: ys.reduce((a, b) => a + b) / 4,
-        label: c.kind === 'face' && c.code ? c.code : 'back',
-      };
-    });
+    const width = entry.width || result.width;
+    const height = entry.height || result.height;
+    const preds: PredictedBox[] = result.cards.map((c, i) => predictedBox(outlines[i], width, height, c.kind === 'face' && c.code ? c.code : 'back'));
     const match = matchBoxes(entry.boxes, preds);
     const matched = new Set(match.values());
     preds.forEach((p, i) => {
@@ -289,8 +279,6 @@ async function evalPhotos(recognizer: CardRecognizer, args: EvalArgs): Promise<E
     // A photo with a card missed or a card reported where none is labelled: drawn, to be looked at.
     if (match.size < entry.boxes.length || matched.size < preds.length) {
       const drawn = result.cards.map((c, i) => ({ corners: outlines[i], label: preds[i].label, confidence: c.confidence, matched: matched.has(i) }));
-      const width = entry.width || result.width;
-      const height = entry.height || result.height;
       await fs.mkdir(path.join(args.out, 'mistakes'), { recursive: true });
       await writeOverlayPng(data, width, height, mistakesSvg(width, height, entry.boxes, new Set(match.keys()), drawn), path.join(args.out, 'mistakes', `${path.basename(file)}.png`));
       drawnPhotos++;

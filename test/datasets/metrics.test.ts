@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Confusion, canMatch, iou, matchBoxes, parseLabelsCsv, rankOfLabel, type PredictedBox } from '../../datasets/lib/metrics';
+import { Confusion, canMatch, iou, matchBoxes, parseLabelsCsv, predictedBox, rankOfLabel, type PredictedBox } from '../../datasets/lib/metrics';
 
 const box = (xmin: number, ymin: number, xmax: number, ymax: number) => ({ xmin, ymin, xmax, ymax });
 const pred = (xmin: number, ymin: number, xmax: number, ymax: number, label = 'AS'): PredictedBox => ({ ...box(xmin, ymin, xmax, ymax), cx: (xmin + xmax) / 2, cy: (ymin + ymax) / 2, label });
@@ -19,6 +19,18 @@ describe('box matching', () => {
     const m = matchBoxes(labels, [pred(0, 0, 10, 14), pred(1, 1, 11, 15)]);
     expect(m.size).toBe(1);
     expect(m.get(0)).toBe(0);
+  });
+  it('matches a card outlined whole beyond the image edge to its label, the part inside the image', () => {
+    // IMG_2642's AC: labelled 0..55 x 0..97, outlined whole from x -57 and y -33.
+    const label = { ...box(0, 0, 55, 97), label: 'AC' };
+    const outline = [[-48, -33], [55, -26], [46, 95], [-57, 87]] as const;
+    const unclipped = pred(-57, -33, 55, 95, 'AC');
+    expect(canMatch(label, unclipped)).toBe(false);
+    const clipped = predictedBox(outline, 378, 504, 'AC');
+    expect([clipped.xmin, clipped.ymin, clipped.xmax, clipped.ymax]).toEqual([0, 0, 55, 95]);
+    expect(matchBoxes([label], [clipped]).get(0)).toBe(0);
+    // Inside the image nothing changes.
+    expect(predictedBox([[10, 20], [30, 20], [30, 50], [10, 50]], 378, 504, 'AS')).toEqual(pred(10, 20, 30, 50));
   });
   it('keeps two copies of the same face apart (never merge by class)', () => {
     const labels = [{ ...box(0, 0, 10, 14), label: 'QH' }, { ...box(50, 0, 60, 14), label: 'QH' }];
