@@ -358,6 +358,21 @@ function sameHypothesis(other: ReadCard, card: ReadCard, code: string | undefine
   return HYPOTHESES.has(other.source) && identity.kind === 'face' && identity.code === code && outlinesRepeat(card.corners, other.corners);
 }
 
+/** An outline this much inside a hypothesis lies on no part of the card beyond it (ownPart). */
+const OWN_PART_INSIDE = 0.9;
+
+/**
+ * Whether `other`, read as the same face, outlines a part of the card `card` guesses (a straight-
+ * edge or learned outline of the strip that shows): it lies almost wholly inside the guess, so it
+ * is the card under others itself, not a card on top. Photo IMG_2616: a JC strip beside a 10D,
+ * outlined by its straight edges and read as JC, hid the JC's hypothesis as "the card on top of it
+ * again", and the hypothesis was reported whole, across the 10D.
+ */
+function ownPart(other: ReadCard, card: ReadCard, code: string | undefined): boolean {
+  const identity = other.id.identity;
+  return identity.kind === 'face' && identity.code === code && shareInside(other.corners, card.corners) >= OWN_PART_INSIDE;
+}
+
 /**
  * Whether a card read by its corner (`visible`) shows that corner outside `bigger`: then it is no
  * picture frame of that card (suppressNested) but a card lying under it, its strip beside it.
@@ -407,7 +422,9 @@ export function coveredCards(cards: ReadCard[], onTop: ReadCard[], floor: number
     // A card cut by the frame's edge (withCutCards) shows its in-frame part already, read like a strip.
     if (card.visible) return { ...card, id: { ...card.id, identity } };
     const box = boundingRect(card.corners);
-    const covers = onTop.filter((other) => other !== card && rectsOverlap(box, boundingRect(other.corners)) && coversPart(card, other) && !sameHypothesis(other, card, identity.code));
+    const covers = onTop.filter(
+      (other) => other !== card && rectsOverlap(box, boundingRect(other.corners)) && coversPart(card, other) && !sameHypothesis(other, card, identity.code) && !ownPart(other, card, identity.code),
+    );
     if (!covers.length) return undefined;
     if (covers.some((other) => other.id.identity.kind === 'face' && other.id.identity.code === identity.code)) return undefined;
     const part = visiblePart(card.corners, covers.map((other) => other.corners), INDEX_REGION);

@@ -485,6 +485,19 @@ describe('coveredCards', () => {
     expect(coveredCards([card(0, 'split', face('QC', 0.9), face('9S', 0.3))], [top], 0.6)).toEqual([undefined]);
     expect(coveredCards([card(0, 'split', face('9S', 0.5), face('9S', 0.3))], [top], 0.6)).toEqual([undefined]);
   });
+  it('does not take an outline of the strip itself, read as the same face, for a card on top (photo IMG_2616: a JC beside a 10D)', () => {
+    const top = card(0, 'single', face('10D', 0.99), null);
+    const under = card(40, 'split', face('JC', 0.95), face('JC', 0.94));
+    // The strip that shows (x 63..103), outlined by its straight edges and read as JC.
+    const strip = { ...card(64, 'single', face('JC', 0.93), face('JC', 0.46)), source: 'lines' as const, corners: [[64, 2], [102, 2], [102, 86], [64, 86]] as Quad };
+    const sure = [top, under, strip];
+    const [, b] = coveredCards(sure, sure, 0.6);
+    expect(b).toMatchObject({ id: { identity: { kind: 'face', code: 'JC' } }, corners: under.corners });
+    expect(b!.visible![0][0]).toBeGreaterThan(62);
+    // A same-face outline reaching beyond the guess is still a card on top.
+    const beyond = { ...strip, corners: [[64, 2], [140, 2], [140, 86], [64, 86]] as Quad };
+    expect(coveredCards([top, under, beyond], [top, under, beyond], 0.6)[1]).toBeUndefined();
+  });
   it('does not take two guesses at one card under others for a card on top of it (photo IMG_2599: a KC strip beside a JD)', () => {
     const top = card(40, 'single', face('JD', 0.99), null);
     // The KC's size guessed twice by the blob's split: both read it surely, whole and by its corner.
