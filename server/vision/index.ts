@@ -38,7 +38,7 @@ import {
   type IdentityReading,
 } from './identify';
 import { runCnn, runLocate, type Helper, type LocatePart, type RunCnn, type RunLocate } from './inference';
-import { addAsRivals, detectionScale, dropFragments, dropFrameOutlines, dropLinesHoldingCards, dropOversizeHoldingCards, dropRepeatedOutlines, keepSurestRivals, FRAGMENT_BACK_SHARE, FRAGMENT_FACE_SHARE, OVERSIZE_OUTLINE, REPEATED_OUTLINE_OVERLAP, LOCATE_DEFAULTS, locateCards, oneOutlinePerNertsPile, outlinesRepeat, paleTableShare, regionRivalGroup, suppressNested, visiblePart, withCutCards, type LocatedCard, type LocateOptions } from './locate';
+import { addAsRivals, detectionScale, dropFragments, dropFrameOutlines, dropLinesHoldingCards, dropOversizeHoldingCards, dropRepeatedOutlines, keepSurestRivals, FRAGMENT_BACK_SHARE, FRAGMENT_FACE_SHARE, OVERSIZE_OUTLINE, REPEATED_OUTLINE_OVERLAP, LOCATE_DEFAULTS, locateCards, oneOutlinePerNertsPile, outlinesRepeat, paleTableShare, regionRivalGroup, suppressNested, visiblePart, wholesOfPieces, withCutCards, type LocatedCard, type LocateOptions } from './locate';
 import { planeSizer } from './card-size';
 import { LOCATOR_ALIGN, locatorScaleForCard, locatorScales, refineLocated, runLocator, unionOfLocated } from './locator';
 import { loadInferenceModelFromDir, readModelMetadata } from './model-io';
@@ -800,7 +800,8 @@ class TfjsRecognizer implements CardRecognizer {
     // An outline holding two pieces read alike is that card (wholesOfPieces): with a calibration, only one no wider than a card.
     const plane = this.plane;
     const oneCardWide = (card: ReadCard) => !plane || quadShortSide(card.corners) <= plane.cardWidthPx * OVERSIZE_OUTLINE;
-    const repeated = dropRepeatedOutlines(keepSurestRivals(kept, sureness), sameReading, sureness, REPEATED_OUTLINE_OVERLAP, oneCardWide);
+    const wholes = new Set(wholesOfPieces(kept, sameReading, sureness, REPEATED_OUTLINE_OVERLAP, oneCardWide).map((i) => kept[i]));
+    const repeated = dropRepeatedOutlines(keepSurestRivals(kept, sureness, wholes), sameReading, sureness, REPEATED_OUTLINE_OVERLAP, oneCardWide);
     const isBack = (card: ReadCard) => card.id.identity.kind === 'back';
     const sureFace = (card: ReadCard) => card.id.identity.kind === 'face' && card.id.identity.confidence >= SURE_FACE;
     const unsureFace = (card: ReadCard) => card.id.identity.kind === 'face' && card.id.identity.confidence < SURE_FACE;

@@ -489,13 +489,20 @@ export function withCutCards(cards: LocatedCard[], width: number, height: number
   return out;
 }
 
-/** Of each rival group (other outlines of one detection), the card read most surely; cards with no group all stay. */
-export function keepSurestRivals<T extends LocatedCard>(cards: T[], confidence: (card: T) => number): T[] {
+/**
+ * Of each rival group (other outlines of one detection), the card read most surely; cards with no
+ * group all stay. A `preferred` card (a whole whose pieces were outlined too, wholesOfPieces)
+ * outranks its rivals however surely they read: photo IMG_2610's JD, outlined whole at 0.992 and
+ * by straight edges 17 px short at 0.993, lost to the short outline, which its two outlined halves
+ * stuck out of, and the halves stayed as two JDs.
+ */
+export function keepSurestRivals<T extends LocatedCard>(cards: T[], confidence: (card: T) => number, preferred: ReadonlySet<T> = new Set()): T[] {
+  const rank = (card: T) => (preferred.has(card) ? 1 : 0) + confidence(card);
   const best = new Map<number, T>();
   for (const card of cards) {
     if (card.rivalGroup === undefined) continue;
     const held = best.get(card.rivalGroup);
-    if (!held || confidence(card) > confidence(held)) best.set(card.rivalGroup, card);
+    if (!held || rank(card) > rank(held)) best.set(card.rivalGroup, card);
   }
   return cards.filter((card) => card.rivalGroup === undefined || best.get(card.rivalGroup) === card);
 }

@@ -707,4 +707,20 @@ describe('regionRivalGroup', () => {
     const cards = [card(regionRivalGroup(-1000, -1)!, 0.4), card(regionRivalGroup(-1000, -1)!, 0.9), card(regionRivalGroup(-2000, -1)!, 0.5)];
     expect(keepSurestRivals(cards, (c) => c.confidence).map((c) => c.confidence)).toEqual([0.9, 0.5]);
   });
+  it('keeps a whole whose pieces were outlined too over a rival read a hair more surely (photo IMG_2610: a JD)', () => {
+    const quad = (x0: number, y0: number, x1: number, y1: number): Quad => [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
+    const at = (corners: Quad, confidence: number, rivalGroup?: number) => ({ corners, source: 'split' as const, support: 1, confidence, code: 'JD', ...(rivalGroup === undefined ? {} : { rivalGroup }) });
+    const whole = at(quad(0, 0, 110, 165), 0.992, -3);
+    const short = at(quad(2, 17, 108, 165), 0.993, -3); // straight edges, 17 px short at the top
+    const upper = at(quad(5, 2, 85, 122), 0.994); // the card's halves, outlined on their own
+    const lower = at(quad(25, 50, 105, 163), 0.973);
+    const cards = [whole, short, upper, lower];
+    const wholes = new Set(wholesOfPieces(cards, (c) => c.code, (c) => c.confidence).map((i) => cards[i]));
+    expect([...wholes]).toEqual([whole]);
+    expect(keepSurestRivals(cards, (c) => c.confidence)).toEqual([short, upper, lower]);
+    const kept = keepSurestRivals(cards, (c) => c.confidence, wholes);
+    expect(kept).toEqual([whole, upper, lower]);
+    // Then the halves are the whole's repeats: one JD.
+    expect(dropRepeatedOutlines(kept, (c) => c.code, (c) => c.confidence)).toEqual([whole]);
+  });
 });
