@@ -114,7 +114,8 @@ class IndexNet(nn.Module):
 # ---------------------------------------------------------------- TF.js layers format
 
 def tf_weights(model):
-    """name -> numpy array in TF layout, for every weight a TF.js manifest names."""
+    """name -> numpy array in TF layout, for every weight a TF.js manifest names: the conv blocks
+    (`model.convs`), dense layers and plain convolutions (such as the locator's `head`) among its children."""
     out = {}
     for name, block in model.convs.items():
         out[f'{name}_conv/kernel'] = block.conv.weight.detach().cpu().permute(2, 3, 1, 0).numpy()
@@ -126,6 +127,10 @@ def tf_weights(model):
         if isinstance(module, nn.Linear):
             out[f'{name}/kernel'] = module.weight.detach().cpu().t().numpy()
             out[f'{name}/bias'] = module.bias.detach().cpu().numpy()
+        elif isinstance(module, nn.Conv2d):
+            out[f'{name}/kernel'] = module.weight.detach().cpu().permute(2, 3, 1, 0).numpy()
+            if module.bias is not None:
+                out[f'{name}/bias'] = module.bias.detach().cpu().numpy()
     return out
 
 
@@ -137,7 +142,7 @@ def manifest_weights(template_dir):
 
 
 def load_tfjs(model, model_dir):
-    """Loads a TF.js layers model's weights (same topology) into `model`."""
+    """Loads a TF.js layers model's weights (same topology) into `model` (the layout of tf_weights)."""
     model_json, specs = manifest_weights(model_dir)
     paths = [p for group in model_json['weightsManifest'] for p in group['paths']]
     blob = b''.join(open(os.path.join(model_dir, p), 'rb').read() for p in paths)
@@ -146,17 +151,22 @@ def load_tfjs(model, model_dir):
         count = int(np.prod(spec['shape'])) if spec['shape'] else 1
         values[spec['name']] = np.frombuffer(blob, '<f4', count, offset).reshape(spec['shape'])
         offset += count * 4
+    t = lambda name: torch.from_numpy(values[name].copy())
     with torch.no_grad():
         for name, block in model.convs.items():
-            block.conv.weight.copy_(torch.from_numpy(values[f'{name}_conv/kernel'].transpose(3, 2, 0, 1).copy()))
-            block.bn.weight.copy_(torch.from_numpy(values[f'{name}_bn/gamma'].copy()))
-            block.bn.bias.copy_(torch.from_numpy(values[f'{name}_bn/beta'].copy()))
-            block.bn.running_mean.copy_(torch.from_numpy(values[f'{name}_bn/moving_mean'].copy()))
-            block.bn.running_var.copy_(torch.from_numpy(values[f'{name}_bn/moving_variance'].copy()))
+            block.conv.weight.copy_(t(f'{name}_conv/kernel').permute(3, 2, 0, 1))
+            block.bn.weight.copy_(t(f'{name}_bn/gamma'))
+            block.bn.bias.copy_(t(f'{name}_bn/beta'))
+            block.bn.running_mean.copy_(t(f'{name}_bn/moving_mean'))
+            block.bn.running_var.copy_(t(f'{name}_bn/moving_variance'))
         for name, module in model.named_children():
             if isinstance(module, nn.Linear):
-                module.weight.copy_(torch.from_numpy(values[f'{name}/kernel'].T.copy()))
-                module.bias.copy_(torch.from_numpy(values[f'{name}/bias'].copy()))
+                module.weight.copy_(t(f'{name}/kernel').T)
+                module.bias.copy_(t(f'{name}/bias'))
+            elif isinstance(module, nn.Conv2d):
+                module.weight.copy_(t(f'{name}/kernel').permute(3, 2, 0, 1))
+                if module.bias is not None:
+                    module.bias.copy_(t(f'{name}/bias'))
 
 
 def save_tfjs(model, template_dir, out_dir, metadata, weights_file='weights.bin'):

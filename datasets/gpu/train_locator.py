@@ -42,7 +42,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from train_cards import Augmenter, ConvBlock, box_blur, manifest_weights  # noqa: E402
+from train_cards import Augmenter, ConvBlock, box_blur, load_tfjs, save_tfjs  # noqa: E402
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 TEMPLATE = os.path.join(REPO, 'models', 'card-locator')
@@ -82,54 +82,9 @@ class LocatorNet(nn.Module):
         return self.head(y)
 
 
-def tf_weights(model):
-    out = {}
-    for name, block in model.convs.items():
-        out[f'{name}_conv/kernel'] = block.conv.weight.detach().cpu().permute(2, 3, 1, 0).numpy()
-        out[f'{name}_bn/gamma'] = block.bn.weight.detach().cpu().numpy()
-        out[f'{name}_bn/beta'] = block.bn.bias.detach().cpu().numpy()
-        out[f'{name}_bn/moving_mean'] = block.bn.running_mean.detach().cpu().numpy()
-        out[f'{name}_bn/moving_variance'] = block.bn.running_var.detach().cpu().numpy()
-    out['head/kernel'] = model.head.weight.detach().cpu().permute(2, 3, 1, 0).numpy()
-    out['head/bias'] = model.head.bias.detach().cpu().numpy()
-    return out
-
-
-def load_tfjs(model, model_dir):
-    model_json, specs = manifest_weights(model_dir)
-    paths = [p for group in model_json['weightsManifest'] for p in group['paths']]
-    blob = b''.join(open(os.path.join(model_dir, p), 'rb').read() for p in paths)
-    values, offset = {}, 0
-    for spec in specs:
-        count = int(np.prod(spec['shape'])) if spec['shape'] else 1
-        values[spec['name']] = np.frombuffer(blob, '<f4', count, offset).reshape(spec['shape'])
-        offset += count * 4
-    t = lambda name: torch.from_numpy(values[name].copy())
-    with torch.no_grad():
-        for name, block in model.convs.items():
-            block.conv.weight.copy_(t(f'{name}_conv/kernel').permute(3, 2, 0, 1))
-            block.bn.weight.copy_(t(f'{name}_bn/gamma'))
-            block.bn.bias.copy_(t(f'{name}_bn/beta'))
-            block.bn.running_mean.copy_(t(f'{name}_bn/moving_mean'))
-            block.bn.running_var.copy_(t(f'{name}_bn/moving_variance'))
-        model.head.weight.copy_(t('head/kernel').permute(3, 2, 0, 1))
-        model.head.bias.copy_(t('head/bias'))
-
-
-def save_tfjs(model, out_dir, metadata):
-    model_json, specs = manifest_weights(TEMPLATE)
-    weights = tf_weights(model)
-    os.makedirs(out_dir, exist_ok=True)
-    with open(os.path.join(out_dir, 'weights.bin'), 'wb') as f:
-        for spec in specs:
-            value = weights[spec['name']]
-            if list(value.shape) != list(spec['shape']):
-                raise ValueError(f"{spec['name']}: shape {value.shape} but the template has {spec['shape']}")
-            f.write(np.ascontiguousarray(value, dtype='<f4').tobytes())
-    model_json['weightsManifest'] = [{'paths': ['weights.bin'], 'weights': specs}]
-    model_json['userDefinedMetadata'] = metadata
-    with open(os.path.join(out_dir, 'model.json'), 'w') as f:
-        json.dump(model_json, f)
+def save_locator(model, out_dir, metadata):
+    """Writes the locator as a TF.js layers model (the committed one's topology and manifest order)."""
+    save_tfjs(model, TEMPLATE, out_dir, metadata)
 
 
 # ---------------------------------------------------------------- data
@@ -365,7 +320,7 @@ def main():
 
     if args.check:
         loss, recall, precision = validate()
-        save_tfjs(model, args.out, meta(0, 0, {}))
+        save_locator(model, args.out, meta(0, 0, {}))
         # Fixed windows for the TypeScript side to compare: the cards in window pixels and the
         # targets encoded here (test/locator-targets.test.ts holds one such file), the windows and
         # the net's outputs for them (the TF.js model must give the same).
@@ -407,10 +362,10 @@ def main():
         last_eval = time.time()
         f1 = 2 * recall * precision / max(recall + precision, 1e-9)
         extra = {'validLoss': loss, 'windowRecall': recall, 'windowPrecision': precision, 'history': history}
-        save_tfjs(model, os.path.join(args.out, 'last'), meta(step, elapsed, extra))
+        save_locator(model, os.path.join(args.out, 'last'), meta(step, elapsed, extra))
         if loss < best['validLoss']:
             best.update(row, f1=f1)
-            save_tfjs(model, os.path.join(args.out, 'best'), meta(step, elapsed, extra))
+            save_locator(model, os.path.join(args.out, 'best'), meta(step, elapsed, extra))
 
     model.train()
     while True:
