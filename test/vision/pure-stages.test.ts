@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ALL_CARD_CODES, type CardCode } from '../../server/game/cards';
 import { classMeaning, classNames, FIRST_BACK_CLASS, OTHER_CLASS } from '../../server/vision/classes';
 import { decodeFrame } from '../../server/vision/decode';
-import { agreeingFace, coveredCards, dueForRereading, showsBeside, FAINT_REREAD_MS, keptByWholeRead, ONE_WAY_BELOW_PX, rememberedBack, turnPolicy, WHOLE_READ_KEEPS } from '../../server/vision/index';
+import { agreeingFace, coveredCards, dropUnsureOverSure, dueForRereading, showsBeside, FAINT_REREAD_MS, keptByWholeRead, ONE_WAY_BELOW_PX, rememberedBack, turnPolicy, WHOLE_READ_KEEPS } from '../../server/vision/index';
 import { BackLooks, backByLooks, backConfidence, EnrollmentStore, LOOK_RESCUE, mayBeBack } from '../../server/vision/enrollment';
 import { backEvidence, BACK_EVIDENCE_FROM, decideFromIndex, decideIdentity, identityOutputs, readingRows, rejectIndexless, type Identity, type IndexReading } from '../../server/vision/identify';
 import { playArea, tablePlane, zoneAt } from '../../server/vision/rectify';
@@ -424,6 +424,27 @@ describe('decodeFrame', () => {
   it('passes raw RGB through', async () => {
     const data = new Uint8Array(12).fill(7);
     expect(await decodeFrame({ kind: 'rgb', data, width: 2, height: 2 })).toEqual({ data, width: 2, height: 2 });
+  });
+});
+
+describe('dropUnsureOverSure', () => {
+  const quad = (x0: number, y0: number, x1: number, y1: number): Quad => [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
+  const face = (code: CardCode, confidence: number): Identity => ({ kind: 'face', code, confidence });
+  const read = (corners: Quad, identity: Identity, fromIndex: Identity | null) => ({ corners, id: { identity, scale: 'full' as const, embedding: new Float32Array(4), fromIndex } });
+  it('drops an unsure face its corner does not name lying mostly over a card both models name surely (photo IMG_2622: a "JS" over a KS)', () => {
+    const ks = read(quad(162, 291, 280, 456), face('KS', 0.98), face('KS', 0.9));
+    const js = read(quad(182, 264, 284, 419), face('JS', 0.79), face('AS', 0.12));
+    const tenC = read(quad(35, 231, 211, 479), face('10C', 1), face('10C', 0.97));
+    expect(dropUnsureOverSure([tenC, ks, js])).toEqual([tenC, ks]);
+  });
+  it('keeps an unsure face its corner names, one beside the sure card, and everything over a card only one model is sure of', () => {
+    const ks = read(quad(162, 291, 280, 456), face('KS', 0.98), face('KS', 0.9));
+    const agreed = read(quad(182, 264, 284, 419), face('JS', 0.79), face('JS', 0.5));
+    const beside = read(quad(270, 291, 390, 456), face('JS', 0.79), null); // 8 % of it over the KS
+    expect(dropUnsureOverSure([ks, agreed, beside])).toEqual([ks, agreed, beside]);
+    const wholeOnly = read(quad(162, 291, 280, 456), face('KS', 0.98), face('KS', 0.5));
+    const over = read(quad(182, 264, 284, 419), face('JS', 0.79), face('AS', 0.12));
+    expect(dropUnsureOverSure([wholeOnly, over])).toEqual([wholeOnly, over]);
   });
 });
 
