@@ -518,6 +518,33 @@ def accuracy(task, model, images, device, indices, strength, seed, repeats=1):
     return right / len(all_idx)
 
 
+# ---------------------------------------------------------------- training helpers (shared with train_locator.py)
+
+def torch_device(name, seed):
+    """The device to train on, seeded; on CUDA with cuDNN autotuning and TF32 matrix products."""
+    torch.manual_seed(seed)
+    device = torch.device(name)
+    if device.type == 'cuda':
+        torch.backends.cudnn.benchmark = True
+        torch.backends.cuda.matmul.allow_tf32 = True
+        torch.backends.cudnn.allow_tf32 = True
+    return device
+
+
+def adamw(model, lr, weight_decay):
+    """AdamW with weight decay on kernels only (not on biases or BatchNorm scales)."""
+    decay, no_decay = [], []
+    for _, param in model.named_parameters():
+        (decay if param.dim() > 1 else no_decay).append(param)
+    return torch.optim.AdamW([{'params': decay, 'weight_decay': weight_decay}, {'params': no_decay, 'weight_decay': 0}], lr=lr)
+
+
+def set_schedule(opt, lr, step, progress, warmup=300):
+    """A linear warm-up over `warmup` steps, then a cosine over the time budget (`progress` 0..1)."""
+    for group in opt.param_groups:
+        group['lr'] = lr * min(1.0, (step + 1) / warmup) * 0.5 * (1 + math.cos(math.pi * progress))
+
+
 def metadata(template_dir, step, seconds, extra):
     with open(os.path.join(template_dir, 'model.json')) as f:
         md = dict(json.load(f)['userDefinedMetadata'])
@@ -546,12 +573,7 @@ def main():
     p.add_argument('--device', default='cuda' if torch.cuda.is_available() else 'cpu')
     args = p.parse_args()
 
-    torch.manual_seed(args.seed)
-    device = torch.device(args.device)
-    if device.type == 'cuda':
-        torch.backends.cudnn.benchmark = True
-        torch.backends.cuda.matmul.allow_tf32 = True
-        torch.backends.cudnn.allow_tf32 = True
+    device = torch_device(args.device, args.seed)
     started = time.time()
     manifest, images = load_pack(args.pack, device)
     task = IdentityTask(manifest, device, args.fragments, args.margins) if args.model == 'identity' else IndexTask(manifest, device)
@@ -573,10 +595,7 @@ def main():
         print(json.dumps({'model': args.model, 'validAcc': valid, 'heldoutDeckAcc': heldout}))
         return
 
-    decay, no_decay = [], []
-    for name, param in model.named_parameters():
-        (decay if param.dim() > 1 else no_decay).append(param)
-    opt = torch.optim.AdamW([{'params': decay, 'weight_decay': args.weight_decay}, {'params': no_decay, 'weight_decay': 0}], lr=args.lr)
+    opt = adamw(model, args.lr, args.weight_decay)
     aug = Augmenter(images, device, args.seed + 100)
     history, best = [], {'validAcc': -1}
     step, loss_sum, right_sum, seen = 0, 0.0, 0.0, 0
@@ -607,9 +626,7 @@ def main():
         t = (time.time() - train_start) / args.seconds
         if t >= 1:
             break
-        warm = min(1.0, (step + 1) / 300)
-        for group in opt.param_groups:
-            group['lr'] = args.lr * warm * 0.5 * (1 + math.cos(math.pi * t))
+        set_schedule(opt, args.lr, step, t)
         idx = task.pool[torch.randint(len(task.pool), (args.batch,), device=device, generator=aug.gen)]
         x, y = task.batch(aug, idx, args.strength)
         loss, right = task.loss_and_right(model, x, y)

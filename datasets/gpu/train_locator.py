@@ -42,7 +42,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from train_cards import Augmenter, ConvBlock, box_blur, load_tfjs, save_tfjs  # noqa: E402
+from train_cards import Augmenter, ConvBlock, adamw, box_blur, load_tfjs, save_tfjs, set_schedule, torch_device  # noqa: E402
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 TEMPLATE = os.path.join(REPO, 'models', 'card-locator')
@@ -262,12 +262,7 @@ def main():
     if args.window % 32:
         sys.exit('--window must be a multiple of 32')
 
-    torch.manual_seed(args.seed)
-    device = torch.device(args.device)
-    if device.type == 'cuda':
-        torch.backends.cudnn.benchmark = True
-        torch.backends.cuda.matmul.allow_tf32 = True
-        torch.backends.cudnn.allow_tf32 = True
+    device = torch_device(args.device, args.seed)
     started = time.time()
     frames = Frames(args.pack, device)
     m = frames.manifest
@@ -340,10 +335,7 @@ def main():
         print(json.dumps({'validLoss': loss, 'windowRecall': recall, 'windowPrecision': precision, 'frames': idx.tolist()}))
         return
 
-    decay, no_decay = [], []
-    for name, param in model.named_parameters():
-        (decay if param.dim() > 1 else no_decay).append(param)
-    opt = torch.optim.AdamW([{'params': decay, 'weight_decay': args.weight_decay}, {'params': no_decay, 'weight_decay': 0}], lr=args.lr)
+    opt = adamw(model, args.lr, args.weight_decay)
     aug = Augmenter(None, device, args.seed + 100)
     history, best = [], {'validLoss': float('inf')}
     step, loss_sum, seen = 0, 0.0, 0
@@ -372,9 +364,7 @@ def main():
         progress = (time.time() - train_start) / args.seconds
         if progress >= 1:
             break
-        warm = min(1.0, (step + 1) / 300)
-        for group in opt.param_groups:
-            group['lr'] = args.lr * warm * 0.5 * (1 + math.cos(math.pi * progress))
+        set_schedule(opt, args.lr, step, progress)
         idx = frames.train[torch.randint(len(frames.train), (args.batch,), device=device, generator=aug.gen)]
         x, corners = windows(frames, idx, args.window, aug)
         y = encode_targets(corners, frames.visible[idx], args.window, t, stride)
