@@ -154,7 +154,7 @@ def windows(frames, idx, size, aug, augment=True):
         r2 = F.avg_pool2d(out, 5, 1, 2, count_include_pad=False)
         out = torch.where((blurred & ~wide)[:, None, None, None], r1, torch.where((blurred & wide)[:, None, None, None], r2, out))
         out = aug.photometric(out, 1.0)
-    # frame -> window: the inverse of [[cos, -sin], [sin, cos]] / zoom... scaled
+    # frame -> window: the inverse of the rotation-and-scale [[cos, -sin], [sin, cos]] (det = 1 / zoom²), then the shift
     det = cos * cos + sin * sin
     px = frames.corners[idx][..., 0] - c[:, None, None]
     py = frames.corners[idx][..., 1] - f[:, None, None]
@@ -226,7 +226,7 @@ def locator_loss(y_true, y_pred, geometry_floor):
 
 
 @torch.no_grad()
-def window_scores(model, y_pred, y_true, threshold=0.35):
+def window_scores(y_pred, y_true, threshold=0.35):
     """Peaks found (3x3 maxima above `threshold`) against target centres (heat 1): recall and precision on windows."""
     prob = torch.sigmoid(y_pred[:, :1])
     peak = (prob >= threshold) & (prob == F.max_pool2d(prob, 3, 1, 1))
@@ -295,7 +295,7 @@ def main():
         for x, y in valid_batches:
             out = model(x)
             loss += float(locator_loss(y, out, t['geometryFloor']))
-            r, pr = window_scores(model, out, y)
+            r, pr = window_scores(out, y)
             recall += r
             precision += pr
         model.train()
