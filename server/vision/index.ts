@@ -40,7 +40,8 @@ import {
 import { runCnn, runLocate, type Helper, type LocatePart, type RunCnn, type RunLocate } from './inference';
 import { addAsRivals, detectionScale, dropFragments, dropFrameOutlines, dropLinesHoldingCards, dropOversizeHoldingCards, dropRepeatedOutlines, keepSurestRivals, FRAGMENT_BACK_SHARE, FRAGMENT_FACE_SHARE, OVERSIZE_OUTLINE, REPEATED_OUTLINE_OVERLAP, LOCATE_DEFAULTS, locateCards, oneOutlinePerNertsPile, outlinesRepeat, paleTableShare, regionRivalGroup, suppressNested, visiblePart, wholesOfPieces, withCutCards, type LocatedCard, type LocateOptions } from './locate';
 import { planeSizer } from './card-size';
-import { LOCATOR_ALIGN, locatorScaleForCard, locatorScales, refineLocated, runLocator, unionOfLocated } from './locator';
+import { cardOfSizeAbout, LOCATOR_ALIGN, locatorScaleForCard, locatorScales, refineLocated, runLocator, SURE_DETECTION, typicalCardSize, unionOfLocated } from './locator';
+import { toGrey } from './refine';
 import { loadInferenceModelFromDir, readModelMetadata } from './model-io';
 import { loadOpenCv, type OpenCv } from './opencv';
 import { pileReadAsNoCard, placesToProbe, PROBE_DEFAULTS, probeDue, probePile, probeSpanPolygon, rememberCentreCards, type LastProbe, type RememberedCard } from './probe';
@@ -110,6 +111,11 @@ export interface RecognizerConfig {
    * (its inner field's edges broke up with the frame's noise); the net found 7–9 of 9.
    */
   learnedLocatorOn?: LearnedLocatorUse;
+  /**
+   * Without a calibration, look again at outlines clearly smaller than the frame's sure cards as a
+   * card of their size (default true; see lookAtTypicalSize).
+   */
+  typicalSizeLook?: boolean;
   /**
    * The back-look model's folder (default models/back-looks, used when present): names a card
    * read as "a back" by the nearest enrolled design in its own embedding; null names it by the
@@ -536,6 +542,30 @@ export function keptByWholeRead(identity: Identity, rule = WHOLE_READ_KEEPS): bo
 /** A face read at least this surely sizes the cards of an uncalibrated frame (see dropFragments). */
 const SURE_FACE = 0.9;
 
+/**
+ * Whether a read card counts, at its floor: not "no card", and at least the floor sure. An outline
+ * with a faint edge (refineLocated's sureDetection) counts only as a sure face: read as a back or
+ * an unsure face it was paper, a book's page or a floor tile on the real photos.
+ */
+export function countsAtFloor(card: { faintEdge?: true; id: { identity: Identity } }, floor: number): boolean {
+  const { identity } = card.id;
+  if (identity.kind === 'other') return false;
+  return card.faintEdge ? sureFaceRead(identity) : identity.confidence >= floor;
+}
+
+/** Whether a reading is a face at SURE_FACE or more. */
+function sureFaceRead(identity: Identity | undefined): boolean {
+  return identity?.kind === 'face' && identity.confidence >= SURE_FACE;
+}
+
+/**
+ * The second look at a frame without a calibration (lookAtTypicalSize): outlines whose short side
+ * is under `smallerThan` of the frame's typical card are looked at again as a card of that size;
+ * two such cards with corners within `sameWithin` of a short side are one; one lying `maxOverSure`
+ * or more over a sure card is not read.
+ */
+export const TYPICAL_SIZE_LOOK = { smallerThan: 0.85, sameWithin: 0.25, maxOverSure: 0.5 } as const;
+
 /** A play area covering at least this share of the frame is not cropped out of it (runLearnedLocator). */
 const PLAY_AREA_WORTH_CROPPING = 0.9;
 
@@ -622,6 +652,7 @@ class TfjsRecognizer implements CardRecognizer {
   private readonly indexModel: tf.LayersModel | null;
   private readonly locatorModel: tf.LayersModel | null;
   private readonly learnedLocatorOn: LearnedLocatorUse;
+  private readonly typicalSizeLook: boolean;
   private readonly backModel: tf.LayersModel | null;
   /** Share of an enrolled back view kept for its middle (1: no middles). */
   private readonly backMiddle: number;
@@ -656,6 +687,7 @@ class TfjsRecognizer implements CardRecognizer {
     this.backWiderLook = config.backWiderLook ?? BACK_WIDER_LOOK;
     this.liveModelUse = liveModelUseOf(config);
     this.learnedLocatorOn = config.learnedLocatorOn ?? 'every-frame';
+    this.typicalSizeLook = config.typicalSizeLook ?? true;
     this.tracking = config.tracking ?? true;
     this.minConfidence = config.minConfidence ?? 0.6;
     this.centreMinConfidence = config.centreMinConfidence ?? Math.min(this.minConfidence, 0.15);
@@ -791,6 +823,18 @@ class TfjsRecognizer implements CardRecognizer {
     todo.forEach((cardIndex, k) => (identities[cardIndex] = { ...read[k], readAtMs: timestampMs }));
     lap('identify');
 
+    // Without a calibration, the frame's own card size, from the faces read surely (see typicalCardSize).
+    const typical = this.plane ? null : typicalCardSize(located.flatMap((card, i) => (sureFaceRead(identities[i]?.identity) ? [card.corners] : [])));
+    if (typical && this.typicalSizeLook) {
+      for (const { card, id } of await this.lookAtTypicalSize(image, typical, located, identities, timestampMs)) {
+        located.push(card);
+        identities.push(id);
+        thumbs.push(thumbnailOf(card));
+        zones.push(undefined);
+      }
+      lap('typicalSize');
+    }
+
     const identified = located.flatMap((card, i) => (identities[i] ? [{ corners: card.corners, thumbnail: thumbs[i], value: identities[i]! }] : []));
     this.tracks.remember(identified, timestampMs);
     const allRead: ReadCard[] = located.flatMap((card, i) => (identities[i] ? [{ ...card, id: identities[i]!, zone: zones[i], ...(card.inFrame ? { visible: card.inFrame } : {}) }] : []));
@@ -800,7 +844,7 @@ class TfjsRecognizer implements CardRecognizer {
       // A face on a Nerts pile stays, however unsure its name: the tracker counts those cards by
       // look. A face in the centre stays down to its own floor: the tracker reads it against its pile.
       identity.kind !== 'face' ? this.minConfidence : isNertsZone(zone) ? 0 : zone === 'centre' ? this.centreMinConfidence : this.minConfidence;
-    const passes = (card: ReadCard) => card.id.identity.kind !== 'other' && card.id.identity.confidence >= floorOf(card);
+    const passes = (card: ReadCard) => countsAtFloor(card, floorOf(card));
     // Hypotheses lying under surely read cards are read by their index corner (see coveredCards).
     const onTop = readCards.filter((card) => passes(card) && card.id.identity.confidence >= this.minConfidence);
     const underneath = coveredCards(readCards, onTop, this.minConfidence);
@@ -835,7 +879,7 @@ class TfjsRecognizer implements CardRecognizer {
     const withoutFragments = (cards: ReadCard[]) => dropFragments(dropFragments(cards, isBack, sureFace, FRAGMENT_BACK_SHARE), unsureFace, sureFace, FRAGMENT_FACE_SHARE);
     const surest = this.plane
       ? dropOversizeHoldingCards(repeated, (card) => card.id.identity.confidence >= this.minConfidence, this.plane.cardWidthPx)
-      : dropLinesHoldingCards(withoutFragments(repeated), (card) => card.id.identity.confidence >= this.minConfidence);
+      : dropLinesHoldingCards(withoutFragments(repeated), (card) => card.id.identity.confidence >= this.minConfidence, typical?.short);
     // On a calibrated table, an unsure face around a back read more surely is no picture frame:
     // a dark back's cream border outlined whole can read as a face, its inner edge as the enrolled
     // back (LOOK_RESCUE; the 6-player score sort, session 34).
@@ -1075,7 +1119,9 @@ class TfjsRecognizer implements CardRecognizer {
     // net finds one too, they are its rivals (the surer reading stays).
     const [edgeOnly, firm] = [classical.filter((c) => c.source === 'lines'), classical.filter((c) => c.source !== 'lines')];
     const learned = await this.runLearnedLocator(part, frame, factors);
-    const fitted = refineLocated(part, unionOfLocated(firm, learned).slice(firm.length), { rivals: true, cardAbout: this.cardAbout(origin) });
+    // Without a calibration a card the net is sure of stays however faint its edge (faintEdge).
+    const sureDetection = this.plane ? Infinity : SURE_DETECTION;
+    const fitted = refineLocated(part, unionOfLocated(firm, learned).slice(firm.length), { rivals: true, cardAbout: this.cardAbout(origin), sureDetection });
     return addAsRivals(unionOfLocated(firm, dropFrameOutlines(fitted, part.width, part.height)), edgeOnly);
   }
 
@@ -1220,6 +1266,45 @@ class TfjsRecognizer implements CardRecognizer {
       reads[k] = read;
       crops.set(wider.subarray(j * CROP_SIZE, (j + 1) * CROP_SIZE), k * CROP_SIZE);
     });
+  }
+
+  /**
+   * Without a calibration: the card of the frame's own size (typicalCardSize of its sure faces)
+   * about each outline clearly smaller than it that was read as no card or an unsure face, and lies
+   * in no sure card (there it is that card's picture frame). A court card's picture frame is a
+   * sharper rectangle than the card's own edge on a pale cloth, and the net's guess at a card
+   * lying sideways is often a size too small and the wrong way round (rendered unseen art). Read
+   * in a second batch; those read as sure faces join the frame's outlines ('grown').
+   */
+  private async lookAtTypicalSize(
+    image: RgbImage,
+    size: { short: number; long: number },
+    located: LocatedCard[],
+    identities: Array<TrackedIdentity | undefined>,
+    timestampMs: number,
+  ): Promise<Array<{ card: LocatedCard; id: TrackedIdentity }>> {
+    const sure = located.filter((_, i) => sureFaceRead(identities[i]?.identity));
+    const unsure = (identity: Identity | undefined) => identity !== undefined && (identity.kind === 'other' || (identity.kind === 'face' && identity.confidence < this.minConfidence));
+    const small = located.filter((card, i) => {
+      if (!unsure(identities[i]?.identity) || quadShortSide(card.corners) >= size.short * TYPICAL_SIZE_LOOK.smallerThan) return false;
+      const [cx, cy] = quadCentre(card.corners);
+      return !sure.some((other) => pointInPolygon(other.corners, cx, cy));
+    });
+    if (small.length === 0) return [];
+    const grey = toGrey(image);
+    const quads: Quad[] = [];
+    // A card lying mostly over a sure card is that card's neighbourhood (a cascade's strips), not another card.
+    const overSure = (quad: Quad) => sure.some((other) => shareInside(quad, other.corners) >= TYPICAL_SIZE_LOOK.maxOverSure);
+    for (const card of small) {
+      const quad = cardOfSizeAbout(grey, card.corners, size);
+      if (!overSure(quad) && !quads.some((q) => sameCorners(q, quad, size.short * TYPICAL_SIZE_LOOK.sameWithin))) quads.push(quad);
+    }
+    if (quads.length === 0) return [];
+    const crops = new Float32Array(quads.length * CROP_SIZE);
+    quads.forEach((quad, k) => cropCard(image, quad, CROP_WIDTH, CROP_HEIGHT, crops, k * CROP_SIZE));
+    const corners = this.indexModel ? this.cornerCrops(image, quads) : null;
+    const reads = await this.readIdentities(crops, corners, quads.length, { lengths: quads.map(quadLongSide) });
+    return quads.flatMap((quad, k) => (sureFaceRead(reads[k].identity) ? [{ card: { corners: quad, source: 'grown' as const, support: 1 }, id: { ...reads[k], readAtMs: timestampMs } }] : []));
   }
 
   /** The back-look model's L2-normalised embedding of each of `count` packed crops. */

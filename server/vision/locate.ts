@@ -250,6 +250,8 @@ export interface LocatedCard {
   rivalGroup?: number;
   /** The part in the frame of a card cut by the frame's edge (withCutCards), whose outline runs past it. */
   inFrame?: Quad;
+  /** A net card kept though its fitted outline's edge is faint (refineLocated's sureDetection): it counts only when read surely. */
+  faintEdge?: true;
 }
 
 /** Orders four points clockwise (image y down) starting so that p0→p1 is a short side. */
@@ -482,7 +484,7 @@ export function withCutCards(cards: LocatedCard[], width: number, height: number
         grown[(i + 1) % 4] = [b[0] + ux * grow, b[1] + uy * grow];
         card.rivalGroup ??= next--;
         // Ordered anew: the grown card's long side may run the other way.
-        out.push({ corners: orderCardQuad(grown), source: 'split', support: card.support, rivalGroup: card.rivalGroup, inFrame: corners });
+        out.push({ corners: orderCardQuad(grown), source: 'split', support: card.support, rivalGroup: card.rivalGroup, inFrame: corners, ...(card.faintEdge ? { faintEdge: true as const } : {}) });
       }
     }
   }
@@ -520,13 +522,16 @@ export function plausibleLineCards(lines: Quad[], typicalWidth: number | undefin
 /**
  * Drops each straight-edge outline (source 'lines') that holds the centres of two or more other
  * cards read surely (`sure`) and smaller than it: a tray, a book or a stretch of table between
- * two straight edges, which read as a back would hide the cards on it (suppressNested).
+ * two straight edges, which read as a back would hide the cards on it (suppressNested). With the
+ * frame's `typicalWidth` (its sure cards' short side, typicalCardSize), so is any outline clearly
+ * wider than that (OVERSIZE_OUTLINE): a cream board under five cards, outlined whole, read as a 3D
+ * at 0.75 and hid them all.
  */
-export function dropLinesHoldingCards<T extends LocatedCard>(cards: T[], sure: (card: T) => boolean): T[] {
-  return dropOutlinesHoldingCards(cards, sure, (card) => card.source === 'lines');
+export function dropLinesHoldingCards<T extends LocatedCard>(cards: T[], sure: (card: T) => boolean, typicalWidth?: number): T[] {
+  return dropOutlinesHoldingCards(cards, sure, (card) => card.source === 'lines' || (typicalWidth !== undefined && quadShortSide(card.corners) > typicalWidth * OVERSIZE_OUTLINE));
 }
 
-/** With a calibration, an outline whose short side is over this many card widths is clearly wider than one card. */
+/** An outline whose short side is over this many card widths (calibrated, or the frame's typical card) is clearly wider than one card. */
 export const OVERSIZE_OUTLINE = 1.25;
 
 /**

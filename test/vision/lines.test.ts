@@ -108,6 +108,13 @@ describe('straight-edge outlines that are no card', () => {
     expect(kept).not.toContain(table);
     expect(kept).toContain(card);
     expect(kept.length).toBe(5);
+    // With the frame's card size known (its sure cards'), any outline clearly wider holding two sure cards goes, whatever found it.
+    const board = at(square(300, 300, 300), 'single', false);
+    expect(dropLinesHoldingCards([board, ...cards.slice(2)], (c) => c.sure)).toContain(board);
+    expect(dropLinesHoldingCards([board, ...cards.slice(2)], (c) => c.sure, 60)).not.toContain(board);
+    // A card-sized outline is no board: it stays even holding two small sure things.
+    const big = at(square(300, 300, 70), 'single', true);
+    expect(dropLinesHoldingCards([big, at(square(290, 290, 20), 'split', true), at(square(310, 310, 20), 'split', true)], (c) => c.sure, 60)).toContain(big);
   });
 
   it('with a calibration, drops an outline clearly wider than a card holding two surely read cards (two cards side by side outlined as one)', () => {

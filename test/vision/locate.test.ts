@@ -454,6 +454,11 @@ describe('quad helpers', () => {
     // A card inside the frame, and an outline from edge to edge (a table's edge), grow nothing.
     const across: LocatedCard = { corners: [[0, 600], [1279, 600], [1279, 719], [0, 719]], source: 'single', support: 1 };
     expect(withCutCards([inside, across], 1280, 720).filter((card) => card.inFrame)).toEqual([]);
+    // A net card kept for its sureness though its edge is faint grows a card as faint (read only as a sure face).
+    const faint = withCutCards([{ ...cut, source: 'net', faintEdge: true }], 1280, 720).filter((card) => card.inFrame);
+    expect(faint).toHaveLength(1);
+    expect(faint[0].faintEdge).toBe(true);
+    expect(grown[0].faintEdge).toBeUndefined();
   });
 });
 

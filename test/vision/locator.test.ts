@@ -14,6 +14,8 @@ import {
   locatorScales,
   mergeDetections,
   refineLocated,
+  cardOfSizeAbout,
+  typicalCardSize,
   runLocator,
   unionOfLocated,
   type CardGeometry,
@@ -238,5 +240,55 @@ describe('edge refinement and the union of localisers', () => {
     const [sizedShort, sizedLong, sizedCy] = outlines(sized)[1];
     expect([sizedShort, sizedLong]).toEqual([40, 56]);
     expect(Math.abs(sizedCy - 100)).toBeLessThanOrEqual(2);
+  });
+
+  it('LOC-14 a card the net is sure of keeps its best fit however faint its edge, marked faintEdge; an unsure one is dropped', () => {
+    const width = 160;
+    const height = 160;
+    const { data, paint } = greyRgb(width, height);
+    paint(0, 0, width, height, 200); // a cream cloth
+    paint(50, 38, 110, 122, 225); // a white card on it, 60 x 84: an edge of 25, under minEdge
+    const at = (support: number): LocatedCard => ({ corners: geometryQuad({ cx: 80, cy: 80, short: 58, long: 80, angle: Math.PI / 2 }), source: 'net', support });
+    const image = { width, height, data };
+    expect(refineLocated(image, [at(0.9)], { rivals: true })).toEqual([]);
+    const kept = refineLocated(image, [at(0.9)], { rivals: true, sureDetection: 0.45 });
+    expect(kept).toHaveLength(1);
+    expect(kept[0].faintEdge).toBe(true);
+    expect(kept[0].rivalGroup).toBeUndefined();
+    const g = cardGeometry(kept[0].corners);
+    expect(Math.round(g.short)).toBeGreaterThanOrEqual(57);
+    expect(Math.round(g.short)).toBeLessThanOrEqual(63);
+    expect(refineLocated(image, [at(0.3)], { rivals: true, sureDetection: 0.45 })).toEqual([]);
+  });
+});
+
+describe('the frame\'s own card size (no calibration)', () => {
+  it('LOC-15 typicalCardSize is the median of the sure cards\' sides; none with fewer than two', () => {
+    const quad = (short: number, long: number, angle = 0) => geometryQuad({ cx: 100, cy: 100, short, long, angle });
+    expect(typicalCardSize([quad(60, 84)])).toBeNull();
+    const odd = typicalCardSize([quad(60, 84), quad(64, 90, 1.2), quad(200, 280)])!;
+    expect(odd.short).toBeCloseTo(64);
+    expect(odd.long).toBeCloseTo(90);
+    const even = typicalCardSize([quad(60, 84), quad(64, 88)])!;
+    expect(even.short).toBeCloseTo(62);
+    expect(even.long).toBeCloseTo(86);
+  });
+
+  it('LOC-16 cardOfSizeAbout fits the card of that size about a court card\'s picture frame, lying sideways', () => {
+    const width = 200;
+    const height = 160;
+    const grey = { width, height, data: new Float32Array(width * height).fill(200) }; // cream cloth
+    const paint = (x0: number, y0: number, x1: number, y1: number, value: number) => {
+      for (let y = y0; y < y1; y++) grey.data.fill(value, y * width + x0, y * width + x1);
+    };
+    paint(58, 50, 142, 110, 235); // a white card lying sideways, 84 x 60, centre (100, 80)
+    paint(76, 60, 124, 100, 90); // its dark picture, 48 x 40: the sharpest rectangle there
+    // The outline that was read as no card: the picture frame, upright.
+    const frame = geometryQuad({ cx: 100, cy: 80, short: 40, long: 48, angle: Math.PI / 2 });
+    const card = cardGeometry(cardOfSizeAbout(grey, frame, { short: 60, long: 84 }));
+    expect(Math.hypot(card.cx - 100, card.cy - 80)).toBeLessThan(3);
+    expect([Math.round(card.short), Math.round(card.long)]).toEqual([60, 84]);
+    // Its long side runs across the image (the card lies sideways), within 4 degrees.
+    expect(Math.abs(Math.cos(card.angle))).toBeGreaterThan(Math.cos((4 * Math.PI) / 180));
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ALL_CARD_CODES, type CardCode } from '../../server/game/cards';
 import { classMeaning, classNames, FIRST_BACK_CLASS, OTHER_CLASS } from '../../server/vision/classes';
 import { decodeFrame } from '../../server/vision/decode';
-import { agreeingFace, coveredCards, dropUnsureOverSure, dueForRereading, showsBeside, FAINT_REREAD_MS, keptByWholeRead, ONE_WAY_BELOW_PX, rememberedBack, turnPolicy, WHOLE_READ_KEEPS } from '../../server/vision/index';
+import { agreeingFace, countsAtFloor, coveredCards, dropUnsureOverSure, dueForRereading, showsBeside, FAINT_REREAD_MS, keptByWholeRead, ONE_WAY_BELOW_PX, rememberedBack, turnPolicy, WHOLE_READ_KEEPS } from '../../server/vision/index';
 import { BackLooks, backByLooks, backConfidence, EnrollmentStore, LOOK_RESCUE, mayBeBack } from '../../server/vision/enrollment';
 import { backEvidence, BACK_EVIDENCE_FROM, decideFromIndex, decideIdentity, identityOutputs, readingRows, rejectIndexless, type Identity, type IndexReading } from '../../server/vision/identify';
 import { playArea, tablePlane, zoneAt } from '../../server/vision/rectify';
@@ -424,6 +424,20 @@ describe('decodeFrame', () => {
   it('passes raw RGB through', async () => {
     const data = new Uint8Array(12).fill(7);
     expect(await decodeFrame({ kind: 'rgb', data, width: 2, height: 2 })).toEqual({ data, width: 2, height: 2 });
+  });
+});
+
+describe('countsAtFloor', () => {
+  const card = (identity: Identity, faintEdge?: true) => ({ id: { identity }, ...(faintEdge ? { faintEdge } : {}) });
+  it('counts a reading at its floor, never "no card"; an outline with a faint edge only as a sure face (a book page read as a back, IMG_2507)', () => {
+    expect(countsAtFloor(card({ kind: 'face', code: 'QH', confidence: 0.61 }), 0.6)).toBe(true);
+    expect(countsAtFloor(card({ kind: 'face', code: 'QH', confidence: 0.59 }), 0.6)).toBe(false);
+    expect(countsAtFloor(card({ kind: 'back', design: 'gen-back-3', confidence: 0.8 }), 0.6)).toBe(true);
+    expect(countsAtFloor(card({ kind: 'other', confidence: 0.99 }), 0)).toBe(false);
+    expect(countsAtFloor(card({ kind: 'face', code: 'QH', confidence: 0.95 }, true), 0.6)).toBe(true);
+    expect(countsAtFloor(card({ kind: 'face', code: 'QH', confidence: 0.85 }, true), 0.6)).toBe(false);
+    expect(countsAtFloor(card({ kind: 'face', code: 'QH', confidence: 0.85 }, true), 0)).toBe(false);
+    expect(countsAtFloor(card({ kind: 'back', design: 'gen-back-3', confidence: 0.99 }, true), 0.6)).toBe(false);
   });
 });
 

@@ -97,6 +97,27 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
     for (const card of result.cards) expect(card.corners).toHaveLength(4);
   });
 
+  it('without a calibration, reads court cards lying sideways on a cream board as cards of the frame\'s own size, and the board outlined whole hides none', async () => {
+    // 55-px cards on a cream board: two upright (read surely, they set the frame's card size) and
+    // three courts lying sideways, whose picture frames are sharper rectangles than their edges.
+    const cream: [number, number, number] = [236, 228, 206];
+    const renderer = await createRenderer({ seed: 3, width: 1280, height: 720, camera: 'top', jpegQuality: 92, decks: { d0: { faces: 'npm-cardsjs', back: 'gen-back-3' } }, look: { plain: true, surface: { kind: 'laminate', base: cream, accent: cream } } });
+    const pose = (code: CardCode, xMm: number, rotationRad: number): CardPose => ({ id: `d0/${code}`, code, deckId: 'd0', owner: 'p0', faceUp: true, xMm, yMm: 0, rotationRad, zMm: 0, zone: { kind: 'stock', seat: 0 } });
+    const cards = [pose('7C', -250, 0), pose('5D', -120, 0), pose('QH', 30, Math.PI / 2), pose('KS', 200, Math.PI / 2), pose('JD', 380, Math.PI / 2)];
+    const frame: FrameInput = { kind: 'encoded', data: new Uint8Array((await renderer.render({ timeMs: 0, table: { widthMm: 1200, heightMm: 800 }, seats: [], cards, hands: [] })).jpeg) };
+    const read = async (typicalSizeLook: boolean) => {
+      const rec = await createRecognizer({ tracking: false, typicalSizeLook, log: () => {} });
+      try {
+        return codesOf((await rec.recognize(frame, 0)).cards);
+      } finally {
+        rec.dispose();
+      }
+    };
+    expect(await read(true)).toEqual(['5D', '7C', 'JD', 'KS', 'QH']);
+    // Without the second look the two courts whose picture frames were outlined are lost.
+    expect(await read(false)).toEqual(['5D', '7C', 'QH']);
+  });
+
   it('tracking reuses last frame for an unchanged frame (same cards as a fresh look)', async () => {
     const frame = await twoCardFrame();
     const fresh = await createRecognizer({ tracking: false, log: () => {} });
