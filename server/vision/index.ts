@@ -387,6 +387,18 @@ export function showsBeside(nested: ReadCard, bigger: ReadCard): boolean {
   return nested.visible !== undefined && visiblePart(nested.corners, [bigger.corners], INDEX_REGION).indexShows;
 }
 
+/**
+ * Whether both models name `nested` surely (BOTH_SURE) as a face other than `bigger`'s: then it is
+ * no picture frame of that card but another card, outlined too small (photo IMG_2655: a KD's strip
+ * between a 10H and an AC, outlined by the net 97 x 158 pixels with its centre over the 10H, read
+ * KD 0.99, its corner KD 0.95).
+ */
+export function surelyAnotherFace(nested: ReadCard, bigger: ReadCard): boolean {
+  const { identity, fromIndex } = nested.id;
+  if (identity.kind !== 'face' || identity.confidence < BOTH_SURE || fromIndex?.kind !== 'face' || fromIndex.code !== identity.code || fromIndex.confidence < BOTH_SURE) return false;
+  return bigger.id.identity.kind !== 'face' || bigger.id.identity.code !== identity.code;
+}
+
 /** Each of two readings naming one face at least this surely: together they name it (agreeingFace). */
 export const AGREEING_FLOOR = 0.45;
 
@@ -885,7 +897,9 @@ class TfjsRecognizer implements CardRecognizer {
     // back (LOOK_RESCUE; the 6-player score sort, session 34).
     const unsureFaceAroundBack = (card: ReadCard, nested: ReadCard) =>
       this.plane !== null && card.id.identity.kind === 'face' && card.id.identity.confidence < LOOK_RESCUE.maxFace && isBack(nested) && sureness(nested) > sureness(card);
-    const cards: CardObservation[] = suppressNested(surest, (card, nested) => !faint(card) && !unsureFaceAroundBack(card, nested) && !showsBeside(nested, card)).map((card) => this.observation(card));
+    // Without a calibration, a smaller outline both models name surely as another face is another card, outlined too small.
+    const anotherCard = (card: ReadCard, nested: ReadCard) => this.plane === null && surelyAnotherFace(nested, card);
+    const cards: CardObservation[] = suppressNested(surest, (card, nested) => !faint(card) && !unsureFaceAroundBack(card, nested) && !showsBeside(nested, card) && !anotherCard(card, nested)).map((card) => this.observation(card));
     lap('observe');
     return { timestampMs, width: image.width, height: image.height, cards, ...(motion ? { motion } : {}), timingsMs: timings };
   }

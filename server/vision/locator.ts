@@ -222,11 +222,17 @@ export function refineLocated(
       }
     }
     const kept = fits.filter((fit) => fit.edge >= REFINE_DEFAULTS.minEdge);
-    // A card the net is sure of keeps its best fit however faint its edge (white on white: a
-    // card on a card, or on a cream cloth); the reader must then be sure of it (faintEdge).
+    // A card the net is sure of stays however faint its edge (white on white: a card on a card,
+    // or on a cream cloth), the reader then sure of it (faintEdge). With no clear edge the best
+    // fit may have followed something else (photo IMG_2460: a QD on a towel, fitted along the
+    // edge of the cloth over it): the net's own outline is its rival (the surer reading stays).
     if (kept.length === 0 && card.support >= sureDetection) {
       const best = fits.reduce((a, b) => (b.edge > a.edge ? b : a));
-      return [{ ...card, corners: geometryQuad(best), faintEdge: true }];
+      const rivalGroup = nextRivalGroup++;
+      return [
+        { ...card, corners: geometryQuad(best), faintEdge: true, rivalGroup },
+        { ...card, faintEdge: true, rivalGroup },
+      ];
     }
     const rivalGroup = kept.length > 1 ? nextRivalGroup++ : undefined;
     return kept.map((fit) => ({ ...card, corners: geometryQuad(fit), ...(rivalGroup === undefined ? {} : { rivalGroup }) }));
@@ -266,7 +272,7 @@ export function cardOfSizeAbout(grey: GreyImage, corners: Quad, size: { short: n
  * edge (refineLocated's sureDetection; the recogniser uses it without a calibration). On the
  * held-out rendered frames 131 of about 1,000 cards the net found were lost to the edge test
  * (white on white: a card on a card, a card on a cream cloth); the net's false cards rarely score
- * this high, and such an outline counts only when read as a sure face.
+ * this high, and such an outline (and the net's own, its rival) counts only when read as a sure face.
  */
 export const SURE_DETECTION = 0.45;
 

@@ -242,7 +242,7 @@ describe('edge refinement and the union of localisers', () => {
     expect(Math.abs(sizedCy - 100)).toBeLessThanOrEqual(2);
   });
 
-  it('LOC-14 a card the net is sure of keeps its best fit however faint its edge, marked faintEdge; an unsure one is dropped', () => {
+  it('LOC-14 a card the net is sure of keeps its best fit however faint its edge, and its own outline as the fit\'s rival, both marked faintEdge; an unsure one is dropped', () => {
     const width = 160;
     const height = 160;
     const { data, paint } = greyRgb(width, height);
@@ -252,9 +252,11 @@ describe('edge refinement and the union of localisers', () => {
     const image = { width, height, data };
     expect(refineLocated(image, [at(0.9)], { rivals: true })).toEqual([]);
     const kept = refineLocated(image, [at(0.9)], { rivals: true, sureDetection: 0.45 });
-    expect(kept).toHaveLength(1);
-    expect(kept[0].faintEdge).toBe(true);
-    expect(kept[0].rivalGroup).toBeUndefined();
+    expect(kept).toHaveLength(2);
+    expect(kept.map((card) => card.faintEdge)).toEqual([true, true]);
+    expect(kept[0].rivalGroup).toBeDefined();
+    expect(kept[1].rivalGroup).toBe(kept[0].rivalGroup);
+    expect(kept[1].corners).toEqual(at(0.9).corners);
     const g = cardGeometry(kept[0].corners);
     expect(Math.round(g.short)).toBeGreaterThanOrEqual(57);
     expect(Math.round(g.short)).toBeLessThanOrEqual(63);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ALL_CARD_CODES, type CardCode } from '../../server/game/cards';
 import { classMeaning, classNames, FIRST_BACK_CLASS, OTHER_CLASS } from '../../server/vision/classes';
 import { decodeFrame } from '../../server/vision/decode';
-import { agreeingFace, countsAtFloor, coveredCards, dropUnsureOverSure, dueForRereading, showsBeside, FAINT_REREAD_MS, keptByWholeRead, ONE_WAY_BELOW_PX, rememberedBack, turnPolicy, WHOLE_READ_KEEPS } from '../../server/vision/index';
+import { agreeingFace, countsAtFloor, surelyAnotherFace, coveredCards, dropUnsureOverSure, dueForRereading, showsBeside, FAINT_REREAD_MS, keptByWholeRead, ONE_WAY_BELOW_PX, rememberedBack, turnPolicy, WHOLE_READ_KEEPS } from '../../server/vision/index';
 import { BackLooks, backByLooks, backConfidence, EnrollmentStore, LOOK_RESCUE, mayBeBack } from '../../server/vision/enrollment';
 import { backEvidence, BACK_EVIDENCE_FROM, decideFromIndex, decideIdentity, identityOutputs, readingRows, rejectIndexless, type Identity, type IndexReading } from '../../server/vision/identify';
 import { playArea, tablePlane, zoneAt } from '../../server/vision/rectify';
@@ -424,6 +424,24 @@ describe('decodeFrame', () => {
   it('passes raw RGB through', async () => {
     const data = new Uint8Array(12).fill(7);
     expect(await decodeFrame({ kind: 'rgb', data, width: 2, height: 2 })).toEqual({ data, width: 2, height: 2 });
+  });
+});
+
+describe('surelyAnotherFace', () => {
+  const quad = (x0: number, y0: number, x1: number, y1: number): Quad => [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
+  const face = (code: CardCode, confidence: number): Identity => ({ kind: 'face', code, confidence });
+  const read = (identity: Identity, fromIndex: Identity | null, corners = quad(169, 99, 266, 257)) => ({ corners, source: 'net' as const, support: 1, zone: undefined, id: { identity, scale: 'full' as const, embedding: new Float32Array(4), fromIndex, readAtMs: 0 } });
+  const tenH = read(face('10H', 0.99), face('10H', 0.89), quad(64, 51, 231, 288));
+  it('a smaller outline both models name surely as another face is another card, not the bigger one\'s picture frame (IMG_2655\'s KD strip over a 10H)', () => {
+    expect(surelyAnotherFace(read(face('KD', 0.99), face('KD', 0.95)), tenH)).toBe(true);
+    expect(surelyAnotherFace(read(face('KD', 0.99), face('KD', 0.95)), read({ kind: 'back', design: 'gen-back-3', confidence: 0.9 }, null))).toBe(true);
+  });
+  it('not when the corner is unsure, names another face or shows no index, or when it names the bigger card\'s own face', () => {
+    expect(surelyAnotherFace(read(face('KD', 0.99), face('KD', 0.6)), tenH)).toBe(false);
+    expect(surelyAnotherFace(read(face('KD', 0.99), face('QD', 0.95)), tenH)).toBe(false);
+    expect(surelyAnotherFace(read(face('KD', 0.99), null), tenH)).toBe(false);
+    expect(surelyAnotherFace(read(face('KD', 0.8), face('KD', 0.95)), tenH)).toBe(false);
+    expect(surelyAnotherFace(read(face('10H', 0.99), face('10H', 0.95)), tenH)).toBe(false);
   });
 });
 
