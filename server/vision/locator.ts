@@ -194,7 +194,8 @@ export async function runLocator(model: tf.LayersModel, image: RgbImage, options
  * from other sources are returned as they are. With `rivals`, outlines that differ are all kept
  * as rivals (the surer reading stays): the fit near the net's own size, and on a calibrated
  * table (`cardAbout`: the card of the calibrated size lying about an outline) the card of its
- * known size, fitted in angle and place only.
+ * known size, fitted in angle and place only. With `sureDetection`, a net card at least that sure
+ * whose fits all lack a clear edge keeps its best fit and its own outline, rivals, marked faintEdge.
  */
 export function refineLocated(
   image: RgbImage,
