@@ -394,9 +394,8 @@ export function showsBeside(nested: ReadCard, bigger: ReadCard): boolean {
  * KD 0.99, its corner KD 0.95).
  */
 export function surelyAnotherFace(nested: ReadCard, bigger: ReadCard): boolean {
-  const { identity, fromIndex } = nested.id;
-  if (identity.kind !== 'face' || identity.confidence < BOTH_SURE || fromIndex?.kind !== 'face' || fromIndex.code !== identity.code || fromIndex.confidence < BOTH_SURE) return false;
-  return bigger.id.identity.kind !== 'face' || bigger.id.identity.code !== identity.code;
+  const named = bothNameSurely(nested.id);
+  return named !== null && (bigger.id.identity.kind !== 'face' || bigger.id.identity.code !== named.code);
 }
 
 /** Each of two readings naming one face at least this surely: together they name it (agreeingFace). */
@@ -418,6 +417,12 @@ export const BOTH_SURE = 0.9;
 /** An unsure outline with at least this share of its area over such a card is doubted. */
 export const OVER_SURE_SHARE = 0.5;
 
+/** The face a card's whole crop and index corner both name at BOTH_SURE or more, else null. */
+function bothNameSurely({ identity, fromIndex }: Pick<TrackedIdentity, 'identity' | 'fromIndex'>): Extract<Identity, { kind: 'face' }> | null {
+  const agree = identity.kind === 'face' && fromIndex?.kind === 'face' && fromIndex.code === identity.code;
+  return agree && identity.confidence >= BOTH_SURE && fromIndex.confidence >= BOTH_SURE ? identity : null;
+}
+
 /**
  * Drops faces read less than BOTH_SURE whose index corner does not name them either and that lie
  * mostly (OVER_SURE_SHARE) over a card whole crop and corner both name surely as another face:
@@ -428,7 +433,7 @@ export const OVER_SURE_SHARE = 0.5;
  * photos in session 46; this asks for the sure card beneath too.)
  */
 export function dropUnsureOverSure<T extends { corners: Quad; id: TrackedIdentity }>(cards: T[]): T[] {
-  const bothSure = cards.filter(({ id: { identity, fromIndex } }) => identity.kind === 'face' && identity.confidence >= BOTH_SURE && fromIndex?.kind === 'face' && fromIndex.code === identity.code && fromIndex.confidence >= BOTH_SURE);
+  const bothSure = cards.filter((card) => bothNameSurely(card.id) !== null);
   return cards.filter((card) => {
     const { identity, fromIndex } = card.id;
     if (identity.kind !== 'face' || identity.confidence >= BOTH_SURE) return true;
@@ -836,9 +841,10 @@ class TfjsRecognizer implements CardRecognizer {
     lap('identify');
 
     // Without a calibration, the frame's own card size, from the faces read surely (see typicalCardSize).
-    const typical = this.plane ? null : typicalCardSize(located.flatMap((card, i) => (sureFaceRead(identities[i]?.identity) ? [card.corners] : [])));
+    const sureCards = this.plane ? [] : located.filter((_, i) => sureFaceRead(identities[i]?.identity));
+    const typical = this.plane ? null : typicalCardSize(sureCards.map((card) => card.corners));
     if (typical && this.typicalSizeLook) {
-      for (const { card, id } of await this.lookAtTypicalSize(image, typical, located, identities, timestampMs)) {
+      for (const { card, id } of await this.lookAtTypicalSize(image, typical, sureCards, located, identities, timestampMs)) {
         located.push(card);
         identities.push(id);
         thumbs.push(thumbnailOf(card));
@@ -885,7 +891,7 @@ class TfjsRecognizer implements CardRecognizer {
     const wholes = new Set(wholesOfPieces(kept, sameReading, sureness, REPEATED_OUTLINE_OVERLAP, oneCardWide).map((i) => kept[i]));
     const repeated = dropRepeatedOutlines(keepSurestRivals(kept, sureness, wholes), sameReading, sureness, REPEATED_OUTLINE_OVERLAP, oneCardWide);
     const isBack = (card: ReadCard) => card.id.identity.kind === 'back';
-    const sureFace = (card: ReadCard) => card.id.identity.kind === 'face' && card.id.identity.confidence >= SURE_FACE;
+    const sureFace = (card: ReadCard) => sureFaceRead(card.id.identity);
     const unsureFace = (card: ReadCard) => card.id.identity.kind === 'face' && card.id.identity.confidence < SURE_FACE;
     // Calibration knows a card's size; without it, a "back" or an unsure face far smaller than the sure faces is a fragment of something else.
     const withoutFragments = (cards: ReadCard[]) => dropFragments(dropFragments(cards, isBack, sureFace, FRAGMENT_BACK_SHARE), unsureFace, sureFace, FRAGMENT_FACE_SHARE);
@@ -1283,7 +1289,7 @@ class TfjsRecognizer implements CardRecognizer {
   }
 
   /**
-   * Without a calibration: the card of the frame's own size (typicalCardSize of its sure faces)
+   * Without a calibration: the card of the frame's own `size` (typicalCardSize of its `sure` faces)
    * about each outline clearly smaller than it that was read as no card or an unsure face, and lies
    * in no sure card (there it is that card's picture frame). A court card's picture frame is a
    * sharper rectangle than the card's own edge on a pale cloth, and the net's guess at a card
@@ -1293,11 +1299,11 @@ class TfjsRecognizer implements CardRecognizer {
   private async lookAtTypicalSize(
     image: RgbImage,
     size: { short: number; long: number },
+    sure: LocatedCard[],
     located: LocatedCard[],
     identities: Array<TrackedIdentity | undefined>,
     timestampMs: number,
   ): Promise<Array<{ card: LocatedCard; id: TrackedIdentity }>> {
-    const sure = located.filter((_, i) => sureFaceRead(identities[i]?.identity));
     const unsure = (identity: Identity | undefined) => identity !== undefined && (identity.kind === 'other' || (identity.kind === 'face' && identity.confidence < this.minConfidence));
     const small = located.filter((card, i) => {
       if (!unsure(identities[i]?.identity) || quadShortSide(card.corners) >= size.short * TYPICAL_SIZE_LOOK.smallerThan) return false;

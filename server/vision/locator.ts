@@ -216,8 +216,7 @@ export function refineLocated(
       // Both can settle on part of a card: on a near-black checked back the brightest step is
       // its pale oval's, and a fit from a net size a sixth short read as a KD (the 6-player sort).
       if (cardAbout) {
-        const known = cardGeometry(cardAbout(card.corners));
-        const sized = refineGeometry(grey, known, { ...REFINE_DEFAULTS, scales: [1], aspects: [known.long / known.short], resize: false });
+        const sized = fitOfKnownSize(grey, cardGeometry(cardAbout(card.corners)));
         // A rival to fits a little off its size either way, its length too (cut at a pattern's edge).
         if (fits.every((fit) => distinctOutlines(fit, sized, SIZED_RIVAL_RATIO, true))) fits.push(sized);
       }
@@ -264,8 +263,12 @@ export function typicalCardSize(quads: Quad[], min = 2): { short: number; long: 
  */
 export function cardOfSizeAbout(grey: GreyImage, corners: Quad, size: { short: number; long: number }): Quad {
   const { cx, cy, angle } = cardGeometry(corners);
-  const fit = refineGeometry(grey, { cx, cy, angle, ...size }, { ...REFINE_DEFAULTS, scales: [1], aspects: [size.long / size.short], resize: false });
-  return geometryQuad(fit);
+  return geometryQuad(fitOfKnownSize(grey, { cx, cy, angle, ...size }));
+}
+
+/** `known` fitted to the image's edges in angle and place only, its size and aspect kept (refine.ts). */
+function fitOfKnownSize(grey: GreyImage, known: CardGeometry): CardGeometry & { edge: number } {
+  return refineGeometry(grey, known, { ...REFINE_DEFAULTS, scales: [1], aspects: [known.long / known.short], resize: false });
 }
 
 /**
