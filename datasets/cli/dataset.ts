@@ -20,17 +20,18 @@
  * PyTorch trainer on an accelerator machine (datasets/gpu/train_cards.py): WebPs in one file and
  * a manifest with labels, pools and validation entries (datasets/lib/gpu-pack.ts).
  *
- * `npm run dataset -- --gpu-locator-pack DIR`
+ * `npm run dataset -- --gpu-locator-pack DIR [--pack-quality 75]`
  * Packs the locator's cached frames (`--locator`) for the PyTorch locator trainer
  * (datasets/gpu/train_locator.py): WebPs in one file and a manifest with every frame's cards and
- * the window and target settings (datasets/lib/locator-pack.ts).
+ * the window and target settings (datasets/lib/locator-pack.ts). `--pack-quality` is the training
+ * frames' WebP quality (lower it to fit more frames into what a lent machine takes).
  */
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { buildLocatorShard, loadLocatorFrames } from '../lib/locator-data';
-import { writeLocatorPack } from '../lib/locator-pack';
+import { TRAIN_QUALITY, writeLocatorPack } from '../lib/locator-pack';
 import { writeGpuPack } from '../lib/gpu-pack';
 import { buildRenderedCrops } from '../lib/rendered';
 import { loadSources } from '../lib/sources';
@@ -85,13 +86,16 @@ async function main(): Promise<void> {
       kinds: { type: 'string', default: 'face' },
       'gpu-pack': { type: 'string' },
       'gpu-locator-pack': { type: 'string' },
+      'pack-quality': { type: 'string', default: String(TRAIN_QUALITY) },
     },
   });
   if (values['gpu-locator-pack']) {
     const train = await loadLocatorFrames('train');
     const valid = await loadLocatorFrames('valid');
     if (!train || !valid) throw new Error('no locator frames cached: run `npm run dataset -- --locator` first');
-    const manifest = await writeLocatorPack(values['gpu-locator-pack'], train, valid);
+    const quality = Number(values['pack-quality']);
+    if (!(quality >= 1 && quality <= 100)) throw new Error('--pack-quality must be a WebP quality from 1 to 100');
+    const manifest = await writeLocatorPack(values['gpu-locator-pack'], train, valid, quality);
     console.log(JSON.stringify({ gpuLocatorPack: values['gpu-locator-pack'], train: train.count, valid: valid.count, frames: manifest.frames.length }));
     return;
   }

@@ -370,7 +370,8 @@ async function main(): Promise<void> {
     const set = await suiteSources();
     const deck = await heldOutDeckAccuracy(recognizer, set);
     console.log(`held-out deck mistakes: ${deck.mistakes.slice(0, 30).join(' ')}`);
-    const backs = await backEnrolmentAccuracy(recognizer, set);
+    const { mistakes: backMistakes, ...backs } = await backEnrolmentAccuracy(recognizer, set);
+    console.log(`back mistakes (truth→read): ${JSON.stringify(backMistakes)}`);
     // Last: it enrols faces on the recogniser.
     const enrolled = await enrolledDeckAccuracy(recognizer, set);
     console.log(`held-out deck mistakes with its faces enrolled: ${enrolled.mistakes.slice(0, 30).join(' ')}`);

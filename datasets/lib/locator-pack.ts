@@ -4,7 +4,8 @@
  * as a WebP in one file, and a manifest with each frame's cards and every number the PyTorch
  * trainer (datasets/gpu/train_locator.py) needs to cut windows and encode targets as
  * `npm run train -- --model locator` does. A lent machine takes 64 MiB with the repo: 2,160 frames
- * at WebP 75 are about 45 MB, their 130,000 cards 5 MB as float32 (as JSON they were 20 MB).
+ * at WebP 75 are about 45 MB, their 130,000 cards 5 MB as float32 (as JSON they were 20 MB); 2,860
+ * frames fit at WebP 50 (about 15 KB a frame against 20).
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -25,7 +26,7 @@ import { GEOMETRY_FLOOR } from './locator-model';
 export const LOCATOR_PACK_FORMAT = 'nerts-locator-pack/1';
 
 /** Training frames are rendered scenes already; WebP 75 keeps them at about 20 KB each. */
-const TRAIN_QUALITY = 75;
+export const TRAIN_QUALITY = 75;
 /** Validation frames pick the checkpoint: near lossless. */
 const VALID_QUALITY = 95;
 
@@ -54,15 +55,19 @@ export interface LocatorPackManifest {
   frames: PackedFrame[];
 }
 
-/** Writes `train` and `valid` frames to DIR/frames.bin, their cards to DIR/cards.bin and the manifest to DIR/frames.json. */
-export async function writeLocatorPack(dir: string, train: LocatorFrames, valid: LocatorFrames): Promise<LocatorPackManifest> {
+/**
+ * Writes `train` and `valid` frames to DIR/frames.bin, their cards to DIR/cards.bin and the
+ * manifest to DIR/frames.json. `trainQuality` is the training frames' WebP quality (validation
+ * frames stay near lossless).
+ */
+export async function writeLocatorPack(dir: string, train: LocatorFrames, valid: LocatorFrames, trainQuality = TRAIN_QUALITY): Promise<LocatorPackManifest> {
   await fs.mkdir(dir, { recursive: true });
   const bytes = STORED_WIDTH * STORED_HEIGHT * 3;
   const chunks: Buffer[] = [];
   const frames: PackedFrame[] = [];
   const cards: number[] = [];
   let offset = 0;
-  for (const [split, set, quality] of [['train', train, TRAIN_QUALITY], ['valid', valid, VALID_QUALITY]] as const) {
+  for (const [split, set, quality] of [['train', train, trainQuality], ['valid', valid, VALID_QUALITY]] as const) {
     for (let i = 0; i < set.count; i++) {
       const raw = set.pixels.subarray(i * bytes, (i + 1) * bytes);
       const webp = await sharp(raw, { raw: { width: STORED_WIDTH, height: STORED_HEIGHT, channels: 3 } }).webp({ quality }).toBuffer();

@@ -54,7 +54,7 @@ export async function backEnrolmentAccuracy(
   set: SourceSet,
   tests = 50,
   strength = 0.7,
-): Promise<{ designs: string[]; views: number; accuracy: number; calledBack: number; falseBackOther: number; falseBackFace: number }> {
+): Promise<{ designs: string[]; views: number; accuracy: number; calledBack: number; falseBackOther: number; falseBackFace: number; mistakes: Record<string, number> }> {
   const designs = new Map<string, number>();
   set.entries.forEach((e, i) => {
     if (e.group === 'back' && e.split === 'heldout') designs.set(e.label.slice(5), i);
@@ -66,12 +66,18 @@ export async function backEnrolmentAccuracy(
   let right = 0;
   let calledBack = 0;
   let total = 0;
+  // "truth→what it was read as" (another design, "back" with no design, a face's code, "none").
+  const mistakes: Record<string, number> = {};
   for (const [design, index] of designs) {
     const results = await recognizer.identifyCrops(asFrames(makeBatch(set, Array(tests).fill(index), rng, strength), tests));
     for (const r of results) {
       total++;
       if (r.kind === 'back') calledBack++;
       if (r.kind === 'back' && r.backId === design) right++;
+      else {
+        const read = r.kind === 'back' ? (r.backId ?? 'back') : r.kind === 'face' ? r.code : r.kind;
+        mistakes[`${design}→${read}`] = (mistakes[`${design}→${read}`] ?? 0) + 1;
+      }
     }
   }
   const others = set.entries.flatMap((e, i) => (e.label === 'other' && e.split === 'heldout' ? Array(5).fill(i) : []));
@@ -91,6 +97,7 @@ export async function backEnrolmentAccuracy(
     calledBack: calledBack / Math.max(1, total),
     falseBackOther: await backShare(others),
     falseBackFace: await backShare(faces),
+    mistakes,
   };
 }
 

@@ -43,6 +43,24 @@ describe('writeLocatorPack', () => {
     expect(Array.from(cards.subarray(PACKED_CARD_VALUES, 2 * PACKED_CARD_VALUES))).toEqual([...quad(-12.5, 300).flat(), 0.125]);
     expect(Array.from(cards.subarray(2 * PACKED_CARD_VALUES))).toEqual([...quad(100, 100).flat(), 0.5]);
   });
+
+  it('LPACK-3 packs training frames at the quality asked for and validation frames near lossless', async () => {
+    // A textured frame (flat colour compresses to nothing at any quality).
+    const textured = (): LocatorFrames => {
+      const pixels = new Uint8Array(FRAME_BYTES);
+      for (let i = 0; i < pixels.length; i++) pixels[i] = (i * 7919 + ((i / 3) | 0) * 104729) % 251;
+      return { count: 1, pixels, cards: [[{ corners: quad(10, 20), visible: 1 }]] };
+    };
+    const sizes = async (quality: number) => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'locator-pack-q-'));
+      const manifest = await writeLocatorPack(dir, textured(), textured(), quality);
+      return manifest.frames.map((f) => f.length);
+    };
+    const [low, high] = [await sizes(30), await sizes(90)];
+    expect(low[0]).toBeLessThan(high[0] * 0.8);
+    // The validation frame is written alike either way.
+    expect(low[1]).toBe(high[1]);
+  });
 });
 
 describe('the PyTorch locator trainer (datasets/gpu/train_locator.py)', () => {
