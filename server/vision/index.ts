@@ -40,7 +40,7 @@ import {
 import { runCnn, runLocate, type Helper, type LocatePart, type RunCnn, type RunLocate } from './inference';
 import { addAsRivals, detectionScale, dropFragments, dropFrameOutlines, dropLinesHoldingCards, dropOversizeHoldingCards, dropRepeatedOutlines, keepSurestRivals, FRAGMENT_BACK_SHARE, FRAGMENT_FACE_SHARE, OVERSIZE_OUTLINE, REPEATED_OUTLINE_OVERLAP, LOCATE_DEFAULTS, locateCards, oneOutlinePerNertsPile, outlinesRepeat, paleTableShare, regionRivalGroup, suppressNested, visiblePart, wholesOfPieces, withCutCards, type LocatedCard, type LocateOptions } from './locate';
 import { planeSizer } from './card-size';
-import { cardOfSizeAbout, LOCATOR_ALIGN, locatorScaleForCard, locatorScales, refineLocated, runLocator, SURE_DETECTION, typicalCardSize, unionOfLocated } from './locator';
+import { cardOfSizeAbout, LOCATOR_ALIGN, locatorScaleForCard, locatorScales, refineLocated, runLocator, SURE_DETECTION, sureCardsClaimedAmiss, typicalCardSize, unionOfLocated } from './locator';
 import { toGrey } from './refine';
 import { loadInferenceModelFromDir, readModelMetadata } from './model-io';
 import { loadOpenCv, type OpenCv } from './opencv';
@@ -1142,7 +1142,11 @@ class TfjsRecognizer implements CardRecognizer {
     // Without a calibration a card the net is sure of stays however faint its edge (faintEdge).
     const sureDetection = this.plane ? Infinity : SURE_DETECTION;
     const fitted = refineLocated(part, unionOfLocated(firm, learned).slice(firm.length), { rivals: true, cardAbout: this.cardAbout(origin), sureDetection });
-    return addAsRivals(unionOfLocated(firm, dropFrameOutlines(fitted, part.width, part.height)), edgeOnly);
+    // Without a calibration a sure net card the classical localiser outlined at another size is
+    // read too, as that outline's rival (sureCardsClaimedAmiss; with one, sureDetection is infinite).
+    const amiss = refineLocated(part, sureCardsClaimedAmiss(firm, learned, sureDetection), { rivals: true, sureDetection });
+    const secondLooks = dropFrameOutlines(amiss, part.width, part.height);
+    return addAsRivals(unionOfLocated(firm, dropFrameOutlines(fitted, part.width, part.height)), [...edgeOnly, ...secondLooks]);
   }
 
   /**

@@ -17,6 +17,8 @@ import {
   cardOfSizeAbout,
   typicalCardSize,
   runLocator,
+  sureCardsClaimedAmiss,
+  SURE_DETECTION,
   unionOfLocated,
   type CardGeometry,
 } from '../../server/vision/locator';
@@ -292,5 +294,32 @@ describe('the frame\'s own card size (no calibration)', () => {
     expect([Math.round(card.short), Math.round(card.long)]).toEqual([60, 84]);
     // Its long side runs across the image (the card lies sideways), within 4 degrees.
     expect(Math.abs(Math.cos(card.angle))).toBeGreaterThan(Math.cos((4 * Math.PI) / 180));
+  });
+
+  it('LOC-17 sureCardsClaimedAmiss: a sure net card a classical outline of another size claims is read too; one of its size, or an unsure one, is not', () => {
+    const outline = (cx: number, cy: number, short: number, long: number, source: LocatedCard['source'], support = 1): LocatedCard => ({
+      corners: geometryQuad({ cx, cy, short, long, angle: 0.5 }),
+      source,
+      support,
+    });
+    // cam_image31: the classical outline of the 10S is 180 x 201 (a piece), the net's card 212 x 294.
+    const piece = outline(421, 217, 180, 201, 'split');
+    const sureWhole = outline(448, 259, 212, 294, 'net', 0.87);
+    const unsureWhole = outline(448, 259, 212, 294, 'net', SURE_DETECTION - 0.05);
+    // A card the classical localiser outlined at its own size, the net's centre a little off.
+    const exact = outline(100, 100, 60, 84, 'single');
+    const sameSize = outline(104, 103, 62, 86, 'net', 0.95);
+    // A net card nothing claims is unionOfLocated's, not this one's.
+    const alone = outline(700, 500, 60, 84, 'net', 0.95);
+    const learned = [sureWhole, unsureWhole, sameSize, alone];
+    // The pieces claim the net's cards (unionOfLocated would leave them out)...
+    expect(unionOfLocated([piece, exact], learned).slice(2)).toEqual([alone]);
+    // ...and only the sure card of another size is read beside them.
+    expect(sureCardsClaimedAmiss([piece, exact], learned, SURE_DETECTION)).toEqual([sureWhole]);
+    // When one of the outlines claiming it is of its size, the classical outline stands.
+    const alsoWhole = outline(446, 257, 210, 290, 'single');
+    expect(sureCardsClaimedAmiss([piece, alsoWhole], learned, SURE_DETECTION)).toEqual([]);
+    // With a calibration the recogniser passes an infinite sureness: nothing is read twice.
+    expect(sureCardsClaimedAmiss([piece, exact], learned, Infinity)).toEqual([]);
   });
 });

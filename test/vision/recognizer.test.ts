@@ -485,6 +485,22 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
     }
   });
 
+  it.skipIf(!hasPhotos)('reads a card the net is sure of whose classical outline is a piece of it (pale wood grain, brick)', async () => {
+    const still = await createRecognizer({ tracking: false, log: () => {} });
+    try {
+      // Each photo's one card: the classical localiser outlined a piece of it (cam_image31's 10S:
+      // 180 x 201 px of 212 x 294), read as no card, and that outline claimed the net's card.
+      for (const [file, code] of [['cam_image31.jpg', '10S'], ['IMG_2538.JPG', '9H']]) {
+        const before = tf.memory().numTensors;
+        const result = await still.recognize({ kind: 'encoded', data: new Uint8Array(readFileSync(path.join(photosDir, file))) }, 0);
+        expect(tf.memory().numTensors).toBe(before);
+        expect(result.cards.map((card) => (card.kind === 'face' ? card.code : 'back'))).toEqual([code]);
+      }
+    } finally {
+      still.dispose();
+    }
+  });
+
   it.skipIf(!hasData)('reads a crop the other way up only when unsure, naming the fixtures as reading every crop both ways does', async () => {
     const files = readFileSync(fixtureList, 'utf8').split('\n').filter(Boolean).slice(0, 48);
     const views: FrameInput[] = files.map((f) => ({ kind: 'encoded', data: new Uint8Array(readFileSync(path.join(sharedDataDir(), f))) }));
