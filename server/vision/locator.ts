@@ -296,27 +296,33 @@ function distinctOutlines(a: CardGeometry, b: CardGeometry, sizeRatio: number, l
   return !sameCardGeometry(a, b, RIVAL_DISTANCE, true) || ratio(a.short, b.short) > sizeRatio || (length && ratio(a.long, b.long) > sizeRatio);
 }
 
-/** A sure net card is read beside the classical outlines claiming it when each differs from it by this much in a side. */
-export const CLAIMED_AMISS_RATIO = 1.25;
+/**
+ * When a sure net card is read beside the classical outlines claiming it (sureCardsClaimedAmiss):
+ * each differs from it by `sizeRatio` in a side, or, for a net card at least `offCentreDetection`,
+ * lies RIVAL_DISTANCE of a short side or more off its centre.
+ */
+export const CLAIMED_AMISS = { sizeRatio: 1.25, offCentreDetection: 0.8 } as const;
 
 /**
  * The net's cards at least `sure` (SURE_DETECTION) that a classical outline claims (`unionOfLocated`
- * leaves them out) where every outline claiming them is of another size: a side a quarter or more
- * off. The classical outline is exact when it is of the card, but on clutter it can be a piece of
- * it: cam_image31's 10S on pale wood grain was outlined 180x201 px (read as no card), the net's card
- * 212x294 was never read; IMG_2538's 9H on brick alike. The caller reads these as the claiming
- * outline's rivals (the surer reading stays). Outlines of the same size a little off the net's
- * centre are left to the classical localiser: reading those too found one photo card more and
- * cost the rendered scenes 1.3 points of precision.
+ * leaves them out) where every outline claiming them is another outline of the card (CLAIMED_AMISS):
+ * of another size, or, when the net is very sure, off its centre. The classical outline is exact
+ * when it is of the card, but on clutter it can be a piece of it or lie off it: cam_image31's 10S on
+ * pale wood grain was outlined 180x201 px (read as no card), the net's card 212x294 was never read;
+ * IMG_2478's 10C on a flowered placemat was outlined at its size 26 px off, the net's card (0.82)
+ * on it. The caller reads these as the claiming outline's rivals (the surer reading stays). Off-centre
+ * outlines of the net's less sure cards are left alone: reading those from 0.45 up found no photo
+ * card more and cost the rendered scenes 1.3 points of precision.
  */
-export function sureCardsClaimedAmiss(claiming: LocatedCard[], learned: LocatedCard[], sure: number, ratio = CLAIMED_AMISS_RATIO): LocatedCard[] {
+export function sureCardsClaimedAmiss(claiming: LocatedCard[], learned: LocatedCard[], sure: number, rule: { sizeRatio: number; offCentreDetection: number } = CLAIMED_AMISS): LocatedCard[] {
   const outlines = claiming.map((card) => cardGeometry(card.corners));
+  const off = (a: number, b: number) => Math.max(a, b) / Math.min(a, b) >= rule.sizeRatio;
   return learned.filter((card) => {
     if (card.support < sure) return false;
     const g = cardGeometry(card.corners);
+    const offCentre = (o: CardGeometry) => card.support >= rule.offCentreDetection && Math.hypot(o.cx - g.cx, o.cy - g.cy) >= RIVAL_DISTANCE * Math.min(o.short, g.short);
     const claimers = outlines.filter((o) => sameCardGeometry(o, g));
-    const off = (a: number, b: number) => Math.max(a, b) / Math.min(a, b) >= ratio;
-    return claimers.length > 0 && claimers.every((o) => off(o.short, g.short) || off(o.long, g.long));
+    return claimers.length > 0 && claimers.every((o) => off(o.short, g.short) || off(o.long, g.long) || offCentre(o));
   });
 }
 

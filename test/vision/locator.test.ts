@@ -18,6 +18,7 @@ import {
   typicalCardSize,
   runLocator,
   sureCardsClaimedAmiss,
+  CLAIMED_AMISS,
   SURE_DETECTION,
   unionOfLocated,
   type CardGeometry,
@@ -296,7 +297,7 @@ describe('the frame\'s own card size (no calibration)', () => {
     expect(Math.abs(Math.cos(card.angle))).toBeGreaterThan(Math.cos((4 * Math.PI) / 180));
   });
 
-  it('LOC-17 sureCardsClaimedAmiss: a sure net card a classical outline of another size claims is read too; one of its size, or an unsure one, is not', () => {
+  it('LOC-17 sureCardsClaimedAmiss: a sure net card a classical outline of another size (or, the net very sure, off its centre) claims is read too; one of its size and place, or an unsure one, is not', () => {
     const outline = (cx: number, cy: number, short: number, long: number, source: LocatedCard['source'], support = 1): LocatedCard => ({
       corners: geometryQuad({ cx, cy, short, long, angle: 0.5 }),
       source,
@@ -316,7 +317,13 @@ describe('the frame\'s own card size (no calibration)', () => {
     expect(unionOfLocated([piece, exact], learned).slice(2)).toEqual([alone]);
     // ...and only the sure card of another size is read beside them.
     expect(sureCardsClaimedAmiss([piece, exact], learned, SURE_DETECTION)).toEqual([sureWhole]);
-    // When one of the outlines claiming it is of its size, the classical outline stands.
+    // IMG_2478: the classical outline is of the card's size but off its centre (0.2 of a short
+    // side): read too when the net is very sure of its card, not when it is only sure.
+    const offClassical = outline(300, 100, 60, 84, 'split');
+    const verySure = outline(312, 100, 60, 84, 'net', CLAIMED_AMISS.offCentreDetection);
+    const onlySure = outline(312, 100, 60, 84, 'net', CLAIMED_AMISS.offCentreDetection - 0.1);
+    expect(sureCardsClaimedAmiss([offClassical], [verySure, onlySure], SURE_DETECTION)).toEqual([verySure]);
+    // When one of the outlines claiming it is of its size and place, the classical outline stands.
     const alsoWhole = outline(446, 257, 210, 290, 'single');
     expect(sureCardsClaimedAmiss([piece, alsoWhole], learned, SURE_DETECTION)).toEqual([]);
     // With a calibration the recogniser passes an infinite sureness: nothing is read twice.
