@@ -66,7 +66,7 @@ export async function backEnrolmentAccuracy(
   let right = 0;
   let calledBack = 0;
   let total = 0;
-  // "truth→what it was read as" (another design, "back" with no design, a face's code, "none").
+  // "truth→what it was read as": another design, "back" (no design named), a face's code, or "other".
   const mistakes: Record<string, number> = {};
   for (const [design, index] of designs) {
     const results = await recognizer.identifyCrops(asFrames(makeBatch(set, Array(tests).fill(index), rng, strength), tests));
