@@ -75,8 +75,8 @@ export async function backEnrolmentAccuracy(
       if (r.kind === 'back') calledBack++;
       if (r.kind === 'back' && r.backId === design) right++;
       else {
-        const read = r.kind === 'back' ? (r.backId ?? 'back') : r.kind === 'face' ? r.code : r.kind;
-        mistakes[`${design}→${read}`] = (mistakes[`${design}→${read}`] ?? 0) + 1;
+        const key = `${design}→${r.kind === 'back' ? (r.backId ?? 'back') : r.kind === 'face' ? r.code : r.kind}`;
+        mistakes[key] = (mistakes[key] ?? 0) + 1;
       }
     }
   }

@@ -290,10 +290,12 @@ const RIVAL_DISTANCE = 0.15;
 /** The card of calibrated size is a rival outline when it differs from every fit by this much in either side (or RIVAL_DISTANCE in centre). */
 const SIZED_RIVAL_RATIO = 1.08;
 
+/** How many times the longer of two sides is the shorter. */
+const sideRatio = (x: number, y: number) => Math.max(x, y) / Math.min(x, y);
+
 /** Whether two fits are different outlines: centres RIVAL_DISTANCE of a short side apart, or the short side (with `length`, either side) more than `sizeRatio` off. */
 function distinctOutlines(a: CardGeometry, b: CardGeometry, sizeRatio: number, length: boolean): boolean {
-  const ratio = (x: number, y: number) => Math.max(x, y) / Math.min(x, y);
-  return !sameCardGeometry(a, b, RIVAL_DISTANCE, true) || ratio(a.short, b.short) > sizeRatio || (length && ratio(a.long, b.long) > sizeRatio);
+  return !sameCardGeometry(a, b, RIVAL_DISTANCE, true) || sideRatio(a.short, b.short) > sizeRatio || (length && sideRatio(a.long, b.long) > sizeRatio);
 }
 
 /**
@@ -316,7 +318,7 @@ export const CLAIMED_AMISS = { sizeRatio: 1.25, offCentreDetection: 0.8 } as con
  */
 export function sureCardsClaimedAmiss(claiming: LocatedCard[], learned: LocatedCard[], sure: number, rule: { sizeRatio: number; offCentreDetection: number } = CLAIMED_AMISS): LocatedCard[] {
   const outlines = claiming.map((card) => cardGeometry(card.corners));
-  const off = (a: number, b: number) => Math.max(a, b) / Math.min(a, b) >= rule.sizeRatio;
+  const off = (a: number, b: number) => sideRatio(a, b) >= rule.sizeRatio;
   return learned.filter((card) => {
     if (card.support < sure) return false;
     const g = cardGeometry(card.corners);
