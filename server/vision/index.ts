@@ -412,6 +412,23 @@ export function agreeingFace(whole: Identity, corner: Identity | null | undefine
   return whole.confidence >= corner.confidence ? whole : corner;
 }
 
+/**
+ * Whether a face read under the floor counts all the same (on frames without a calibration): its
+ * whole crop and index corner name it alike (agreeingFace), and it lies not mostly
+ * (OVER_SURE_SHARE) over one of `sureFaces` (read at the floor) that is another face. The real
+ * photos' cards read right but unsure (IMG_2621's JS whole 0.56, corner 0.51; IMG_2631's 10H 0.57
+ * and 0.62). On rendered scenes of unseen art a second outline of a card read at the
+ * floor was read by both as a look-alike (render_0023: a 7D at 0.80, outlined again, read 6D at
+ * 0.59 and 0.6).
+ */
+export function agreedBelowFloor(card: { corners: Quad; id: Pick<TrackedIdentity, 'identity' | 'fromIndex'> }, sureFaces: ReadonlyArray<{ corners: Quad; id: Pick<TrackedIdentity, 'identity'> }>): boolean {
+  const agreed = agreeingFace(card.id.identity, card.id.fromIndex);
+  if (!agreed) return false;
+  return !sureFaces.some(
+    (sure) => sure !== card && sure.id.identity.kind === 'face' && sure.id.identity.code !== agreed.code && shareInside(card.corners, sure.corners) >= OVER_SURE_SHARE,
+  );
+}
+
 /** A face both models name at least this surely is sure enough to doubt unsure outlines over it (dropUnsureOverSure). */
 export const BOTH_SURE = 0.9;
 /** An unsure outline with at least this share of its area over such a card is doubted. */
@@ -858,10 +875,17 @@ class TfjsRecognizer implements CardRecognizer {
     const allRead: ReadCard[] = located.flatMap((card, i) => (identities[i] ? [{ ...card, id: identities[i]!, zone: zones[i], ...(card.inFrame ? { visible: card.inFrame } : {}) }] : []));
     // Without a calibration, an unsure outline over a card both models name surely is a misread of that card's part.
     const readCards = this.plane ? allRead : dropUnsureOverSure(allRead);
-    const floorOf = ({ id: { identity }, zone }: ReadCard) =>
+    const sureFaces = this.plane ? [] : readCards.filter((card) => card.id.identity.kind === 'face' && card.id.identity.confidence >= this.minConfidence);
+    const floorOf = (card: ReadCard) => {
+      const { identity } = card.id;
+      if (identity.kind !== 'face') return this.minConfidence;
       // A face on a Nerts pile stays, however unsure its name: the tracker counts those cards by
       // look. A face in the centre stays down to its own floor: the tracker reads it against its pile.
-      identity.kind !== 'face' ? this.minConfidence : isNertsZone(zone) ? 0 : zone === 'centre' ? this.centreMinConfidence : this.minConfidence;
+      if (isNertsZone(card.zone)) return 0;
+      if (card.zone === 'centre') return this.centreMinConfidence;
+      // Without a calibration, a face both models name alike counts from AGREEING_FLOOR (agreedBelowFloor).
+      return !this.plane && agreedBelowFloor(card, sureFaces) ? AGREEING_FLOOR : this.minConfidence;
+    };
     const passes = (card: ReadCard) => countsAtFloor(card, floorOf(card));
     // Hypotheses lying under surely read cards are read by their index corner (see coveredCards).
     const onTop = readCards.filter((card) => passes(card) && card.id.identity.confidence >= this.minConfidence);

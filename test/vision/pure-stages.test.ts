@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ALL_CARD_CODES, type CardCode } from '../../server/game/cards';
 import { classMeaning, classNames, FIRST_BACK_CLASS, OTHER_CLASS } from '../../server/vision/classes';
 import { decodeFrame } from '../../server/vision/decode';
-import { agreeingFace, countsAtFloor, surelyAnotherFace, coveredCards, dropUnsureOverSure, dueForRereading, showsBeside, FAINT_REREAD_MS, keptByWholeRead, ONE_WAY_BELOW_PX, rememberedBack, turnPolicy, WHOLE_READ_KEEPS } from '../../server/vision/index';
+import { agreedBelowFloor, agreeingFace, countsAtFloor, surelyAnotherFace, coveredCards, dropUnsureOverSure, dueForRereading, showsBeside, FAINT_REREAD_MS, keptByWholeRead, ONE_WAY_BELOW_PX, rememberedBack, turnPolicy, WHOLE_READ_KEEPS } from '../../server/vision/index';
 import { BackLooks, backByLooks, backConfidence, EnrollmentStore, LOOK_RESCUE, mayBeBack } from '../../server/vision/enrollment';
 import { backEvidence, BACK_EVIDENCE_FROM, decideFromIndex, decideIdentity, identityOutputs, readingRows, rejectIndexless, type Identity, type IndexReading } from '../../server/vision/identify';
 import { playArea, tablePlane, zoneAt } from '../../server/vision/rectify';
@@ -477,6 +477,27 @@ describe('dropUnsureOverSure', () => {
     const wholeOnly = read(quad(162, 291, 280, 456), face('KS', 0.98), face('KS', 0.5));
     const over = read(quad(182, 264, 284, 419), face('JS', 0.79), face('AS', 0.12));
     expect(dropUnsureOverSure([wholeOnly, over])).toEqual([wholeOnly, over]);
+  });
+});
+
+describe('agreedBelowFloor', () => {
+  const quad = (x0: number, y0: number, x1: number, y1: number): Quad => [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
+  const face = (code: CardCode, confidence: number): Identity => ({ kind: 'face', code, confidence });
+  const read = (corners: Quad, identity: Identity, fromIndex: Identity | null) => ({ corners, id: { identity, fromIndex } });
+  it('counts a face both models name alike under the floor (photo IMG_2631: a 10H read 0.57 whole, 0.62 by its corner)', () => {
+    const tenH = read(quad(0, 0, 94, 203), face('10H', 0.57), face('10H', 0.62));
+    expect(agreedBelowFloor(tenH, [])).toBe(true);
+    // Beside a sure card, or over a sure card of its own face (another outline of it), it still counts.
+    expect(agreedBelowFloor(tenH, [read(quad(85, 0, 200, 203), face('QD', 0.99), null)])).toBe(true);
+    expect(agreedBelowFloor(tenH, [read(quad(5, 5, 99, 208), face('10H', 0.9), null)])).toBe(true);
+  });
+  it('does not count readings that disagree or are faint, nor a second outline of a sure card read as a look-alike (render_0023: "6D" over a 7D)', () => {
+    expect(agreedBelowFloor(read(quad(0, 0, 100, 179), face('AS', 0.47), face('AC', 0.81)), [])).toBe(false);
+    expect(agreedBelowFloor(read(quad(0, 0, 100, 179), face('AS', 0.4), face('AS', 0.81)), [])).toBe(false);
+    expect(agreedBelowFloor(read(quad(0, 0, 100, 179), { kind: 'other', confidence: 0.9 }, face('AS', 0.81)), [])).toBe(false);
+    const sevenD = read(quad(40, 380, 210, 560), face('7D', 0.8), face('7D', 0.7));
+    const sixD = read(quad(45, 390, 200, 565), face('6D', 0.59), face('6D', 0.6));
+    expect(agreedBelowFloor(sixD, [sevenD])).toBe(false);
   });
 });
 

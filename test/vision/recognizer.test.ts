@@ -502,6 +502,19 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
     }
   });
 
+  it.skipIf(!hasPhotos)('counts a card both its whole crop and its index corner name alike, each under the floor (photos of a few cards)', async () => {
+    const still = await createRecognizer({ tracking: false, log: () => {} });
+    try {
+      // IMG_2621's JS read 0.56 whole and 0.51 by its corner; IMG_2631's 10H 0.57 and 0.62.
+      for (const [file, code] of [['IMG_2621.JPG', 'JS'], ['IMG_2631.JPG', '10H']]) {
+        const result = await still.recognize({ kind: 'encoded', data: new Uint8Array(readFileSync(path.join(photosDir, file))) }, 0);
+        expect(result.cards.map((card) => (card.kind === 'face' ? card.code : 'back'))).toContain(code);
+      }
+    } finally {
+      still.dispose();
+    }
+  });
+
   it.skipIf(!hasData)('reads a crop the other way up only when unsure, naming the fixtures as reading every crop both ways does', async () => {
     const files = readFileSync(fixtureList, 'utf8').split('\n').filter(Boolean).slice(0, 48);
     const views: FrameInput[] = files.map((f) => ({ kind: 'encoded', data: new Uint8Array(readFileSync(path.join(sharedDataDir(), f))) }));
