@@ -436,7 +436,9 @@ function playCard(hand: RefereeHand, event: Extract<RefereeEvent, { type: 'card-
     );
     if (rival) {
       hand.plays.push(record);
-      const dispute = openDispute(hand, { foundationId: foundation.id, card: event.card, playIds: [rival.playId, playId], openedAtMs: event.atMs, openedBy: 'referee' });
+      // In landing order: a copy reported later may have landed first (the camera learns who put a card down late).
+      const playIds = event.atMs < rival.atMs ? [playId, rival.playId] : [rival.playId, playId];
+      const dispute = openDispute(hand, { foundationId: foundation.id, card: event.card, playIds, openedAtMs: event.atMs, openedBy: 'referee' });
       // X2: the camera could not order them: both stay.
       applyRuling(hand, dispute, event.tie === true ? { kind: 'all-stay' } : { kind: 'first-stays' }, 'referee', event.tie === true ? 'a tie that could not be resolved: both stay (X2)' : 'the first played stays, the later copy goes back (X1)');
       return;

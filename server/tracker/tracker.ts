@@ -164,6 +164,8 @@ export interface TrackerConfig extends ReadingTuning, PileLookTuning {
   raceReachWindowMs: number;
   /** ... and their copy shows back in their seat with at least this confidence. */
   raceBackConfidence: number;
+  /** A card's owner lost its race when their copy shows at home in this many frames (ownerCameHome). */
+  raceHomeFrames: number;
   /**
    * A sure reading more than three cards ahead in a pile's suit that holds this long means the
    * cards between were played unseen (they are filled in), ms.
@@ -308,6 +310,7 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   raceReachFrames: 3,
   raceReachWindowMs: 1000,
   raceBackConfidence: 0.5,
+  raceHomeFrames: 3,
   stallMs: 30000,
   pileRadiusCards: 0.45,
   stillCards: 0.08,
@@ -390,6 +393,10 @@ export interface RaceWatch {
   coveredMs?: number;
   /** Per player, their hand's frames over the pile from the landing to raceReachWindowMs after (kept once the window closed). */
   reachers?: Record<string, { frames: number; firstMs: number }>;
+  /** Frames the card's owner's copy was seen back at home (ownerCameHome). */
+  ownerHomeFrames?: number;
+  /** The card's owner was found to have lost the race (ownerCameHome): judged once. */
+  ownerJudged?: true;
 }
 
 /**
@@ -1963,7 +1970,18 @@ function watchRace(
       [...reachesBetween(state, pile.center, pile.cardSizePx * HAND_OVER_PILE_CARDS, race.landMs, race.landMs + config.raceReachWindowMs)].map(([playerId, { frames, firstMs }]) => [playerId, { frames, firstMs }]),
     );
   if (!race.reachers && now >= race.landMs + config.raceReachWindowMs) race.reachers = reachers();
-  const winner = pile.cards.find((card) => card.code === race.code)?.player ?? '';
+  let winner = pile.cards.find((card) => card.code === race.code)?.player ?? '';
+  const first = winner !== '' && !race.ownerJudged ? ownerCameHome(state, pile, race, winner, seenInSeat, now, config) : null;
+  if (first) {
+    // The card's owner raced for the slot and took their copy back: the card on the pile is the
+    // first racer's, played a moment before (the rules engine then rules the race: first stays).
+    race.ownerJudged = true;
+    pile.cards.find((card) => card.code === race.code)!.player = first;
+    (race.losers ??= []).push(winner);
+    state.disputes.push({ id: `d${state.nextDisputeNumber++}`, foundationId: pile.id, first: { player: first, card: race.code }, second: { player: winner, card: race.code } });
+    emit({ type: 'card-played', player: first, card: race.code, foundationId: pile.id, newPile: false, ownerBy: 'hand' }, race.landMs - 1);
+    winner = first;
+  }
   // Every tracked copy seen lying still on the pile (two frames): the first one landed is the winner's.
   race.landers ??= {};
   for (const { track, landedMs } of landedTracks(state, pile, race.code, race.landMs - config.flightGapMs, now, config)) race.landers[String(track.id)] ??= { origin: track.origin!, landedMs };
@@ -2037,6 +2055,32 @@ function watchRace(
     return false;
   }
   return true;
+}
+
+/**
+ * The player who really played a race's card when its owner, as decided (resolvePending), lost
+ * the race: the owner's copy is back in their seat, surely (raceBackConfidence) in raceHomeFrames
+ * frames from raceAwayMs after the landing (one or two frames are a misread: the 6-player seed-1
+ * hand's p1, whose 3D was on the pile, showed a "3D" on their waste at 0.57 twice), their hand having reached the pile
+ * (raceReachFrames); the first racer is the other player whose hand was over the pile earliest,
+ * from a dispute window before the landing up to it. Null when that is not so, or no other hand was there.
+ * Why: the loser's copy is often the only one the camera saw leave its seat (the winner's came
+ * from under a card or out of a hand), so the play was given to them (the 6-player seed-1 hand:
+ * p5's 7S lost to p1's by 0.49 s, and came home 0.18 s after it was carried back).
+ */
+function ownerCameHome(state: TrackerState, pile: TrackedPile, race: RaceWatch, owner: string, seenInSeat: Map<number, CardObservation[]>, now: number, config: TrackerConfig): string | null {
+  const seat = seatOfPlayer(state, owner);
+  if (now < race.landMs + config.raceAwayMs) return null;
+  if (!(seenInSeat.get(seat.seat) ?? []).some((card) => card.code === race.code && card.confidence >= config.raceBackConfidence)) return null;
+  race.ownerHomeFrames = (race.ownerHomeFrames ?? 0) + 1;
+  if (race.ownerHomeFrames < config.raceHomeFrames) return null;
+  const slack = pile.cardSizePx * HAND_OVER_PILE_CARDS;
+  const owners = reachesBetween(state, pile.center, slack, race.landMs, race.landMs + config.raceReachWindowMs);
+  if ((owners.get(owner)?.frames ?? 0) < config.raceReachFrames) return null;
+  // The first racer's hand put the card down: it was over the pile by the landing.
+  const others = [...reachesBetween(state, pile.center, slack, race.landMs - config.disputeWindowMs, race.landMs)].filter(([playerId]) => playerId !== owner);
+  others.sort(([, a], [, b]) => a.firstMs - b.firstMs || b.frames - a.frames);
+  return others[0]?.[0] ?? null;
 }
 
 /** Marks the hand as called from outside (manual call, naming the caller when known): later plays are after the call. */

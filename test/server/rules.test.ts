@@ -128,6 +128,20 @@ describe('rules bridge: log entries → referee reducer → view', () => {
     expect(bad.log[0].violations).toEqual(['dispute/unknown']);
   });
 
+  it('a first racer reported after the card was given to the loser (timed a moment before it) wins the race', () => {
+    // The tracker gave bob the 2H, then saw his copy come home: ann's hand had put it down (ownerCameHome).
+    const { state } = play([
+      [0, { type: 'hand-started', hand: 1 }],
+      [1000, { type: 'card-played', player: 'ann', card: 'AH', foundationId: 'f1', newPile: true }],
+      [2000, { type: 'card-played', player: 'bob', card: '2H', foundationId: 'f1', newPile: false }],
+      [1999, { type: 'card-played', player: 'ann', card: '2H', foundationId: 'f1', newPile: false, ownerBy: 'hand' }],
+    ]);
+    const view = toView(state, context);
+    expect(view.disputes).toHaveLength(1);
+    expect(view.disputes[0]).toMatchObject({ first: { player: 'ann', card: '2H' }, second: { player: 'bob', card: '2H' }, winner: 'ann' });
+    expect(view.players.map((p) => p.centreCards)).toEqual([2, 0]);
+  });
+
   it('score-sort corrections: Nerts count directly, centre counts by moving ownership, or as counted', () => {
     const { state, seq } = play([
       [0, { type: 'hand-started', hand: 1 }],

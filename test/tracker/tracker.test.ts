@@ -201,6 +201,45 @@ describe('tracker: disputes', () => {
     });
   });
 
+  describe('the player the card was given to lost the race (their copy comes home)', () => {
+    // Ann's hand puts a 2S on the pile; nobody saw it in her seat. Bob's 2S left his work pile
+    // just before, so the card was given to him; his hand reached the pile as it landed, and
+    // his copy comes home a second later (the 6-player seed-1 hand: p5's 7S against p1's).
+    const annArm = { seats: [0], cells: [0, 1, 2, 3].map((k): [number, number] => [CENTRE.x, CENTRE.y + k * 64]), cellSize: 64 };
+    const bobArm = { seats: [1], cells: [0, 1, 2, 3, 4, 5].map((k): [number, number] => [CENTRE.x, CENTRE.y - k * 64]), cellSize: 64 };
+    const bobTwo = face('2S', 980, 200, 'seat-1/work');
+    const pile = (code: 'AS' | '2S') => face(code, CENTRE.x, CENTRE.y, 'centre');
+    const race = (homeFrames: number, annThere = true) => [
+      ...frames(0, 4, 100, () => [pile('AS'), bobTwo]).map((f) => ({ ...f, motion: [] })),
+      ...frames(400, 2, 100, () => [pile('AS'), bobTwo]).map((f) => ({ ...f, motion: annThere ? [annArm] : [] })),
+      ...frames(600, 1, 100, () => [pile('AS')]).map((f) => ({ ...f, motion: annThere ? [annArm] : [] })),
+      // the 2S lands at 700 ms (the owner is decided a second after it shows, at 2 s); bob's hand
+      // is over the pile, then carries his copy home
+      ...frames(700, 16, 100, () => [pile('2S')]).map((f) => ({ ...f, motion: [bobArm] })),
+      ...frames(2300, homeFrames, 100, () => [pile('2S'), bobTwo]).map((f) => ({ ...f, motion: [] })),
+      ...frames(2300 + homeFrames * 100, 10, 100, () => [pile('2S')]).map((f) => ({ ...f, motion: [] })),
+    ];
+    const twos = (events: ReturnType<typeof run>['events']) => events.filter((e) => e.type === 'card-played' && e.card === '2S');
+
+    it('gives the card to the hand that was over the pile as it landed, and rules the race: ann first, bob second', () => {
+      const { events, timed, state } = run(race(4));
+      expect(twos(events)).toEqual([played('bob', '2S', 'f1', false, 'left-seat'), played('ann', '2S', 'f1', false, 'hand')]);
+      // Reported a moment before bob's (as landed first), so the rules engine keeps ann's and returns bob's.
+      const [bobs, anns] = timed.filter(({ event }) => event.type === 'card-played' && event.card === '2S');
+      expect(anns.timeMs).toBeLessThan(bobs.timeMs);
+      expect(state.disputes).toEqual([expect.objectContaining({ foundationId: 'f1', first: { player: 'ann', card: '2S' }, second: { player: 'bob', card: '2S' } })]);
+      expect(state.piles[0].cards.find((card) => card.code === '2S')?.player).toBe('ann');
+    });
+
+    it('changes nothing when the copy shows at home in only two frames (a misread), or no other hand was over the pile', () => {
+      for (const sequence of [race(2), race(4, false)]) {
+        const { events, state } = run(sequence);
+        expect(twos(events).map((e) => (e.type === 'card-played' ? e.player : ''))).toEqual(['bob']);
+        expect(state.disputes).toEqual([]);
+      }
+    });
+  });
+
   it('credits a card nobody was seen holding to the hand over the pile just before it landed, not one that hovered earlier', () => {
     // Bob's hand hovers over the pile for 0.6 s; then ann's comes down on it and the 2S lands
     // (nobody was seen holding a 2S). Bob's hand covered the pile in more frames, ann's in the
