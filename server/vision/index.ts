@@ -16,7 +16,7 @@ import { BACK_EMBED_SIZE, CARD_ASPECT, CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, IN
 import { alignedRect, blobsOf, boundingRect, compareThumbs, cropRegion, deepestRegion, greyThumb, mergeThrifty, rectContains, rectsOverlap, refreshTile, regionsOf, totalArea, type GreyThumb, type MovingBlobs, type PixelRect } from './change';
 import { cropCard, indexCornerQuads, rectQuad, subQuad, type RgbImage } from './crop';
 import { decodeFrame } from './decode';
-import { BackLooks, backByLooks, backConfidence, EnrollmentStore, LOOK_RESCUE, mayBeBack, nameBackDesign } from './enrollment';
+import { BackLooks, backByLooks, backConfidence, EnrollmentStore, LOOK_RESCUE, mayBeBack, nameBackDesign, OTHER_RESCUE_UNCALIBRATED } from './enrollment';
 import {
   backEvidence,
   DEFAULT_INDEX_FUSION,
@@ -1272,7 +1272,9 @@ class TfjsRecognizer implements CardRecognizer {
    */
   private async addBackLooks(reads: TrackedIdentity[], crops: Float32Array, wholeOutline: (k: number) => boolean = () => false): Promise<void> {
     if (!this.backModel || this.backLooks.size === 0) return;
-    const looked = reads.flatMap((read, k) => (read.identity.kind === 'back' || (mayBeBack(read.identity, this.plane !== null) && wholeOutline(k)) ? [k] : []));
+    // No card (`other`) is looked at without a calibration too, by a stricter rule (OTHER_RESCUE_UNCALIBRATED).
+    const mayBe = (identity: Identity) => mayBeBack(identity, this.plane !== null) || identity.kind === 'other';
+    const looked = reads.flatMap((read, k) => (read.identity.kind === 'back' || (mayBe(read.identity) && wholeOutline(k)) ? [k] : []));
     if (looked.length === 0) return;
     const packed = new Float32Array(looked.length * CROP_SIZE);
     looked.forEach((k, j) => packed.set(crops.subarray(k * CROP_SIZE, (k + 1) * CROP_SIZE), j * CROP_SIZE));
@@ -1282,7 +1284,9 @@ class TfjsRecognizer implements CardRecognizer {
       let identity = read.identity;
       const similarities = this.backLooks.similarities(looks[j]);
       if (identity.kind !== 'back') {
-        const back = backByLooks(similarities, this.enrolledFor(read.scale).backSimilarities(read.embedding, 0, read.embedding.length));
+        // No card (`other`) without a calibration: only a look far nearer one design than the rest (OTHER_RESCUE_UNCALIBRATED).
+        const rule = identity.kind === 'other' && this.plane === null ? OTHER_RESCUE_UNCALIBRATED : LOOK_RESCUE;
+        const back = backByLooks(similarities, this.enrolledFor(read.scale).backSimilarities(read.embedding, 0, read.embedding.length), rule);
         if (!back) return;
         identity = { kind: 'back', confidence: back.confidence, design: back.backId };
       } else {

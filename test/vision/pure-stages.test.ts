@@ -4,7 +4,7 @@ import { ALL_CARD_CODES, type CardCode } from '../../server/game/cards';
 import { classMeaning, classNames, FIRST_BACK_CLASS, OTHER_CLASS } from '../../server/vision/classes';
 import { decodeFrame } from '../../server/vision/decode';
 import { agreedBelowFloor, agreeingFace, countsAtFloor, surelyAnotherFace, coveredCards, dropUnsureOverSure, dueForRereading, showsBeside, FAINT_REREAD_MS, keptByWholeRead, ONE_WAY_BELOW_PX, rememberedBack, turnPolicy, WHOLE_READ_KEEPS } from '../../server/vision/index';
-import { BackLooks, backByLooks, backConfidence, EnrollmentStore, LOOK_RESCUE, mayBeBack } from '../../server/vision/enrollment';
+import { BackLooks, backByLooks, backConfidence, EnrollmentStore, LOOK_RESCUE, mayBeBack, OTHER_RESCUE_UNCALIBRATED } from '../../server/vision/enrollment';
 import { backEvidence, BACK_EVIDENCE_FROM, decideFromIndex, decideIdentity, identityOutputs, readingRows, rejectIndexless, type Identity, type IndexReading } from '../../server/vision/identify';
 import { playArea, tablePlane, zoneAt } from '../../server/vision/rectify';
 import { findUnchanged, readsThisFrame, steadyOutlines, THUMB_HEIGHT, THUMB_WIDTH, TrackMemory } from '../../server/vision/tracking';
@@ -173,6 +173,13 @@ describe('backByLooks', () => {
   it('refuses a look every design is about as close to (a texture, the edge of a stock)', () => {
     expect(backByLooks(sims({ p1: 0.9, p3: 0.8 }), sims({ p1: 0.95 }))).toBeNull();
     expect(backByLooks(sims({ p1: 0.9, p3: 0.7 }), sims({ p1: 0.95 }))).toEqual({ backId: 'p1', confidence: 0.9 });
+  });
+  it('without a calibration, takes a crop read as no card for a back only by a look far ahead of the next design', () => {
+    // The backs suite: a near-black gen-43 read as no card, look 0.88 against 0.40 (margin 0.48);
+    // a held-out texture, look 0.95 against 0.79 (margin 0.16), which LOOK_RESCUE would take.
+    expect(backByLooks(sims({ 'gen-43': 0.88, 'b-2': 0.4 }), sims({ 'gen-43': 0.92 }), OTHER_RESCUE_UNCALIBRATED)).toEqual({ backId: 'gen-43', confidence: 0.88 });
+    expect(backByLooks(sims({ 'b-2': 0.946, 'gen-43': 0.786 }), sims({ 'b-2': 0.922 }), OTHER_RESCUE_UNCALIBRATED)).toBeNull();
+    expect(backByLooks(sims({ 'b-2': 0.946, 'gen-43': 0.786 }), sims({ 'b-2': 0.922 }))?.backId).toBe('b-2');
   });
   it('with one design enrolled there is no runner-up to beat, and with none no back', () => {
     expect(backByLooks(sims({ p1: 0.9 }), sims({ p1: 0.9 }))?.backId).toBe('p1');
