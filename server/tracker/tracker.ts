@@ -1971,7 +1971,7 @@ function watchRace(
     );
   if (!race.reachers && now >= race.landMs + config.raceReachWindowMs) race.reachers = reachers();
   let winner = pile.cards.find((card) => card.code === race.code)?.player ?? '';
-  const first = winner !== '' && !race.ownerJudged ? ownerCameHome(state, pile, race, winner, seenInSeat, now, config) : null;
+  const first = winner !== '' && !race.ownerJudged ? ownerCameHome(state, pile, race, winner, seenInSeat, reachers, now, config) : null;
   if (first) {
     // The card's owner raced for the slot and took their copy back: the card on the pile is the
     // first racer's, played a moment before (the rules engine then rules the race: first stays).
@@ -2062,23 +2062,30 @@ function watchRace(
  * the race: the owner's copy is back in their seat, surely (raceBackConfidence) in raceHomeFrames
  * frames from raceAwayMs after the landing (one or two frames are a misread: the 6-player seed-1
  * hand's p1, whose 3D was on the pile, showed a "3D" on their waste at 0.57 twice), their hand having reached the pile
- * (raceReachFrames); the first racer is the other player whose hand was over the pile earliest,
+ * (raceReachFrames, counted by `reachersAfterLanding`, the race watch's reachers); the first racer is the other player whose hand was over the pile earliest,
  * from a dispute window before the landing up to it. Null when that is not so, or no other hand was there.
  * Why: the loser's copy is often the only one the camera saw leave its seat (the winner's came
  * from under a card or out of a hand), so the play was given to them (the 6-player seed-1 hand:
  * p5's 7S lost to p1's by 0.49 s, and came home 0.18 s after it was carried back).
  */
-function ownerCameHome(state: TrackerState, pile: TrackedPile, race: RaceWatch, owner: string, seenInSeat: Map<number, CardObservation[]>, now: number, config: TrackerConfig): string | null {
+function ownerCameHome(
+  state: TrackerState,
+  pile: TrackedPile,
+  race: RaceWatch,
+  owner: string,
+  seenInSeat: Map<number, CardObservation[]>,
+  reachersAfterLanding: () => Record<string, { frames: number }>,
+  now: number,
+  config: TrackerConfig,
+): string | null {
   const seat = seatOfPlayer(state, owner);
   if (now < race.landMs + config.raceAwayMs) return null;
   if (!(seenInSeat.get(seat.seat) ?? []).some((card) => card.code === race.code && card.confidence >= config.raceBackConfidence)) return null;
   race.ownerHomeFrames = (race.ownerHomeFrames ?? 0) + 1;
   if (race.ownerHomeFrames < config.raceHomeFrames) return null;
-  const slack = pile.cardSizePx * HAND_OVER_PILE_CARDS;
-  const owners = reachesBetween(state, pile.center, slack, race.landMs, race.landMs + config.raceReachWindowMs);
-  if ((owners.get(owner)?.frames ?? 0) < config.raceReachFrames) return null;
+  if ((reachersAfterLanding()[owner]?.frames ?? 0) < config.raceReachFrames) return null;
   // The first racer's hand put the card down: it was over the pile by the landing.
-  const others = [...reachesBetween(state, pile.center, slack, race.landMs - config.disputeWindowMs, race.landMs)].filter(([playerId]) => playerId !== owner);
+  const others = [...reachesBetween(state, pile.center, pile.cardSizePx * HAND_OVER_PILE_CARDS, race.landMs - config.disputeWindowMs, race.landMs)].filter(([playerId]) => playerId !== owner);
   others.sort(([, a], [, b]) => a.firstMs - b.firstMs || b.frames - a.frames);
   return others[0]?.[0] ?? null;
 }

@@ -423,10 +423,12 @@ export function agreeingFace(whole: Identity, corner: Identity | null | undefine
  */
 export function agreedBelowFloor(card: { corners: Quad; id: Pick<TrackedIdentity, 'identity' | 'fromIndex'> }, sureFaces: ReadonlyArray<{ corners: Quad; id: Pick<TrackedIdentity, 'identity'> }>): boolean {
   const agreed = agreeingFace(card.id.identity, card.id.fromIndex);
-  if (!agreed) return false;
-  return !sureFaces.some(
-    (sure) => sure !== card && sure.id.identity.kind === 'face' && sure.id.identity.code !== agreed.code && shareInside(card.corners, sure.corners) >= OVER_SURE_SHARE,
-  );
+  return agreed !== null && !liesOverAnotherFace(card, agreed.code, sureFaces);
+}
+
+/** Whether `card` lies mostly (OVER_SURE_SHARE) over one of `sures` (other than itself) read as a face other than `code`. */
+function liesOverAnotherFace(card: { corners: Quad }, code: CardCode, sures: ReadonlyArray<{ corners: Quad; id: Pick<TrackedIdentity, 'identity'> }>): boolean {
+  return sures.some((sure) => sure !== card && sure.id.identity.kind === 'face' && sure.id.identity.code !== code && shareInside(card.corners, sure.corners) >= OVER_SURE_SHARE);
 }
 
 /** A face both models name at least this surely is sure enough to doubt unsure outlines over it (dropUnsureOverSure). */
@@ -455,7 +457,7 @@ export function dropUnsureOverSure<T extends { corners: Quad; id: TrackedIdentit
     const { identity, fromIndex } = card.id;
     if (identity.kind !== 'face' || identity.confidence >= BOTH_SURE) return true;
     if (fromIndex?.kind === 'face' && fromIndex.code === identity.code) return true;
-    return !bothSure.some((sure) => sure !== card && sure.id.identity.kind === 'face' && sure.id.identity.code !== identity.code && shareInside(card.corners, sure.corners) >= OVER_SURE_SHARE);
+    return !liesOverAnotherFace(card, identity.code, bothSure);
   });
 }
 

@@ -32,6 +32,19 @@ const hasData = existsSync(path.join(sharedDataDir(), 'real', 'cards53'));
 const photosDir = path.join(sharedDataDir(), 'real', 'table-photos');
 const hasPhotos = existsSync(path.join(photosDir, 'labels.csv'));
 
+/** Runs `body` with a recogniser without tracking (disposed after) and a reader of a real table photo's cards: each one's code, "back" for a back. */
+async function withStillRecognizer(body: (readPhoto: (file: string) => Promise<string[]>) => Promise<void>): Promise<void> {
+  const still = await createRecognizer({ tracking: false, log: () => {} });
+  try {
+    await body(async (file) => {
+      const result = await still.recognize({ kind: 'encoded', data: new Uint8Array(readFileSync(path.join(photosDir, file))) }, 0);
+      return result.cards.map((card) => (card.kind === 'face' ? card.code! : 'back'));
+    });
+  } finally {
+    still.dispose();
+  }
+}
+
 const hasBackModel = existsSync(path.join(DEFAULT_BACK_MODEL_DIR, 'model.json'));
 
 /** A simulated table's last score-sort frame, the back views to enrol each deck from (its first frame), and `deckId`'s dealt backs. */
@@ -474,45 +487,30 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
   });
 
   it.skipIf(!hasPhotos)('finds a lone card on an even carpet (the frame itself is no card to hide it in)', async () => {
-    const still = await createRecognizer({ tracking: false, log: () => {} });
-    try {
-      for (const [file, code] of [['IMG_2385.JPG', 'KH'], ['IMG_2394.JPG', '9H']]) {
-        const result = await still.recognize({ kind: 'encoded', data: new Uint8Array(readFileSync(path.join(photosDir, file))) }, 0);
-        expect(result.cards.map((card) => (card.kind === 'face' ? card.code : 'back'))).toEqual([code]);
-      }
-    } finally {
-      still.dispose();
-    }
+    await withStillRecognizer(async (readPhoto) => {
+      for (const [file, code] of [['IMG_2385.JPG', 'KH'], ['IMG_2394.JPG', '9H']]) expect(await readPhoto(file)).toEqual([code]);
+    });
   });
 
   it.skipIf(!hasPhotos)('reads a card the net is sure of whose classical outline is a piece of it or lies off it (pale wood grain, brick, a placemat)', async () => {
-    const still = await createRecognizer({ tracking: false, log: () => {} });
-    try {
+    await withStillRecognizer(async (readPhoto) => {
       // Each photo's one card: the classical localiser outlined a piece of it (cam_image31's 10S:
       // 180 x 201 px of 212 x 294) or the card's size 26 px off (IMG_2478's 10C), read as no card,
       // and that outline claimed the net's card.
       for (const [file, code] of [['cam_image31.jpg', '10S'], ['IMG_2538.JPG', '9H'], ['IMG_2478.JPG', '10C']]) {
         const before = tf.memory().numTensors;
-        const result = await still.recognize({ kind: 'encoded', data: new Uint8Array(readFileSync(path.join(photosDir, file))) }, 0);
+        const codes = await readPhoto(file);
         expect(tf.memory().numTensors).toBe(before);
-        expect(result.cards.map((card) => (card.kind === 'face' ? card.code : 'back'))).toEqual([code]);
+        expect(codes).toEqual([code]);
       }
-    } finally {
-      still.dispose();
-    }
+    });
   });
 
   it.skipIf(!hasPhotos)('counts a card both its whole crop and its index corner name alike, each under the floor (photos of a few cards)', async () => {
-    const still = await createRecognizer({ tracking: false, log: () => {} });
-    try {
+    await withStillRecognizer(async (readPhoto) => {
       // IMG_2621's JS read 0.56 whole and 0.51 by its corner; IMG_2631's 10H 0.57 and 0.62.
-      for (const [file, code] of [['IMG_2621.JPG', 'JS'], ['IMG_2631.JPG', '10H']]) {
-        const result = await still.recognize({ kind: 'encoded', data: new Uint8Array(readFileSync(path.join(photosDir, file))) }, 0);
-        expect(result.cards.map((card) => (card.kind === 'face' ? card.code : 'back'))).toContain(code);
-      }
-    } finally {
-      still.dispose();
-    }
+      for (const [file, code] of [['IMG_2621.JPG', 'JS'], ['IMG_2631.JPG', '10H']]) expect(await readPhoto(file)).toContain(code);
+    });
   });
 
   it.skipIf(!hasData)('reads a crop the other way up only when unsure, naming the fixtures as reading every crop both ways does', async () => {
