@@ -5,7 +5,7 @@
  * known size at each of its convex right-angle corners and keeping hypotheses the mask supports.
  * Works on a downscaled copy (DETECT_MAX_SIDE); returns quads in the input image's pixels.
  */
-import { boundingRect, rectsOverlap } from './change';
+import { boundingRect, rectsOverlap, type PixelRect } from './change';
 import { CARD_ASPECT } from './classes';
 import type { RgbImage } from './crop';
 import type { CvMat, OpenCv } from './opencv';
@@ -60,6 +60,10 @@ export const LOCATE_DEFAULTS = {
   maxSingleArea: 1.9,
   /** A hypothesised card is kept when this fraction of it lies on the mask. */
   minSupport: 0.82,
+  /** A split hypothesis cut by the frame's edge (no calibration) must show at least this share of itself. */
+  minCutShown: 0.3,
+  /** ... and be this well supported where it shows (a court card's picture open to the edge is no hole to fill). */
+  minCutSupport: 0.7,
   /** Hypotheses overlapping each other this much, each way, are one card. */
   sameOverlap: 0.8,
   /**
@@ -314,7 +318,23 @@ function rectCorners(center: { x: number; y: number }, size: { width: number; he
 
 /** Fraction of a quad's interior (sampled on a grid) that is set in `mask` (1 byte per pixel). */
 export function maskSupport(mask: Uint8Array, width: number, height: number, quad: Quad, steps = 12): number {
+  const { set, total } = maskSamples(mask, width, height, quad, steps);
+  return set / total;
+}
+
+/**
+ * A quad's support counted over its part inside the frame (`support`), and the share of it that
+ * lies inside (`shown`): a card cut by the frame's edge is as white as any where it shows.
+ */
+export function inFrameSupport(mask: Uint8Array, width: number, height: number, quad: Quad, steps = 12): { support: number; shown: number } {
+  const { set, inFrame, total } = maskSamples(mask, width, height, quad, steps);
+  return { support: inFrame ? set / inFrame : 0, shown: inFrame / total };
+}
+
+/** Samples of a quad's interior on a `steps` x `steps` grid: how many, how many in the frame, how many set in `mask`. */
+function maskSamples(mask: Uint8Array, width: number, height: number, quad: Quad, steps: number): { set: number; inFrame: number; total: number } {
   let inside = 0;
+  let shown = 0;
   let total = 0;
   const [p0, p1, , p3] = quad;
   for (let i = 0; i < steps; i++) {
@@ -328,10 +348,11 @@ export function maskSupport(mask: Uint8Array, width: number, height: number, qua
       const xi = Math.round(x);
       const yi = Math.round(y);
       if (xi < 0 || yi < 0 || xi >= width || yi >= height) continue;
+      shown++;
       if (mask[yi * width + xi]) inside++;
     }
   }
-  return inside / total;
+  return { set: inside, inFrame: shown, total };
 }
 
 /** A convex, roughly right-angled corner of a blob's outline: where a card's corner may be. */
@@ -417,6 +438,19 @@ export function edgeSizedHypotheses(polygon: Point[], params = LOCATE_DEFAULTS):
   return out;
 }
 
+/**
+ * Whether a blob (its bounding box) reaches each side of the frame that a card hypothesised on it
+ * (`card`, its bounding box) runs past, within `near` pixels: a card cut by the frame's edge
+ * shows up to that edge.
+ */
+export function reachesEdgesCrossed(blob: PixelRect, card: PixelRect, width: number, height: number, near = 2): boolean {
+  if (card.x < 0 && blob.x > near) return false;
+  if (card.y < 0 && blob.y > near) return false;
+  if (card.x + card.width > width && blob.x + blob.width < width - near) return false;
+  if (card.y + card.height > height && blob.y + blob.height < height - near) return false;
+  return true;
+}
+
 /** Moves each side of a quad outwards by `pixels` (approximately, along the diagonals). */
 export function growQuad(quad: Quad, pixels: number): Quad {
   const cx = quad.reduce((s, p) => s + p[0], 0) / 4;
@@ -462,6 +496,8 @@ export function withCutCards(cards: LocatedCard[], width: number, height: number
   let next = Math.min(0, ...cards.map((card) => card.rivalGroup ?? 0)) - 1;
   for (const card of out.slice()) {
     const corners = card.corners;
+    // Hypothesised whole already, past the edge (a split at a blob's corner).
+    if (card.inFrame) continue;
     for (let i = 0; i < 4; i++) {
       // Side a-b along the frame's edge; d-a the side across it, which grows past the edge.
       const a = corners[i];
@@ -1338,21 +1374,34 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
       cv.approxPolyDP(blob.contour, poly, 0.012 * cv.arcLength(blob.contour, true), true);
       const polygon = contourPoints(poly);
       const kept: LocatedCard[] = [];
+      const blobBox = boundingRect(polygon);
       const hypotheses = widths.flatMap((w) => cornerHypotheses(polygon, w, w * params.aspect));
       if (!sizeKnown) hypotheses.push(...edgeSizedHypotheses(polygon, params));
       for (const quad of hypotheses) {
         const w = quadShortSide(quad);
         const support = maskSupport(maskBytes, dw, dh, quad);
-        if (support < params.minSupport) continue;
+        // Without a calibration a card may lie cut by the frame's edge: judged by the part that shows
+        // (its support stays the whole quad's, so a twin inside the frame outranks it).
+        let cut: Quad | undefined;
+        if (support < params.minSupport) {
+          // Only of the frame's usual card size: a blob of two cards side by side gives wider hypotheses.
+          if (knownWidth || medianSingle === undefined || Math.abs(w - medianSingle) > 0.15 * medianSingle) continue;
+          // The blob must reach the frame's edge where the card runs past it.
+          if (!reachesEdgesCrossed(blobBox, boundingRect(quad), dw, dh)) continue;
+          const inFrame = inFrameSupport(maskBytes, dw, dh, quad);
+          if (inFrame.shown < params.minCutShown || inFrame.shown > 0.97 || inFrame.support < params.minCutSupport) continue;
+          cut = quad.map(([x, y]) => [Math.min(dw, Math.max(0, x)), Math.min(dh, Math.max(0, y))]) as Quad;
+        }
         // One card is hypothesised from several corners and sizes: an outline nearly the same
         // as one already found or kept adds only another read of that card.
         const box = boundingRect(quad);
         const same = (other: Quad) => rectsOverlap(box, boundingRect(other)) && (sameCorners(other, quad, w * 0.18) || Math.min(shareInside(other, quad), shareInside(quad, other)) >= params.sameOverlap);
         if (found.some((f) => same(f.corners))) continue;
         const twin = kept.findIndex((k) => same(k.corners));
+        const card: LocatedCard = { corners: quad, source: 'split', support, ...(cut ? { inFrame: cut } : {}) };
         if (twin >= 0) {
-          if (kept[twin].support < support) kept[twin] = { corners: quad, source: 'split', support };
-        } else kept.push({ corners: quad, source: 'split', support });
+          if (kept[twin].support < support) kept[twin] = card;
+        } else kept.push(card);
       }
       found.push(...kept.map((k) => ({ ...k, corners: growQuad(k.corners, blob.shave) })));
     }
@@ -1365,10 +1414,8 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
       found.splice(0, found.length, ...addAsRivals(found, lines));
     }
     const inv = 1 / scale;
-    return found.map((card) => ({
-      ...card,
-      corners: card.corners.map(([x, y]) => [x * inv, y * inv] as Point) as Quad,
-    }));
+    const unscale = (quad: Quad) => quad.map(([x, y]) => [x * inv, y * inv] as Point) as Quad;
+    return found.map((card) => ({ ...card, corners: unscale(card.corners), ...(card.inFrame ? { inFrame: unscale(card.inFrame) } : {}) }));
   } finally {
     for (const m of mats) m.delete();
   }

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CARD_ASPECT, INDEX_REGION } from '../../server/vision/classes';
-import { agreeOnSize, cornerHypotheses, dropFragments, FRAGMENT_BACK_SHARE, FRAGMENT_FACE_SHARE, dropFrameOutlines, dropRepeatedOutlines, wholesOfPieces, REPEATED_OUTLINE_OVERLAP, edgeSizedHypotheses, fillDarkCells, LOCATE_DEFAULTS, locateCards, mayHoldSeveral, oneOutlinePerNertsPile, orderCardQuad, paleTableShare, splitWidths, suppressNested, visiblePart, fitOnWhiter, keepSurestRivals, regionRivalGroup, resizedOutlines, grownOutlines, whiterThanCloth, whiterThanClothMask, withCutCards, type LocatedCard } from '../../server/vision/locate';
+import { agreeOnSize, cornerHypotheses, dropFragments, FRAGMENT_BACK_SHARE, FRAGMENT_FACE_SHARE, dropFrameOutlines, dropRepeatedOutlines, wholesOfPieces, REPEATED_OUTLINE_OVERLAP, edgeSizedHypotheses, fillDarkCells, LOCATE_DEFAULTS, locateCards, mayHoldSeveral, oneOutlinePerNertsPile, orderCardQuad, paleTableShare, reachesEdgesCrossed, splitWidths, suppressNested, visiblePart, fitOnWhiter, keepSurestRivals, regionRivalGroup, resizedOutlines, grownOutlines, whiterThanCloth, whiterThanClothMask, withCutCards, type LocatedCard } from '../../server/vision/locate';
 import { applyHomography, homographyFromPoints, polygonArea, shareInside } from '../../server/geometry';
 import { flatSizer } from '../../server/vision/card-size';
 import { loadOpenCv, type OpenCv } from '../../server/vision/opencv';
@@ -273,6 +273,28 @@ describe('locateCards', () => {
     expect(card.map((f) => f.source)).toContain('grown');
   });
 
+  it('hypothesises a card cut by the frame\'s edge from its one corner that shows, at the frame\'s card size (photo IMG_2613: a QS at the right edge)', () => {
+    const inside = [
+      { cx: 80, cy: 80, w: 63, h: 88, angle: 0.1 },
+      { cx: 200, cy: 80, w: 63, h: 88, angle: -0.2 },
+      { cx: 80, cy: 200, w: 63, h: 88, angle: 0 },
+      { cx: 200, cy: 200, w: 63, h: 88, angle: 0.3 },
+    ];
+    // Turned 50 degrees, its centre 5 pixels past the right edge: one corner and a wedge show.
+    const cut = { cx: 485, cy: 135, w: 63, h: 88, angle: 0.87 };
+    const image = { data: paint(480, 270, [...inside, cut]), width: 480, height: 270 };
+    const near = (f: LocatedCard) => Math.hypot(centre(f.corners)[0] - cut.cx, centre(f.corners)[1] - cut.cy) < 8;
+    const found = locateCards(cv, image).filter(near);
+    expect(found.length).toBeGreaterThan(0);
+    for (const card of found) {
+      expect(Math.abs(quadShort(card.corners) - 63)).toBeLessThan(8);
+      // Reported by the part in the frame.
+      expect(Math.max(...card.inFrame!.map(([x]) => x))).toBeLessThanOrEqual(480);
+    }
+    // Judged by the whole card's support, the wedge is no card.
+    expect(locateCards(cv, image, {}, { ...LOCATE_DEFAULTS, minCutShown: 1.1 }).filter(near)).toEqual([]);
+  });
+
   it('finds nothing on an empty cloth', () => {
     expect(locateCards(cv, { data: paint(320, 200, []), width: 320, height: 200 })).toEqual([]);
   });
@@ -430,6 +452,14 @@ describe('quad helpers', () => {
     const pip: LocatedCard = { corners: [[20, 30], [40, 30], [40, 55], [20, 55]], source: 'single', support: 1 };
     expect(suppressNested([big, frame, pip], (_, nested) => nested !== frame)).toEqual([big, frame]);
   });
+  it('takes a card past the frame\'s edge only where its blob reaches that edge', () => {
+    const blob = { x: 300, y: 40, width: 78, height: 100 };
+    expect(reachesEdgesCrossed(blob, { x: 290, y: 30, width: 150, height: 120 }, 378, 504)).toBe(true);
+    // A blob of cards lying clear of the top edge (IMG_2632) holds no card running past it.
+    expect(reachesEdgesCrossed({ x: 110, y: 45, width: 210, height: 185 }, { x: 110, y: -60, width: 210, height: 290 }, 378, 504)).toBe(false);
+    expect(reachesEdgesCrossed(blob, { x: 300, y: 40, width: 60, height: 90 }, 378, 504)).toBe(true);
+  });
+
   it('drops the frame itself taken for a card (an even carpet passes as one white blob), but not a card near one corner', () => {
     const frameOutline: LocatedCard = { corners: [[1, 0], [377, 2], [378, 503], [0, 501]], source: 'single', support: 1 };
     const card: LocatedCard = { corners: [[94, 183], [214, 173], [229, 339], [109, 350]], source: 'single', support: 1 };

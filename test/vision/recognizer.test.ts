@@ -513,6 +513,12 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
     });
   });
 
+  it.skipIf(!hasPhotos)("finds a card cut by the photo's edge of which only a corner shows (IMG_2613's QS at the right edge)", async () => {
+    await withStillRecognizer(async (readPhoto) => {
+      expect((await readPhoto('IMG_2613.JPG')).sort()).toEqual(['AC', 'JS', 'QD', 'QS']);
+    });
+  });
+
   it.skipIf(!hasData)('reads a crop the other way up only when unsure, naming the fixtures as reading every crop both ways does', async () => {
     const files = readFileSync(fixtureList, 'utf8').split('\n').filter(Boolean).slice(0, 48);
     const views: FrameInput[] = files.map((f) => ({ kind: 'encoded', data: new Uint8Array(readFileSync(path.join(sharedDataDir(), f))) }));
