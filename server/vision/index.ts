@@ -38,7 +38,7 @@ import {
   type IdentityReading,
 } from './identify';
 import { runCnn, runLocate, type Helper, type LocatePart, type RunCnn, type RunLocate } from './inference';
-import { addAsRivals, detectionScale, dropFragments, dropFrameOutlines, dropLinesHoldingCards, dropOversizeHoldingCards, dropRepeatedOutlines, keepSurestRivals, FRAGMENT_BACK_SHARE, FRAGMENT_FACE_SHARE, OVERSIZE_OUTLINE, REPEATED_OUTLINE_OVERLAP, LOCATE_DEFAULTS, locateCards, oneOutlinePerNertsPile, outlinesRepeat, paleTableShare, regionRivalGroup, suppressNested, visiblePart, wholesOfPieces, withCutCards, type LocatedCard, type LocateOptions } from './locate';
+import { addAsRivals, detectionScale, dropFragments, dropFrameOutlines, dropLinesHoldingCards, dropOversizeHoldingCards, dropRepeatedOutlines, keepSurestRivals, FRAGMENT_BACK_SHARE, FRAGMENT_FACE_SHARE, OVERSIZE_BACK_SHARE, OVERSIZE_OUTLINE, REPEATED_OUTLINE_OVERLAP, LOCATE_DEFAULTS, locateCards, oneOutlinePerNertsPile, outlinesRepeat, paleTableShare, regionRivalGroup, suppressNested, visiblePart, wholesOfPieces, withCutCards, type LocatedCard, type LocateOptions } from './locate';
 import { planeSizer } from './card-size';
 import { cardOfSizeAbout, LOCATOR_ALIGN, locatorScaleForCard, locatorScales, refineLocated, runLocator, SURE_DETECTION, sureCardsClaimedAmiss, typicalCardSize, unionOfLocated } from './locator';
 import { toGrey } from './refine';
@@ -919,8 +919,9 @@ class TfjsRecognizer implements CardRecognizer {
     const isBack = (card: ReadCard) => card.id.identity.kind === 'back';
     const sureFace = (card: ReadCard) => sureFaceRead(card.id.identity);
     const unsureFace = (card: ReadCard) => card.id.identity.kind === 'face' && card.id.identity.confidence < SURE_FACE;
-    // Calibration knows a card's size; without it, a "back" or an unsure face far smaller than the sure faces is a fragment of something else.
-    const withoutFragments = (cards: ReadCard[]) => dropFragments(dropFragments(cards, isBack, sureFace, FRAGMENT_BACK_SHARE), unsureFace, sureFace, FRAGMENT_FACE_SHARE);
+    // Calibration knows a card's size; without it, a "back" or an unsure face far smaller than the sure faces is a fragment of something
+    // else, and a "back" far bigger no card.
+    const withoutFragments = (cards: ReadCard[]) => dropFragments(dropFragments(cards, isBack, sureFace, FRAGMENT_BACK_SHARE, 1, OVERSIZE_BACK_SHARE), unsureFace, sureFace, FRAGMENT_FACE_SHARE);
     const surest = this.plane
       ? dropOversizeHoldingCards(repeated, (card) => card.id.identity.confidence >= this.minConfidence, this.plane.cardWidthPx)
       : dropLinesHoldingCards(withoutFragments(repeated), (card) => card.id.identity.confidence >= this.minConfidence, typical?.short);

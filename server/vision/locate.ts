@@ -769,15 +769,25 @@ export function wholesOfPieces<T extends LocatedCard>(
  * with no calibration (which knows the card size and filters by it already). Without
  * `minSureFaces` sure faces to size against, nothing is dropped.
  */
-export function dropFragments<T extends LocatedCard>(cards: T[], isSuspect: (card: T) => boolean, isSureFace: (card: T) => boolean, minAreaShare: number, minSureFaces = 1): T[] {
+export function dropFragments<T extends LocatedCard>(cards: T[], isSuspect: (card: T) => boolean, isSureFace: (card: T) => boolean, minAreaShare: number, minSureFaces = 1, maxAreaShare = Infinity): T[] {
   const faceAreas = cards.filter(isSureFace).map((card) => polygonArea(card.corners)).sort((a, b) => a - b);
   if (faceAreas.length < minSureFaces) return cards;
   const typical = faceAreas[Math.floor(faceAreas.length / 2)];
-  return cards.filter((card) => !isSuspect(card) || polygonArea(card.corners) >= minAreaShare * typical);
+  return cards.filter((card) => {
+    if (!isSuspect(card)) return true;
+    const area = polygonArea(card.corners);
+    return area >= minAreaShare * typical && area <= maxAreaShare * typical;
+  });
 }
 
 /** A "back" under this share of the typical sure face's area is a fragment (dropFragments). */
 export const FRAGMENT_BACK_SHARE = 0.3;
+/**
+ * ... and one over this share no card: a page of a book, a sheet of paper or a box's window
+ * outlined whole and read as a back (photos IMG_2507, IMG_2527: 2.9 and 7 times the sure face
+ * beside it). The perspective of one photo makes its cards differ in area by less.
+ */
+export const OVERSIZE_BACK_SHARE = 2;
 /**
  * A face read less than surely under this share of the typical sure face's area is a fragment
  * (dropFragments). On the real photos (session 47) the 8 faces this small were all false, the

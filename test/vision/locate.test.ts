@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CARD_ASPECT, INDEX_REGION } from '../../server/vision/classes';
-import { agreeOnSize, cornerHypotheses, dropFragments, FRAGMENT_BACK_SHARE, FRAGMENT_FACE_SHARE, dropFrameOutlines, dropRepeatedOutlines, wholesOfPieces, REPEATED_OUTLINE_OVERLAP, edgeSizedHypotheses, fillDarkCells, LOCATE_DEFAULTS, locateCards, mayHoldSeveral, oneOutlinePerNertsPile, orderCardQuad, paleTableShare, reachesEdgesCrossed, splitWidths, suppressNested, visiblePart, fitOnWhiter, keepSurestRivals, regionRivalGroup, resizedOutlines, grownOutlines, whiterThanCloth, whiterThanClothMask, withCutCards, type LocatedCard } from '../../server/vision/locate';
+import { agreeOnSize, cornerHypotheses, dropFragments, FRAGMENT_BACK_SHARE, FRAGMENT_FACE_SHARE, OVERSIZE_BACK_SHARE, dropFrameOutlines, dropRepeatedOutlines, wholesOfPieces, REPEATED_OUTLINE_OVERLAP, edgeSizedHypotheses, fillDarkCells, LOCATE_DEFAULTS, locateCards, mayHoldSeveral, oneOutlinePerNertsPile, orderCardQuad, paleTableShare, reachesEdgesCrossed, splitWidths, suppressNested, visiblePart, fitOnWhiter, keepSurestRivals, regionRivalGroup, resizedOutlines, grownOutlines, whiterThanCloth, whiterThanClothMask, withCutCards, type LocatedCard } from '../../server/vision/locate';
 import { applyHomography, homographyFromPoints, polygonArea, shareInside } from '../../server/geometry';
 import { flatSizer } from '../../server/vision/card-size';
 import { loadOpenCv, type OpenCv } from '../../server/vision/opencv';
@@ -407,7 +407,7 @@ describe('quad helpers', () => {
     expect(visiblePart(card, [below], INDEX_REGION).indexShows).toBe(false);
     expect(visiblePart(card, [card], INDEX_REGION)).toEqual({ share: 0, quad: null, indexShows: false });
   });
-  it('drops backs a fraction of the size of the surely read faces (a wood-grain sliver), and only with faces to size them by', () => {
+  it('drops backs a fraction of the size of the surely read faces (a wood-grain sliver) or far bigger (a page), and only with faces to size them by', () => {
     const at = (x: number, w: number, h: number, kind: 'face' | 'back', confidence: number) => ({
       corners: [[x, 0], [x + w, 0], [x + w, h], [x, h]] as Quad,
       source: 'single' as const,
@@ -423,6 +423,10 @@ describe('quad helpers', () => {
     const sure = (c: { kind: string; confidence: number }) => c.kind === 'face' && c.confidence >= 0.9;
     expect(dropFragments([face, sliver, stock, faint], isBack, sure, FRAGMENT_BACK_SHARE)).toEqual([face, stock, faint]);
     expect(dropFragments([sliver, stock, faint], isBack, sure, FRAGMENT_BACK_SHARE)).toEqual([sliver, stock, faint]);
+    // Nor far bigger than a card: a page of a book outlined whole and read as a back (IMG_2507).
+    const page = at(600, 400, 560, 'back', 0.86); // 3.1 times the face's area
+    expect(dropFragments([face, stock, page], isBack, sure, FRAGMENT_BACK_SHARE, 1, OVERSIZE_BACK_SHARE)).toEqual([face, stock]);
+    expect(dropFragments([stock, page], isBack, sure, FRAGMENT_BACK_SHARE, 1, OVERSIZE_BACK_SHARE)).toEqual([stock, page]);
   });
   it('drops an unsure face far smaller than the sure ones (a speck of wood grain read as a 10C), not a far-off card', () => {
     const at = (x: number, w: number, h: number, confidence: number) => ({
