@@ -519,6 +519,14 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
     });
   });
 
+  it.skipIf(!hasPhotos)('takes no page or sheet of paper far bigger than the cards beside it for a back', async () => {
+    await withStillRecognizer(async (readPhoto) => {
+      // IMG_2507: a recipe book's page (2.9 times the KH's area); IMG_2527: a sheet of paper (7 times the JS's).
+      expect(await readPhoto('IMG_2507.JPG')).toEqual(['KH']);
+      expect(await readPhoto('IMG_2527.JPG')).toEqual(['JS']);
+    });
+  });
+
   it.skipIf(!hasData)('reads a crop the other way up only when unsure, naming the fixtures as reading every crop both ways does', async () => {
     const files = readFileSync(fixtureList, 'utf8').split('\n').filter(Boolean).slice(0, 48);
     const views: FrameInput[] = files.map((f) => ({ kind: 'encoded', data: new Uint8Array(readFileSync(path.join(sharedDataDir(), f))) }));
