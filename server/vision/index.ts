@@ -40,8 +40,9 @@ import {
 import { runCnn, runLocate, type Helper, type LocatePart, type RunCnn, type RunLocate } from './inference';
 import { addAsRivals, detectionScale, dropFragments, dropFrameOutlines, dropLinesHoldingCards, dropOversizeHoldingCards, dropRepeatedOutlines, keepSurestRivals, FRAGMENT_BACK_SHARE, FRAGMENT_FACE_SHARE, OVERSIZE_BACK_SHARE, OVERSIZE_OUTLINE, REPEATED_OUTLINE_OVERLAP, LOCATE_DEFAULTS, locateCards, oneOutlinePerNertsPile, outlinesRepeat, paleTableShare, regionRivalGroup, suppressNested, visiblePart, wholesOfPieces, withCutCards, type LocatedCard, type LocateOptions } from './locate';
 import { planeSizer } from './card-size';
-import { cardOfSizeAbout, LOCATOR_ALIGN, locatorScaleForCard, locatorScales, refineLocated, runLocator, SURE_DETECTION, sureCardsClaimedAmiss, typicalCardSize, unionOfLocated } from './locator';
-import { toGrey } from './refine';
+import { cardOfSizeAbout, geometryQuad, LOCATOR_ALIGN, locatorScaleForCard, locatorScales, refineLocated, runLocator, SURE_DETECTION, sureCardsClaimedAmiss, typicalCardSize, unionOfLocated } from './locator';
+import { refineGeometry, REFINE_DEFAULTS, toGrey } from './refine';
+import { dealtGaps } from './dealt-gaps';
 import { loadInferenceModelFromDir, readModelMetadata } from './model-io';
 import { loadOpenCv, type OpenCv } from './opencv';
 import { pileReadAsNoCard, placesToProbe, PROBE_DEFAULTS, probeDue, probePile, probeSpanPolygon, rememberCentreCards, type LastProbe, type RememberedCard } from './probe';
@@ -116,6 +117,8 @@ export interface RecognizerConfig {
    * card of their size (default true; see lookAtTypicalSize).
    */
   typicalSizeLook?: boolean;
+  /** At the score sort's whole reads, look at the gaps in the dealt rows (default true; see fillDealtGaps). */
+  dealtGapLook?: boolean;
   /**
    * The back-look model's folder (default models/back-looks, used when present): names a card
    * read as "a back" by the nearest enrolled design in its own embedding; null names it by the
@@ -602,6 +605,15 @@ function sureFaceRead(identity: Identity | undefined): boolean {
  */
 export const TYPICAL_SIZE_LOOK = { smallerThan: 0.85, sameWithin: 0.25, maxOverSure: 0.5 } as const;
 
+/**
+ * A gap in the score sort's dealt rows counts as a back only read this surely as the row's design
+ * (back reading times enrolled similarity; fillDealtGaps). On the gingham tables' last sort frames
+ * the one real back found so read 0.94; the two places on bare cloth read as a back 0.53 and 0.68.
+ */
+export const DEALT_GAP_MIN = 0.8;
+/** Offsets (pixels, each axis) of the edge fits' starts about a gap (refineGeometry needs a start within a few pixels). */
+const DEALT_GAP_STARTS = [-6, -3, 0, 3, 6];
+
 /** A play area covering at least this share of the frame is not cropped out of it (runLearnedLocator). */
 const PLAY_AREA_WORTH_CROPPING = 0.9;
 
@@ -689,6 +701,7 @@ class TfjsRecognizer implements CardRecognizer {
   private readonly locatorModel: tf.LayersModel | null;
   private readonly learnedLocatorOn: LearnedLocatorUse;
   private readonly typicalSizeLook: boolean;
+  private readonly dealtGapLook: boolean;
   private readonly backModel: tf.LayersModel | null;
   /** Share of an enrolled back view kept for its middle (1: no middles). */
   private readonly backMiddle: number;
@@ -724,6 +737,7 @@ class TfjsRecognizer implements CardRecognizer {
     this.liveModelUse = liveModelUseOf(config);
     this.learnedLocatorOn = config.learnedLocatorOn ?? 'every-frame';
     this.typicalSizeLook = config.typicalSizeLook ?? true;
+    this.dealtGapLook = config.dealtGapLook ?? true;
     this.tracking = config.tracking ?? true;
     this.minConfidence = config.minConfidence ?? 0.6;
     this.centreMinConfidence = config.centreMinConfidence ?? Math.min(this.minConfidence, 0.15);
@@ -858,6 +872,17 @@ class TfjsRecognizer implements CardRecognizer {
     const identities: Array<TrackedIdentity | undefined> = [...reused];
     todo.forEach((cardIndex, k) => (identities[cardIndex] = { ...read[k], readAtMs: timestampMs }));
     lap('identify');
+
+    // The score sort read whole: the gaps in its dealt rows (see fillDealtGaps).
+    if (options.everyCard && options.scoreSort && this.plane && this.dealtGapLook) {
+      for (const { card, id } of await this.fillDealtGaps(image, located, identities, timestampMs)) {
+        located.push(card);
+        identities.push(id);
+        thumbs.push(thumbnailOf(card));
+        zones.push(this.zoneOf(card.corners));
+      }
+      lap('dealtGaps');
+    }
 
     // Without a calibration, the frame's own card size, from the faces read surely (see typicalCardSize).
     const sureCards = this.plane ? [] : located.filter((_, i) => sureFaceRead(identities[i]?.identity));
@@ -1230,14 +1255,58 @@ class TfjsRecognizer implements CardRecognizer {
   private observation(card: ReadCard): CardObservation {
     const { identity, embedding } = card.id;
     const { zone } = card;
-    if (identity.kind === 'back') {
-      const match = this.enrolledFor(card.id.scale).nearestBack(embedding, 0, embedding.length);
-      return { kind: 'back', backId: this.backIdOf(card.id, match), confidence: match ? identity.confidence * match.similarity : identity.confidence * 0.5, corners: card.corners, zone };
-    }
+    if (identity.kind === 'back') return { kind: 'back', ...this.backNamed(card.id), corners: card.corners, zone };
     const face: CardObservation = { kind: 'face', code: identity.kind === 'face' ? identity.code : undefined, confidence: identity.confidence, corners: card.corners, zone };
     if (card.visible) face.visible = card.visible;
     if (identity.kind === 'face' && identity.alternatives) face.alternatives = identity.alternatives;
     return isCountedZone(zone) ? { ...face, look: lookOf(embedding) } : face;
+  }
+
+  /** A back's design and how sure the recogniser is of it (the back reading times its nearest enrolled view's similarity). */
+  private backNamed(read: TrackedIdentity): { backId?: string; confidence: number } {
+    const match = this.enrolledFor(read.scale).nearestBack(read.embedding, 0, read.embedding.length);
+    return { backId: this.backIdOf(read, match), confidence: match ? read.identity.confidence * match.similarity : read.identity.confidence * 0.5 };
+  }
+
+  /**
+   * A frame of the score sort read whole: at each gap in its dealt rows (dealtGaps: between two
+   * backs of one design named at the floor, in a row, whole pitches apart) a card of their size
+   * and angle, fitted to the edges about that place (refineGeometry from a few starts a few
+   * pixels apart), read in a second batch; kept only where it reads as a back of that design at
+   * DEALT_GAP_MIN or more.
+   */
+  private async fillDealtGaps(image: RgbImage, located: LocatedCard[], identities: Array<TrackedIdentity | undefined>, timestampMs: number): Promise<Array<{ card: LocatedCard; id: TrackedIdentity }>> {
+    const backs = located.flatMap((card, i) => {
+      const id = identities[i];
+      if (id?.identity.kind !== 'back') return [];
+      const { backId, confidence } = this.backNamed(id);
+      return backId && confidence >= this.minConfidence ? [{ corners: card.corners, design: backId }] : [];
+    });
+    const gaps = dealtGaps(backs, located.map((card) => card.corners));
+    if (gaps.length === 0) return [];
+    const grey = toGrey(image);
+    const quads = gaps.map(({ geometry }) => {
+      let best: ReturnType<typeof refineGeometry> | null = null;
+      for (const dx of DEALT_GAP_STARTS)
+        for (const dy of DEALT_GAP_STARTS) {
+          const fit = refineGeometry(grey, { ...geometry, cx: geometry.cx + dx, cy: geometry.cy + dy }, { ...REFINE_DEFAULTS, coarse: false, maxRounds: 12 });
+          if (!best || fit.edge > best.edge) best = fit;
+        }
+      // A fit that wandered off the place (onto the neighbour) is no fit: the place itself is read.
+      const fitted = best && Math.hypot(best.cx - geometry.cx, best.cy - geometry.cy) <= geometry.short * 0.3;
+      return geometryQuad(fitted ? best! : geometry);
+    });
+    const crops = new Float32Array(quads.length * CROP_SIZE);
+    quads.forEach((quad, k) => cropCard(image, quad, CROP_WIDTH, CROP_HEIGHT, crops, k * CROP_SIZE));
+    const corners = this.indexModel ? this.cornerCrops(image, quads) : null;
+    const reads = await this.readIdentities(crops, corners, quads.length, { lengths: quads.map(quadLongSide) });
+    await this.addBackLooks(reads, crops, () => true);
+    return quads.flatMap((quad, k) => {
+      const read = reads[k];
+      if (read.identity.kind !== 'back') return [];
+      const { backId, confidence } = this.backNamed(read);
+      return backId === gaps[k].design && confidence >= DEALT_GAP_MIN ? [{ card: { corners: quad, source: 'probe' as const, support: 1 }, id: { ...read, readAtMs: timestampMs } }] : [];
+    });
   }
 
   /**

@@ -1,0 +1,98 @@
+/**
+ * Gaps in the score sort's dealt rows. Pure geometry.
+ *
+ * At the score sort each player deals their centre cards out face down, in rows, apart from each
+ * other (back-count.ts counts them). On a pale cloth a pale back can lose its outline where the
+ * cloth's checks run along its edges (the 3-player gingham table: p1's blue-grey backs, 24 of 26
+ * found in a whole read), while its neighbours in the row are found. Between two backs of one
+ * design lying in a row (the same angle, in line along one of their axes) a whole number n of
+ * pitches apart, the n − 1 places between are where dealt cards of that row lie, or a gap the
+ * player left: each is looked at (see Recognizer's fillDealtGaps) and kept only when it reads
+ * surely as a back of that same design.
+ *
+ * Only between, never beyond: growing the rows outwards from every back found (session 50) put
+ * 30 backs on bare cloth for 2 found.
+ */
+import { cardGeometry, type CardGeometry } from './locator';
+import type { Quad } from './types';
+
+export const DEALT_GAPS = {
+  /** Two backs whose long axes differ by more than this (radians) lie in no one row. */
+  maxAngle: 0.09,
+  /** ... nor two whose centres lie further than this share of a short side off the row's line. */
+  maxOffRow: 0.25,
+  /** The pitch (centre to centre of neighbours in a row) in card lengths along each axis lies within these. */
+  pitchRange: [0.95, 1.6] as [number, number],
+  /** A pair is n pitches apart within this share of a card side; n at most `maxPlaces` + 1. */
+  pitchSlack: 0.12,
+  maxPlaces: 2,
+  /** A place within this share of a short side of an outline already found is no gap. */
+  takenWithin: 0.45,
+};
+
+/** A back found in a frame read whole, with the design it was named. */
+export interface DealtBack {
+  corners: Quad;
+  design: string;
+}
+
+/** A place between two backs of `design` in a row where a dealt card of that design would lie. */
+export interface DealtGap {
+  geometry: CardGeometry;
+  design: string;
+}
+
+/** The half-turn-folded difference of two long-axis angles (radians). */
+function angleApart(a: number, b: number): number {
+  const d = Math.abs(a - b) % Math.PI;
+  return Math.min(d, Math.PI - d);
+}
+
+/**
+ * The places between pairs of `backs` of one design lying in a row (see the file's comment),
+ * where none of `taken` (every outline found) lies. The pitch along each axis (a card's long side,
+ * its short side) is the median distance between neighbours in a row, measured on these backs.
+ */
+export function dealtGaps(backs: readonly DealtBack[], taken: readonly Quad[], params = DEALT_GAPS): DealtGap[] {
+  const cards = backs.map((back) => ({ design: back.design, g: cardGeometry(back.corners) }));
+  type Pair = { a: CardGeometry; design: string; dx: number; dy: number; along: number; across: number };
+  const pairs: Pair[] = [];
+  for (const a of cards)
+    for (const b of cards) {
+      if (a === b || a.design !== b.design || angleApart(a.g.angle, b.g.angle) > params.maxAngle) continue;
+      const dx = b.g.cx - a.g.cx;
+      const dy = b.g.cy - a.g.cy;
+      const [ux, uy] = [Math.cos(a.g.angle), Math.sin(a.g.angle)];
+      pairs.push({ a: a.g, design: a.design, dx, dy, along: dx * ux + dy * uy, across: -dx * uy + dy * ux });
+    }
+  // Each axis: the distance along it, the distance off it, and the card's side along it.
+  const axes = [(p: Pair) => [p.along, p.across, p.a.long], (p: Pair) => [p.across, p.along, p.a.short]];
+  const pitches = axes.map((axis) => {
+    const ratios = pairs.flatMap((p) => {
+      const [d, off, side] = axis(p);
+      const ratio = d / side;
+      return d > 0 && Math.abs(off) <= params.maxOffRow * p.a.short && ratio >= params.pitchRange[0] && ratio <= params.pitchRange[1] ? [ratio] : [];
+    });
+    ratios.sort((x, y) => x - y);
+    return ratios.length ? ratios[Math.floor(ratios.length / 2)] : null;
+  });
+  const centres = taken.map((quad) => cardGeometry(quad));
+  const gaps: DealtGap[] = [];
+  const free = (x: number, y: number, short: number) =>
+    ![...centres, ...gaps.map((gap) => gap.geometry)].some((c) => Math.hypot(c.cx - x, c.cy - y) < params.takenWithin * short);
+  for (const p of pairs) {
+    axes.forEach((axis, k) => {
+      const pitchRatio = pitches[k];
+      const [d, off, side] = axis(p);
+      if (pitchRatio === null || d <= 0 || Math.abs(off) > params.maxOffRow * p.a.short) return;
+      const pitch = side * pitchRatio;
+      const n = Math.round(d / pitch);
+      if (n < 2 || n > params.maxPlaces + 1 || Math.abs(d / n - pitch) > params.pitchSlack * side) return;
+      for (let j = 1; j < n; j++) {
+        const [cx, cy] = [p.a.cx + (p.dx * j) / n, p.a.cy + (p.dy * j) / n];
+        if (free(cx, cy, p.a.short)) gaps.push({ geometry: { ...p.a, cx, cy }, design: p.design });
+      }
+    });
+  }
+  return gaps;
+}
