@@ -76,10 +76,10 @@ export function dealtGaps(backs: readonly DealtBack[], taken: readonly Quad[], p
     ratios.sort((x, y) => x - y);
     return ratios.length ? ratios[Math.floor(ratios.length / 2)] : null;
   });
-  const centres = taken.map((quad) => cardGeometry(quad));
+  // Every outline found, and each gap once taken.
+  const placed = taken.map((quad) => cardGeometry(quad));
   const gaps: DealtGap[] = [];
-  const free = (x: number, y: number, short: number) =>
-    ![...centres, ...gaps.map((gap) => gap.geometry)].some((c) => Math.hypot(c.cx - x, c.cy - y) < params.takenWithin * short);
+  const free = (x: number, y: number, short: number) => !placed.some((c) => Math.hypot(c.cx - x, c.cy - y) < params.takenWithin * short);
   for (const p of pairs) {
     axes.forEach((axis, k) => {
       const pitchRatio = pitches[k];
@@ -90,7 +90,10 @@ export function dealtGaps(backs: readonly DealtBack[], taken: readonly Quad[], p
       if (n < 2 || n > params.maxPlaces + 1 || Math.abs(d / n - pitch) > params.pitchSlack * side) return;
       for (let j = 1; j < n; j++) {
         const [cx, cy] = [p.a.cx + (p.dx * j) / n, p.a.cy + (p.dy * j) / n];
-        if (free(cx, cy, p.a.short)) gaps.push({ geometry: { ...p.a, cx, cy }, design: p.design });
+        if (!free(cx, cy, p.a.short)) continue;
+        const geometry = { ...p.a, cx, cy };
+        gaps.push({ geometry, design: p.design });
+        placed.push(geometry);
       }
     });
   }

@@ -1389,6 +1389,7 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
       if (!sizeKnown) hypotheses.push(...edgeSizedHypotheses(polygon, params));
       for (const quad of hypotheses) {
         const w = quadShortSide(quad);
+        const box = boundingRect(quad);
         const support = maskSupport(maskBytes, dw, dh, quad);
         // Without a calibration a card may lie cut by the frame's edge: judged by the part that shows
         // (its support stays the whole quad's, so a twin inside the frame outranks it).
@@ -1397,14 +1398,13 @@ export function locateCards(cv: OpenCv, image: RgbImage, options: LocateOptions 
           // Only of the frame's usual card size: a blob of two cards side by side gives wider hypotheses.
           if (knownWidth || medianSingle === undefined || Math.abs(w - medianSingle) > 0.15 * medianSingle) continue;
           // The blob must reach the frame's edge where the card runs past it.
-          if (!reachesEdgesCrossed(blobBox, boundingRect(quad), dw, dh)) continue;
+          if (!reachesEdgesCrossed(blobBox, box, dw, dh)) continue;
           const inFrame = inFrameSupport(maskBytes, dw, dh, quad);
           if (inFrame.shown < params.minCutShown || inFrame.shown > 0.97 || inFrame.support < params.minCutSupport) continue;
           cut = quad.map(([x, y]) => [Math.min(dw, Math.max(0, x)), Math.min(dh, Math.max(0, y))]) as Quad;
         }
         // One card is hypothesised from several corners and sizes: an outline nearly the same
         // as one already found or kept adds only another read of that card.
-        const box = boundingRect(quad);
         const same = (other: Quad) => rectsOverlap(box, boundingRect(other)) && (sameCorners(other, quad, w * 0.18) || Math.min(shareInside(other, quad), shareInside(quad, other)) >= params.sameOverlap);
         if (found.some((f) => same(f.corners))) continue;
         const twin = kept.findIndex((k) => same(k.corners));
