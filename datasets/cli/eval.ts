@@ -7,7 +7,8 @@
  *      folder: must not be named as one of the 52; a reject counts as right);
  *  (b) images + labels.csv (`filename,width,height,class|code,xmin,ymin,xmax,ymax`).
  * Prints a per-class report, writes a confusion matrix (PNG + JSON), in layout (b) draws every
- * photo with a card missed or one reported where none is labelled (OUT/mistakes/), and ends with one JSON line:
+ * photo with a card missed or one reported where none is labelled (OUT/mistakes/), writes every
+ * image's labels and predictions (OUT/predictions.jsonl), and ends with one JSON line:
  * {"images","boxes","recall","precision","facePrecision","accuracy","rankAccuracy","msPerImage"}
  * (facePrecision: of the faces reported, the share matching a labelled card; label sets that box
  * no backs, as the rendered sets, count every back reported as unmatched in precision).
@@ -16,7 +17,7 @@ import { existsSync, promises as fs, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ALL_CARD_CODES, isCardCode, RANKS } from '../../server/game/cards';
 import { createRecognizer, DEFAULT_MODEL_DIR, type CardRecognizer, type RecognizerConfig } from '../../server/vision/index';
-import { Confusion, matchBoxes, parseLabelsCsv, predictedBox, rankOfLabel, type PredictedBox } from '../lib/metrics';
+import { Confusion, matchBoxes, parseLabelsCsv, predictedBox, predictionRecord, rankOfLabel, type PredictedBox } from '../lib/metrics';
 import { confusionSvg, mistakesSvg, writeOverlayPng, writeSvgAsPng } from '../lib/plots';
 import { writeRenderedEvalSet } from '../lib/rendered';
 import { REPO_ROOT } from '../lib/shared-data';
@@ -257,6 +258,8 @@ async function evalPhotos(recognizer: CardRecognizer, args: EvalArgs): Promise<E
   let drawnPhotos = 0;
   await fs.rm(path.join(args.out, 'mistakes'), { recursive: true, force: true });
   const mistakes: string[] = [];
+  // One line per image (labels, predictions, which matched): misses analysed without re-running.
+  const records: string[] = [];
   for (const [file, entry] of [...labels].slice(0, args.limit)) {
     const full = path.join(args.data, file);
     if (!existsSync(full)) {
@@ -279,6 +282,7 @@ async function evalPhotos(recognizer: CardRecognizer, args: EvalArgs): Promise<E
     const preds: PredictedBox[] = result.cards.map((c, i) => predictedBox(outlines[i], width, height, c.kind === 'face' && c.code ? c.code : 'back'));
     const match = matchBoxes(entry.boxes, preds);
     const matched = new Set(match.values());
+    records.push(JSON.stringify(predictionRecord(file, width, height, entry.boxes, preds, result.cards.map((c) => c.confidence), match)));
     preds.forEach((p, i) => {
       if (!matched.has(i)) unmatched[p.label === 'back' ? 'back' : 'face']++;
     });
@@ -313,6 +317,8 @@ async function evalPhotos(recognizer: CardRecognizer, args: EvalArgs): Promise<E
       }
     });
   }
+  await fs.mkdir(args.out, { recursive: true });
+  await fs.writeFile(path.join(args.out, 'predictions.jsonl'), records.join('\n') + '\n');
   printReport(confusion);
   if (mistakes.length) console.log(`mistakes (${mistakes.length}):\n  ${mistakes.slice(0, 40).join('\n  ')}`);
   console.log(`predictions matching no labelled card: ${unmatched.back} backs, ${unmatched.face} faces`);

@@ -136,3 +136,15 @@ export function parseLabelsCsv(text: string): Map<string, { width: number; heigh
   }
   return out;
 }
+
+/** An image's labels and predictions as `predictions.jsonl` holds them (boxes in the labels' pixels). */
+export function predictionRecord(file: string, width: number, height: number, labels: readonly LabelledBox[], preds: readonly PredictedBox[], confidences: readonly number[], match: ReadonlyMap<number, number>) {
+  const box = (b: { xmin: number; ymin: number; xmax: number; ymax: number }) => [b.xmin, b.ymin, b.xmax, b.ymax].map(Math.round);
+  return {
+    file,
+    width,
+    height,
+    labels: labels.map((l, i) => ({ label: l.label, box: box(l), prediction: match.get(i) ?? null })),
+    predictions: preds.map((p, i) => ({ label: p.label, confidence: Number(confidences[i].toFixed(3)), box: box(p) })),
+  };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Confusion, canMatch, iou, matchBoxes, parseLabelsCsv, predictedBox, rankOfLabel, type PredictedBox } from '../../datasets/lib/metrics';
+import { Confusion, canMatch, iou, matchBoxes, parseLabelsCsv, predictedBox, predictionRecord, rankOfLabel, type PredictedBox } from '../../datasets/lib/metrics';
 
 const box = (xmin: number, ymin: number, xmax: number, ymax: number) => ({ xmin, ymin, xmax, ymax });
 const pred = (xmin: number, ymin: number, xmax: number, ymax: number, label = 'AS'): PredictedBox => ({ ...box(xmin, ymin, xmax, ymax), cx: (xmin + xmax) / 2, cy: (ymin + ymax) / 2, label });
@@ -36,6 +36,25 @@ describe('box matching', () => {
     const labels = [{ ...box(0, 0, 10, 14), label: 'QH' }, { ...box(50, 0, 60, 14), label: 'QH' }];
     const m = matchBoxes(labels, [pred(50, 0, 60, 14, 'QH'), pred(0, 0, 10, 14, 'QH')]);
     expect([...m.entries()].sort()).toEqual([[0, 1], [1, 0]]);
+  });
+  it('records an image for predictions.jsonl: each label with the prediction it matched, or null', () => {
+    const labels = [{ ...box(0, 0, 10, 14), label: 'QH' }, { ...box(50, 0, 60, 14), label: '7S' }];
+    const preds = [pred(0.4, 0.2, 10.2, 14.4, 'QH'), pred(100, 100, 110, 114, 'back')];
+    const record = predictionRecord('a.jpg', 200, 150, labels, preds, [0.91234, 0.4], matchBoxes(labels, preds));
+    expect(record).toEqual({
+      file: 'a.jpg',
+      width: 200,
+      height: 150,
+      labels: [
+        { label: 'QH', box: [0, 0, 10, 14], prediction: 0 },
+        { label: '7S', box: [50, 0, 60, 14], prediction: null },
+      ],
+      predictions: [
+        { label: 'QH', confidence: 0.912, box: [0, 0, 10, 14] },
+        { label: 'back', confidence: 0.4, box: [100, 100, 110, 114] },
+      ],
+    });
+    expect(JSON.parse(JSON.stringify(record))).toEqual(record);
   });
 });
 
