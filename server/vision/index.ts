@@ -40,9 +40,10 @@ import {
 import { runCnn, runLocate, type Helper, type LocatePart, type RunCnn, type RunLocate } from './inference';
 import { addAsRivals, detectionScale, dropFragments, dropFrameOutlines, dropLinesHoldingCards, dropOversizeHoldingCards, dropRepeatedOutlines, keepSurestRivals, FRAGMENT_BACK_SHARE, FRAGMENT_FACE_SHARE, OVERSIZE_BACK_SHARE, OVERSIZE_OUTLINE, REPEATED_OUTLINE_OVERLAP, LOCATE_DEFAULTS, locateCards, oneOutlinePerNertsPile, outlinesRepeat, paleTableShare, regionRivalGroup, suppressNested, visiblePart, wholesOfPieces, withCutCards, type LocatedCard, type LocateOptions } from './locate';
 import { planeSizer } from './card-size';
-import { cardOfSizeAbout, geometryQuad, LOCATOR_ALIGN, locatorScaleForCard, locatorScales, refineLocated, runLocator, SURE_DETECTION, sureCardsClaimedAmiss, typicalCardSize, unionOfLocated } from './locator';
+import { cardOfSizeAbout, geometryQuad, LOCATOR_ALIGN, locatorScaleForCard, locatorScales, refineLocated, runLocator, SURE_DETECTION, sureCardsClaimedAmiss, typicalCardSize, unionOfLocated, newRivalGroup } from './locator';
 import { refineGeometry, REFINE_DEFAULTS, toGrey } from './refine';
 import { dealtGaps } from './dealt-gaps';
+import { stripHypotheses } from './strips';
 import { loadInferenceModelFromDir, readModelMetadata } from './model-io';
 import { loadOpenCv, type OpenCv } from './opencv';
 import { pileReadAsNoCard, placesToProbe, PROBE_DEFAULTS, probeDue, probePile, probeSpanPolygon, rememberCentreCards, type LastProbe, type RememberedCard } from './probe';
@@ -117,6 +118,8 @@ export interface RecognizerConfig {
    * card of their size (default true; see lookAtTypicalSize).
    */
   typicalSizeLook?: boolean;
+  /** Without a calibration, look for cards whose strip shows beside a sure face (default true; see lookForStrips). */
+  stripLook?: boolean;
   /** At the score sort's whole reads, look at the gaps in the dealt rows (default true; see fillDealtGaps). */
   dealtGapLook?: boolean;
   /**
@@ -353,7 +356,7 @@ function coversPart(card: ReadCard, other: ReadCard): boolean {
 }
 
 /** Outline sources that guess a card's extent where it may lie under others (see coveredCards). */
-const HYPOTHESES: ReadonlySet<LocatedCard['source']> = new Set(['split', 'net']);
+const HYPOTHESES: ReadonlySet<LocatedCard['source']> = new Set(['split', 'net', 'strip']);
 
 /**
  * Whether `other` is another guess at the card under others that `card` guesses: both hypotheses
@@ -414,6 +417,29 @@ export function agreeingFace(whole: Identity, corner: Identity | null | undefine
   if (Math.min(whole.confidence, corner.confidence) < AGREEING_FLOOR) return null;
   return whole.confidence >= corner.confidence ? whole : corner;
 }
+
+/**
+ * Whether a card hypothesised under a sure card (`underCode`) from its strip (lookForStrips) is
+ * another card: its index corner names a face other than the sure card's, at the `floor`, or with
+ * the whole crop agreeing (agreeingFace). The whole crop of such a hypothesis is mostly the sure
+ * card, so it alone says little: on the real photos hypotheses off a sure card outlined at the
+ * wrong size read as a KD at 0.81 whole (its corner 0.41), and a 10S at 0.69 (corner 0.28).
+ */
+export function namedByStripCorner(read: Pick<TrackedIdentity, 'identity' | 'fromIndex'>, underCode: CardCode | undefined, floor: number): boolean {
+  const corner = read.fromIndex;
+  if (corner?.kind !== 'face' || corner.code === underCode) return false;
+  if (corner.confidence >= floor) return true;
+  const { identity } = read;
+  return identity.kind === 'face' && identity.code === corner.code && Math.min(identity.confidence, corner.confidence) >= STRIP_AGREEING_FLOOR;
+}
+
+/**
+ * A strip's whole crop and index corner naming one face each at least this surely name it
+ * (namedByStripCorner; AGREEING_FLOOR's 0.45 elsewhere). IMG_2624's QH under a 9H read 0.75
+ * whole and 0.44 by its corner; the false cards it must keep out read 0.28 by their corner, or
+ * 0.41 where a surer hypothesis of the card beside it outranks them (lookForStrips' rivals).
+ */
+export const STRIP_AGREEING_FLOOR = 0.4;
 
 /**
  * Whether a face read under the floor counts all the same (on frames without a calibration): its
@@ -605,6 +631,9 @@ function sureFaceRead(identity: Identity | undefined): boolean {
  */
 export const TYPICAL_SIZE_LOOK = { smallerThan: 0.85, sameWithin: 0.25, maxOverSure: 0.5 } as const;
 
+/** A strip's card within this share of its short side of an outline read as a sure face is that card, not looked at again (lookForStrips). */
+export const STRIP_SAME_WITHIN = 0.25;
+
 /**
  * A gap in the score sort's dealt rows counts as a back only read this surely as the row's design
  * (back reading times enrolled similarity; fillDealtGaps). On the gingham tables' last sort frames
@@ -701,6 +730,7 @@ class TfjsRecognizer implements CardRecognizer {
   private readonly locatorModel: tf.LayersModel | null;
   private readonly learnedLocatorOn: LearnedLocatorUse;
   private readonly typicalSizeLook: boolean;
+  private readonly stripLook: boolean;
   private readonly dealtGapLook: boolean;
   private readonly backModel: tf.LayersModel | null;
   /** Share of an enrolled back view kept for its middle (1: no middles). */
@@ -737,6 +767,7 @@ class TfjsRecognizer implements CardRecognizer {
     this.liveModelUse = liveModelUseOf(config);
     this.learnedLocatorOn = config.learnedLocatorOn ?? 'every-frame';
     this.typicalSizeLook = config.typicalSizeLook ?? true;
+    this.stripLook = config.stripLook ?? true;
     this.dealtGapLook = config.dealtGapLook ?? true;
     this.tracking = config.tracking ?? true;
     this.minConfidence = config.minConfidence ?? 0.6;
@@ -895,6 +926,15 @@ class TfjsRecognizer implements CardRecognizer {
         zones.push(undefined);
       }
       lap('typicalSize');
+    }
+    if (!this.plane && sureCards.length > 0 && this.stripLook) {
+      for (const { card, id } of await this.lookForStrips(image, sureCards, located, identities, timestampMs)) {
+        located.push(card);
+        identities.push(id);
+        thumbs.push(thumbnailOf(card));
+        zones.push(undefined);
+      }
+      lap('strips');
     }
 
     const identified = located.flatMap((card, i) => (identities[i] ? [{ corners: card.corners, thumbnail: thumbs[i], value: identities[i]! }] : []));
@@ -1429,6 +1469,52 @@ class TfjsRecognizer implements CardRecognizer {
     const corners = this.indexModel ? this.cornerCrops(image, quads) : null;
     const reads = await this.readIdentities(crops, corners, quads.length, { lengths: quads.map(quadLongSide) });
     return quads.flatMap((quad, k) => (sureFaceRead(reads[k].identity) ? [{ card: { corners: quad, source: 'grown' as const, support: 1 }, id: { ...reads[k], readAtMs: timestampMs } }] : []));
+  }
+
+  /**
+   * Without a calibration: the cards lying under each sure face whose strip shows beside it
+   * (stripHypotheses: a card of that face's size, shifted by the strip's width), read in a second
+   * batch. Kept only where the index corner names another face than the sure card's
+   * (namedByStripCorner); they join the frame's outlines as hypotheses ('strip'), which
+   * coveredCards reports by the strip that shows where it can tell.
+   */
+  private async lookForStrips(
+    image: RgbImage,
+    sure: LocatedCard[],
+    located: LocatedCard[],
+    identities: Array<TrackedIdentity | undefined>,
+    timestampMs: number,
+  ): Promise<Array<{ card: LocatedCard; id: TrackedIdentity }>> {
+    const codeOf = (identity: Identity | null | undefined) => (identity?.kind === 'face' ? identity.code : undefined);
+    const sureCodes = sure.map((card) => codeOf(identities[located.indexOf(card)]?.identity));
+    // A place already outlined and read as a sure face needs no second look.
+    const readSurely = located.filter((_, i) => sureFaceRead(identities[i]?.identity)).map((card) => card.corners);
+    const strips = stripHypotheses(toGrey(image), sure.map((card) => card.corners)).filter(
+      (strip) => !readSurely.some((quad) => sameCorners(quad, strip.corners, quadShortSide(strip.corners) * STRIP_SAME_WITHIN)),
+    );
+    if (strips.length === 0) return [];
+    const quads = strips.map((strip) => strip.corners);
+    const crops = new Float32Array(quads.length * CROP_SIZE);
+    quads.forEach((quad, k) => cropCard(image, quad, CROP_WIDTH, CROP_HEIGHT, crops, k * CROP_SIZE));
+    const corners = this.indexModel ? this.cornerCrops(image, quads) : null;
+    const reads = await this.readIdentities(crops, corners, quads.length, { lengths: quads.map(quadLongSide) });
+    const kept = strips.flatMap((strip, k) => (namedByStripCorner(reads[k], sureCodes[strip.under], this.minConfidence) ? [{ strip, read: reads[k] }] : []));
+    // The candidate ends of one strip are rivals, and so are hypotheses off two sure cards lying
+    // mostly over each other (one card between them, or a sure card outlined at the wrong size):
+    // the surest reading stands (keepSurestRivals).
+    const group = kept.map((_, k) => k);
+    const root = (k: number): number => (group[k] === k ? k : (group[k] = root(group[k])));
+    kept.forEach(({ strip }, k) => {
+      for (let j = 0; j < k; j++) {
+        const other = kept[j].strip;
+        if ((other.under === strip.under && other.side === strip.side) || outlinesRepeat(other.corners, strip.corners)) group[root(k)] = root(j);
+      }
+    });
+    const numbers = new Map<number, number>();
+    return kept.map(({ strip, read }, k) => {
+      if (!numbers.has(root(k))) numbers.set(root(k), newRivalGroup());
+      return { card: { corners: strip.corners, source: 'strip' as const, support: 1, rivalGroup: numbers.get(root(k)) }, id: { ...read, readAtMs: timestampMs } };
+    });
   }
 
   /** The back-look model's L2-normalised embedding of each of `count` packed crops. */

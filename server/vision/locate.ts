@@ -242,9 +242,10 @@ export interface LocatedCard {
    * (inkBlobCards, resizedOutlines, loneMarkCards); 'lines': spanned by two long straight edges
    * (lineCards, frames without a calibration); 'grown': the calibrated card about an outline
    * clearly smaller than a card (grownOutlines); 'chroma': a closed outline in the colour edges
-   * (chromaOutlines, calibrated frames).
+   * (chromaOutlines, calibrated frames); 'strip': a card under a sure card whose strip shows beside
+   * it (the recogniser's lookForStrips, frames without a calibration).
    */
-  source: 'single' | 'split' | 'net' | 'probe' | 'ink' | 'lines' | 'grown' | 'chroma';
+  source: 'single' | 'split' | 'net' | 'probe' | 'ink' | 'lines' | 'grown' | 'chroma' | 'strip';
   /** Fraction of the quad supported by the card mask, 0..1. */
   support: number;
   /**

@@ -282,6 +282,11 @@ export const SURE_DETECTION = 0.45;
 
 /** Rival groups are numbered once per process: outlines from different frames or regions never share one. */
 let nextRivalGroup = 0;
+
+/** A rival group number no other outline holds yet (see LocatedCard.rivalGroup). */
+export function newRivalGroup(): number {
+  return nextRivalGroup++;
+}
 /** Sizes (of the net's short side) the rival outline is fitted at. */
 const RIVAL_SCALES = [0.85, 0.92, 1, 1.08, 1.17];
 /** A rival outline differs from the widest fit by this much in size, or by RIVAL_DISTANCE of a short side in centre. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ALL_CARD_CODES, type CardCode } from '../../server/game/cards';
 import { classMeaning, classNames, FIRST_BACK_CLASS, OTHER_CLASS } from '../../server/vision/classes';
 import { decodeFrame } from '../../server/vision/decode';
-import { agreedBelowFloor, agreeingFace, countsAtFloor, surelyAnotherFace, coveredCards, dropUnsureOverSure, dueForRereading, showsBeside, FAINT_REREAD_MS, keptByWholeRead, ONE_WAY_BELOW_PX, rememberedBack, turnPolicy, WHOLE_READ_KEEPS } from '../../server/vision/index';
+import { agreedBelowFloor, agreeingFace, namedByStripCorner, STRIP_AGREEING_FLOOR, countsAtFloor, surelyAnotherFace, coveredCards, dropUnsureOverSure, dueForRereading, showsBeside, FAINT_REREAD_MS, keptByWholeRead, ONE_WAY_BELOW_PX, rememberedBack, turnPolicy, WHOLE_READ_KEEPS } from '../../server/vision/index';
 import { BackLooks, backByLooks, backConfidence, EnrollmentStore, LOOK_RESCUE, mayBeBack, OTHER_RESCUE_UNCALIBRATED } from '../../server/vision/enrollment';
 import { backEvidence, BACK_EVIDENCE_FROM, decideFromIndex, decideIdentity, identityOutputs, readingRows, rejectIndexless, type Identity, type IndexReading } from '../../server/vision/identify';
 import { playArea, tablePlane, zoneAt } from '../../server/vision/rectify';
@@ -547,6 +547,18 @@ describe('coveredCards', () => {
     expect(coveredCards([top, card(0, 'split', face('JD', 0.597), face('JD', 0.3))], [top], 0.6)[1]).toBeUndefined();
     expect(agreeingFace(face('JD', 0.5), face('JD', 0.55))).toMatchObject({ code: 'JD', confidence: 0.55 });
     expect(agreeingFace({ kind: 'other', confidence: 0.9 }, face('JD', 0.55))).toBeNull();
+  });
+  it('counts a card beside a sure one by its strip only where its index corner names another face (lookForStrips)', () => {
+    const read = (identity: Identity, fromIndex: Identity | null) => ({ identity, fromIndex });
+    // IMG_2601's QC beside a 10D: its corner sure.
+    expect(namedByStripCorner(read(face('QC', 0.7), face('QC', 0.86)), '10D', 0.6)).toBe(true);
+    // IMG_2624's QH under a 9H: whole 0.75, corner 0.44, agreeing.
+    expect(namedByStripCorner(read(face('QH', 0.75), face('QH', 0.44)), '9H', 0.6)).toBe(true);
+    // The corner names the sure card itself, or nothing, or faintly a face the whole does not name.
+    expect(namedByStripCorner(read(face('QC', 0.9), face('10D', 0.9)), '10D', 0.6)).toBe(false);
+    expect(namedByStripCorner(read(face('QC', 0.99), { kind: 'other', confidence: 0.9 }), '10D', 0.6)).toBe(false);
+    expect(namedByStripCorner(read(face('10S', 0.69), face('10S', 0.28)), '9S', 0.6)).toBe(false);
+    expect(namedByStripCorner(read(face('KS', 0.9), face('JS', STRIP_AGREEING_FLOOR + 0.1)), 'QD', 0.6)).toBe(false);
   });
   it('leaves alone cards found whole, cards nothing covers, corners naming the card on top, and faint corners', () => {
     const top = card(20, 'single', face('KD', 0.95), null);

@@ -527,6 +527,18 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
     });
   });
 
+  it.skipIf(!hasPhotos)('finds cards whose strip shows beside a sure card, by its size (fans of two and three cards)', async () => {
+    await withStillRecognizer(async (readPhoto) => {
+      // IMG_2601: a QC's strip beside a 10D (the photo's only lone blob is a pip, so the classical
+      // split was 20 pixels wide); IMG_2619: a 10S under a QD; IMG_2649: a JH between a 9H and a
+      // JC; IMG_2648: a 10C between an AH and a QS.
+      expect((await readPhoto('IMG_2601.JPG')).sort()).toEqual(['10D', 'QC']);
+      expect((await readPhoto('IMG_2619.JPG')).sort()).toEqual(['10S', 'QD']);
+      expect((await readPhoto('IMG_2649.JPG')).sort()).toEqual(['9H', 'JC', 'JH']);
+      expect((await readPhoto('IMG_2648.JPG')).sort()).toEqual(['10C', 'AH', 'QS']);
+    });
+  });
+
   it.skipIf(!hasPhotos)('takes no page or sheet of paper far bigger than the cards beside it for a back', async () => {
     await withStillRecognizer(async (readPhoto) => {
       // IMG_2507: a recipe book's page (2.9 times the KH's area); IMG_2527: a sheet of paper (7 times the JS's).
