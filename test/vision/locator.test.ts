@@ -297,7 +297,7 @@ describe('the frame\'s own card size (no calibration)', () => {
     expect(Math.abs(Math.cos(card.angle))).toBeGreaterThan(Math.cos((4 * Math.PI) / 180));
   });
 
-  it('LOC-17 sureCardsClaimedAmiss: a sure net card a classical outline of another size (or, the net very sure, off its centre) claims is read too; one of its size and place, or an unsure one, is not', () => {
+  it('LOC-17 sureCardsClaimedAmiss: a sure net card a classical outline of another size (or, the net very sure, off its centre), or only split hypotheses, claim is read too; one of its size and place, or an unsure one, is not', () => {
     const outline = (cx: number, cy: number, short: number, long: number, source: LocatedCard['source'], support = 1): LocatedCard => ({
       corners: geometryQuad({ cx, cy, short, long, angle: 0.5 }),
       source,
@@ -319,13 +319,21 @@ describe('the frame\'s own card size (no calibration)', () => {
     expect(sureCardsClaimedAmiss([piece, exact], learned, SURE_DETECTION)).toEqual([sureWhole]);
     // IMG_2478: the classical outline is of the card's size but off its centre (0.2 of a short
     // side): read too when the net is very sure of its card, not when it is only sure.
-    const offClassical = outline(300, 100, 60, 84, 'split');
+    const offClassical = outline(300, 100, 60, 84, 'single');
     const verySure = outline(312, 100, 60, 84, 'net', CLAIMED_AMISS.offCentreDetection);
     const onlySure = outline(312, 100, 60, 84, 'net', CLAIMED_AMISS.offCentreDetection - 0.1);
     expect(sureCardsClaimedAmiss([offClassical], [verySure, onlySure], SURE_DETECTION)).toEqual([verySure]);
     // When one of the outlines claiming it is of its size and place, the classical outline stands.
     const alsoWhole = outline(446, 257, 210, 290, 'single');
     expect(sureCardsClaimedAmiss([piece, alsoWhole], learned, SURE_DETECTION)).toEqual([]);
+    // Claimed by split hypotheses only (guesses in a merged blob: render_0020's QS lying sideways
+    // under an oblique camera, its blob too long for one card, cut into skewed pieces), a sure net
+    // card is read too, whatever their size and place; an unsure one is not.
+    const guess = outline(300, 300, 58, 82, 'split');
+    const sureThere = outline(302, 301, 60, 84, 'net', SURE_DETECTION);
+    const unsureThere = outline(302, 301, 60, 84, 'net', SURE_DETECTION - 0.05);
+    expect(sureCardsClaimedAmiss([guess], [sureThere, unsureThere], SURE_DETECTION)).toEqual([sureThere]);
+    expect(sureCardsClaimedAmiss([guess, outline(301, 300, 60, 84, 'single')], [sureThere], SURE_DETECTION)).toEqual([]);
     // With a calibration the recogniser passes an infinite sureness: nothing is read twice.
     expect(sureCardsClaimedAmiss([piece, exact], learned, Infinity)).toEqual([]);
   });

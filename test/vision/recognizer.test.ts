@@ -539,6 +539,12 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
     });
   });
 
+  it.skipIf(!hasPhotos)('reads a card the net is sure of that only split hypotheses claim (IMG_2516: a 9S half under an envelope)', async () => {
+    await withStillRecognizer(async (readPhoto) => {
+      expect(await readPhoto('IMG_2516.JPG')).toEqual(['9S']);
+    });
+  });
+
   it.skipIf(!hasPhotos)('takes no page or sheet of paper far bigger than the cards beside it for a back', async () => {
     await withStillRecognizer(async (readPhoto) => {
       // IMG_2507: a recipe book's page (2.9 times the KH's area); IMG_2527: a sheet of paper (7 times the JS's).
