@@ -631,9 +631,6 @@ function sureFaceRead(identity: Identity | undefined): boolean {
  */
 export const TYPICAL_SIZE_LOOK = { smallerThan: 0.85, sameWithin: 0.25, maxOverSure: 0.5 } as const;
 
-/** A strip's card within this share of its short side of an outline read as a sure face is that card, not looked at again (lookForStrips). */
-export const STRIP_SAME_WITHIN = 0.25;
-
 /**
  * A gap in the score sort's dealt rows counts as a back only read this surely as the row's design
  * (back reading times enrolled similarity; fillDealtGaps). On the gingham tables' last sort frames
@@ -1487,11 +1484,10 @@ class TfjsRecognizer implements CardRecognizer {
   ): Promise<Array<{ card: LocatedCard; id: TrackedIdentity }>> {
     const codeOf = (identity: Identity | null | undefined) => (identity?.kind === 'face' ? identity.code : undefined);
     const sureCodes = sure.map((card) => codeOf(identities[located.indexOf(card)]?.identity));
-    // A place already outlined and read as a sure face needs no second look.
-    const readSurely = located.filter((_, i) => sureFaceRead(identities[i]?.identity)).map((card) => card.corners);
-    const strips = stripHypotheses(toGrey(image), sure.map((card) => card.corners)).filter(
-      (strip) => !readSurely.some((quad) => sameCorners(quad, strip.corners, quadShortSide(strip.corners) * STRIP_SAME_WITHIN)),
-    );
+    // Each is read, even where an outline read surely lies already: as another hypothesis's rival it
+    // may outrank a misreading (IMG_2623: a JD under an AS, outlined whole by the net too, read
+    // 0.96 by its corner; off the JD's too-small outline, a hypothesis read KD 0.81).
+    const strips = stripHypotheses(toGrey(image), sure.map((card) => card.corners));
     if (strips.length === 0) return [];
     const quads = strips.map((strip) => strip.corners);
     const crops = new Float32Array(quads.length * CROP_SIZE);

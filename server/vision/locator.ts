@@ -234,8 +234,12 @@ export function refineLocated(
         { ...card, faintEdge: true, rivalGroup },
       ];
     }
-    const rivalGroup = kept.length > 1 ? nextRivalGroup++ : undefined;
-    return kept.map((fit) => ({ ...card, corners: geometryQuad(fit), ...(rivalGroup === undefined ? {} : { rivalGroup }) }));
+    // A card the net is sure of keeps its own outline as a rival too: on a cream table the clear
+    // edges near a court card's are its picture frame's (render_0019's QH, fitted inside it).
+    const own = rivals && card.support >= sureDetection && kept.every((fit) => distinctOutlines(fit, detected, RIVAL_SIZE_RATIO, true)) ? [detected] : [];
+    const outlines = [...kept, ...own];
+    const rivalGroup = outlines.length > 1 ? nextRivalGroup++ : undefined;
+    return outlines.map((fit) => ({ ...card, corners: geometryQuad(fit), ...(rivalGroup === undefined ? {} : { rivalGroup }) }));
   });
 }
 

@@ -265,6 +265,32 @@ describe('edge refinement and the union of localisers', () => {
     expect(Math.round(g.short)).toBeLessThanOrEqual(63);
     expect(refineLocated(image, [at(0.3)], { rivals: true, sureDetection: 0.45 })).toEqual([]);
   });
+
+  it('LOC-18 a card the net is sure of keeps its own outline as a rival where the clear edges are its picture frame\'s (render_0019: a QH on a cream table)', () => {
+    const width = 200;
+    const height = 200;
+    const { data, paint } = greyRgb(width, height);
+    paint(0, 0, width, height, 205); // a cream table
+    paint(70, 58, 130, 142, 228); // a white card on it, 60 x 84: a faint edge
+    paint(80, 72, 120, 128, 40); // its court picture, a bright 32 x 48 framed by a thick dark line
+    paint(84, 76, 116, 124, 250);
+    const at = (support: number): LocatedCard => ({ corners: geometryQuad({ cx: 100, cy: 100, short: 60, long: 84, angle: Math.PI / 2 }), source: 'net', support });
+    const image = { width, height, data };
+    const shorts = (cards: LocatedCard[]) => cards.map((card) => Math.round(cardGeometry(card.corners).short));
+    // The fits settle on the picture's frame, far smaller than the card.
+    const fits = refineLocated(image, [at(0.9)], { rivals: true });
+    expect(fits.length).toBeGreaterThan(0);
+    expect(Math.max(...shorts(fits))).toBeLessThan(52);
+    // Sure of its card, the net's own outline is one more rival, in the fits' group.
+    const sure = refineLocated(image, [at(0.9)], { rivals: true, sureDetection: 0.45 });
+    expect(sure).toHaveLength(fits.length + 1);
+    expect(sure[sure.length - 1].corners).toEqual(at(0.9).corners);
+    expect(new Set(sure.map((card) => card.rivalGroup)).size).toBe(1);
+    expect(sure[0].rivalGroup).toBeDefined();
+    // Not for a card it is unsure of, nor on a calibrated table (sureDetection infinite).
+    expect(refineLocated(image, [at(0.3)], { rivals: true, sureDetection: 0.45 })).toHaveLength(fits.length);
+    expect(refineLocated(image, [at(0.9)], { rivals: true, sureDetection: Infinity })).toHaveLength(fits.length);
+  });
 });
 
 describe('the frame\'s own card size (no calibration)', () => {
