@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as tf from '@tensorflow/tfjs';
 import type { CardCode } from '../game/cards';
-import { pointInPolygon, quadCentre, quadLongSide, quadShortSide, sameCorners, scaleQuad, shareInside } from '../geometry';
+import { pointInPolygon, polygonArea, quadCentre, quadLongSide, quadShortSide, sameCorners, scaleQuad, shareInside } from '../geometry';
 import { chromaOf, designChromaDistances, plainPalePatch, type Chroma } from './back-colour';
 import { initBackend, type VisionBackend } from './backend';
 import { BACK_EMBED_SIZE, CARD_ASPECT, CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH } from './classes';
@@ -472,7 +472,8 @@ function bothNameSurely({ identity, fromIndex }: Pick<TrackedIdentity, 'identity
 }
 
 /**
- * Drops faces read less than BOTH_SURE whose index corner does not name them either and that lie
+ * Drops faces read less than BOTH_SURE that hold such a card and are far bigger (holdsAnotherFace),
+ * and those whose index corner does not name them either and that lie
  * mostly (OVER_SURE_SHARE) over a card whole crop and corner both name surely as another face:
  * such an outline holds part of that card and reads its art as something else. Photo IMG_2622: a
  * straight-edge outline over a KS's strip and the 10C beside it, read JS 0.79 (corner AS 0.12),
@@ -485,9 +486,30 @@ export function dropUnsureOverSure<T extends { corners: Quad; id: TrackedIdentit
   return cards.filter((card) => {
     const { identity, fromIndex } = card.id;
     if (identity.kind !== 'face' || identity.confidence >= BOTH_SURE) return true;
+    if (holdsAnotherFace(card, identity.code, bothSure)) return false;
     if (fromIndex?.kind === 'face' && fromIndex.code === identity.code) return true;
     return !liesOverAnotherFace(card, identity.code, bothSure);
   });
+}
+
+/** An unsure outline holding this share of a sure card of another face, and this many times its area, is drawn round it (holdsAnotherFace). */
+export const HOLDS_SURE = { inside: 0.8, area: 2 } as const;
+
+/**
+ * Whether `card` holds most (HOLDS_SURE) of one of `sures` read as another face than `code`, and is
+ * far bigger: an outline round that card and what it lies on, read as a look-alike of it
+ * (photo IMG_2579: a 9S at 0.62, its corner 9S 0.55, round a 10S read 0.97 and the folder under
+ * it). A card under another (a strip's hypothesis) is of that card's size, so never this.
+ */
+function holdsAnotherFace(card: { corners: Quad }, code: CardCode, sures: ReadonlyArray<{ corners: Quad; id: Pick<TrackedIdentity, 'identity'> }>): boolean {
+  return sures.some(
+    (sure) =>
+      sure !== card &&
+      sure.id.identity.kind === 'face' &&
+      sure.id.identity.code !== code &&
+      shareInside(sure.corners, card.corners) >= HOLDS_SURE.inside &&
+      polygonArea(card.corners) >= HOLDS_SURE.area * polygonArea(sure.corners),
+  );
 }
 
 /**

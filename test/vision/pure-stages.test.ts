@@ -485,6 +485,14 @@ describe('dropUnsureOverSure', () => {
     const over = read(quad(182, 264, 284, 419), face('JS', 0.79), face('AS', 0.12));
     expect(dropUnsureOverSure([wholeOnly, over])).toEqual([wholeOnly, over]);
   });
+  it('drops an unsure face, its corner naming it or not, whose outline holds a sure card of another face and is far bigger (photo IMG_2579: a "9S" round a 10S and the folder under it)', () => {
+    const tenS = read(quad(75, 165, 170, 285), face('10S', 0.97), face('10S', 0.94));
+    const round = read(quad(7, 70, 160, 301), face('9S', 0.62), face('9S', 0.55));
+    expect(dropUnsureOverSure([tenS, round])).toEqual([tenS]);
+    // A card of the sure card's size lying under it (a strip's hypothesis) is no outline round it.
+    const under = read(quad(40, 165, 135, 285), face('9S', 0.62), face('9S', 0.55));
+    expect(dropUnsureOverSure([tenS, under])).toEqual([tenS, under]);
+  });
 });
 
 describe('agreedBelowFloor', () => {
