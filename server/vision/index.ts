@@ -87,6 +87,16 @@ export const BACK_MIDDLE_KEEP = 0.78;
  */
 export type LiveModelUse = 'off' | 'seats' | 'all';
 
+/**
+ * What a recogniser's `trace` sees (RecognizerConfig.trace): the outlines of each localiser
+ * ('classical', the learned 'net' unrefined, and 'located', what the frame's reading starts from)
+ * of the part of the frame whose top-left lies at `origin`; then every outline read, with its
+ * whole-crop reading and what its index corner alone names.
+ */
+export type TraceEvent =
+  | { stage: 'classical' | 'net' | 'located'; origin: Point; cards: LocatedCard[] }
+  | { stage: 'read'; cards: Array<{ corners: Quad; source: LocatedCard['source']; identity: Identity; fromIndex: Identity | null }> };
+
 /** Which models read a crop: the full-size ones, or the live-size ones (see LIVE_MODEL_BELOW_PX). */
 export type ModelScale = 'full' | 'live';
 
@@ -122,6 +132,11 @@ export interface RecognizerConfig {
   stripLook?: boolean;
   /** At the score sort's whole reads, look at the gaps in the dealt rows (default true; see fillDealtGaps). */
   dealtGapLook?: boolean;
+  /**
+   * Called with each stage's outlines and every outline's reading, for diagnosis (`npm run trace`):
+   * costs nothing when unset. In-process only (a function does not cross to a worker thread).
+   */
+  trace?: (event: TraceEvent) => void;
   /**
    * The back-look model's folder (default models/back-looks, used when present): names a card
    * read as "a back" by the nearest enrolled design in its own embedding; null names it by the
@@ -751,6 +766,7 @@ class TfjsRecognizer implements CardRecognizer {
   private readonly typicalSizeLook: boolean;
   private readonly stripLook: boolean;
   private readonly dealtGapLook: boolean;
+  private readonly trace: ((event: TraceEvent) => void) | undefined;
   private readonly backModel: tf.LayersModel | null;
   /** Share of an enrolled back view kept for its middle (1: no middles). */
   private readonly backMiddle: number;
@@ -788,6 +804,7 @@ class TfjsRecognizer implements CardRecognizer {
     this.typicalSizeLook = config.typicalSizeLook ?? true;
     this.stripLook = config.stripLook ?? true;
     this.dealtGapLook = config.dealtGapLook ?? true;
+    this.trace = config.trace;
     this.tracking = config.tracking ?? true;
     this.minConfidence = config.minConfidence ?? 0.6;
     this.centreMinConfidence = config.centreMinConfidence ?? Math.min(this.minConfidence, 0.15);
@@ -958,6 +975,7 @@ class TfjsRecognizer implements CardRecognizer {
 
     const identified = located.flatMap((card, i) => (identities[i] ? [{ corners: card.corners, thumbnail: thumbs[i], value: identities[i]! }] : []));
     this.tracks.remember(identified, timestampMs);
+    this.trace?.({ stage: 'read', cards: located.flatMap((card, i) => (identities[i] ? [{ corners: card.corners, source: card.source, identity: identities[i]!.identity, fromIndex: identities[i]!.fromIndex }] : [])) });
     const allRead: ReadCard[] = located.flatMap((card, i) => (identities[i] ? [{ ...card, id: identities[i]!, zone: zones[i], ...(card.inFrame ? { visible: card.inFrame } : {}) }] : []));
     // Without a calibration, an unsure outline over a card both models name surely is a misread of that card's part.
     const readCards = this.plane ? allRead : dropUnsureOverSure(allRead);
@@ -1239,7 +1257,11 @@ class TfjsRecognizer implements CardRecognizer {
   private async locate(part: RgbImage, frame: RgbImage, colourEdges = false, origin: Point = [0, 0]): Promise<LocatedCard[]> {
     const cardWidthPx = this.plane?.cardWidthPx;
     const [classical] = await this.localLocate([{ image: part, options: { ...this.tableSize(), origin, scale: detectionScale(frame.width, frame.height), paleCloth: this.paleCloth, plainTable: this.plainTable, colourEdges } }]);
-    if (!this.locatorModel || (this.learnedLocatorOn === 'whole-reads' && !colourEdges)) return classical;
+    this.trace?.({ stage: 'classical', origin, cards: classical });
+    if (!this.locatorModel || (this.learnedLocatorOn === 'whole-reads' && !colourEdges)) {
+      this.trace?.({ stage: 'located', origin, cards: classical });
+      return classical;
+    }
     const factors = cardWidthPx ? [locatorScaleForCard(cardWidthPx)] : locatorScales(frame.width, frame.height);
     // Outline fitting costs a few ms a card: only for the net's cards the classical localiser has
     // not claimed, then once more with the fitted outlines. A net card of clearly another size
@@ -1250,6 +1272,7 @@ class TfjsRecognizer implements CardRecognizer {
     // net finds one too, they are its rivals (the surer reading stays).
     const [edgeOnly, firm] = [classical.filter((c) => c.source === 'lines'), classical.filter((c) => c.source !== 'lines')];
     const learned = await this.runLearnedLocator(part, frame, factors);
+    this.trace?.({ stage: 'net', origin, cards: learned });
     // Without a calibration a card the net is sure of stays however faint its edge (faintEdge).
     const sureDetection = this.plane ? Infinity : SURE_DETECTION;
     const fitted = refineLocated(part, unionOfLocated(firm, learned).slice(firm.length), { rivals: true, cardAbout: this.cardAbout(origin), sureDetection });
@@ -1257,7 +1280,9 @@ class TfjsRecognizer implements CardRecognizer {
     // read too, as that outline's rival (sureCardsClaimedAmiss; with one, sureDetection is infinite).
     const amiss = refineLocated(part, sureCardsClaimedAmiss(firm, learned, sureDetection), { rivals: true, sureDetection });
     const secondLooks = dropFrameOutlines(amiss, part.width, part.height);
-    return addAsRivals(unionOfLocated(firm, dropFrameOutlines(fitted, part.width, part.height)), [...edgeOnly, ...secondLooks]);
+    const located = addAsRivals(unionOfLocated(firm, dropFrameOutlines(fitted, part.width, part.height)), [...edgeOnly, ...secondLooks]);
+    this.trace?.({ stage: 'located', origin, cards: located });
+    return located;
   }
 
   /**

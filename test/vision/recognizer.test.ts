@@ -9,7 +9,7 @@ import * as tf from '@tensorflow/tfjs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedDataDir, REPO_ROOT } from '../../datasets/lib/shared-data';
-import { createRecognizer, DEFAULT_BACK_MODEL_DIR, DEFAULT_LIVE_INDEX_MODEL_DIR, DEFAULT_LIVE_MODEL_DIR, DEFAULT_MODEL_DIR, LIVE_MODEL_BELOW_PX, ONE_WAY_SURE, type CardRecognizer, type LiveModelUse, type RecognizerConfig } from '../../server/vision/index';
+import { createRecognizer, DEFAULT_BACK_MODEL_DIR, DEFAULT_LIVE_INDEX_MODEL_DIR, DEFAULT_LIVE_MODEL_DIR, DEFAULT_MODEL_DIR, LIVE_MODEL_BELOW_PX, ONE_WAY_SURE, type CardRecognizer, type LiveModelUse, type RecognizerConfig, type TraceEvent } from '../../server/vision/index';
 import type { Helper } from '../../server/vision/inference';
 import { LOCATE_DEFAULTS } from '../../server/vision/locate';
 import { loadLayersModelFromDir, saveLayersModelToDir } from '../../server/vision/model-io';
@@ -134,6 +134,26 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
     // Without the second look the KS, whose picture frame was outlined, is found all the same since
     // session 52: the net is sure of it, and its own outline, a rival of the fits, reads it.
     expect(await read(false)).toEqual(['5D', '7C', 'JD', 'KS', 'QH']);
+  });
+
+  it('traces each localiser\'s outlines and every outline\'s reading, the result unchanged (npm run trace)', async () => {
+    const frame = await twoCardFrame();
+    const plain = await createRecognizer({ tracking: false, log: () => {} });
+    const expected = await plain.recognize(frame, 0);
+    plain.dispose();
+    const events: TraceEvent[] = [];
+    const traced = await createRecognizer({ tracking: false, log: () => {}, trace: (event) => events.push(event) });
+    const result = await traced.recognize(frame, 0);
+    traced.dispose();
+    expect(codesOf(result.cards)).toEqual(codesOf(expected.cards));
+    expect(events.map((event) => event.stage)).toEqual(['classical', 'net', 'located', 'read']);
+    const read = events.find((event) => event.stage === 'read');
+    const located = events.find((event) => event.stage === 'located');
+    expect(read && located && read.stage === 'read' && located.stage !== 'read' && read.cards.length >= located.cards.length).toBe(true);
+    // Every card reported was read so, from one of the outlines read.
+    for (const card of result.cards) {
+      expect(read!.stage === 'read' && read!.cards.some((r) => r.identity.kind === 'face' && r.identity.code === card.code)).toBe(true);
+    }
   });
 
   it('tracking reuses last frame for an unchanged frame (same cards as a fresh look)', async () => {
