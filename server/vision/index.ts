@@ -940,14 +940,19 @@ class TfjsRecognizer implements CardRecognizer {
     todo.forEach((cardIndex, k) => (identities[cardIndex] = { ...read[k], readAtMs: timestampMs }));
     lap('identify');
 
-    // The score sort read whole: the gaps in its dealt rows (see fillDealtGaps).
-    if (options.everyCard && options.scoreSort && this.plane && this.dealtGapLook) {
-      for (const { card, id } of await this.fillDealtGaps(image, located, identities, timestampMs)) {
+    // Cards a second look finds join the frame's outlines, read.
+    const join = (found: Array<{ card: LocatedCard; id: TrackedIdentity }>) => {
+      for (const { card, id } of found) {
         located.push(card);
         identities.push(id);
         thumbs.push(thumbnailOf(card));
         zones.push(this.zoneOf(card.corners));
       }
+    };
+
+    // The score sort read whole: the gaps in its dealt rows (see fillDealtGaps).
+    if (options.everyCard && options.scoreSort && this.plane && this.dealtGapLook) {
+      join(await this.fillDealtGaps(image, located, identities, timestampMs));
       lap('dealtGaps');
     }
 
@@ -955,21 +960,11 @@ class TfjsRecognizer implements CardRecognizer {
     const sureCards = this.plane ? [] : located.filter((_, i) => sureFaceRead(identities[i]?.identity));
     const typical = this.plane ? null : typicalCardSize(sureCards.map((card) => card.corners));
     if (typical && this.typicalSizeLook) {
-      for (const { card, id } of await this.lookAtTypicalSize(image, typical, sureCards, located, identities, timestampMs)) {
-        located.push(card);
-        identities.push(id);
-        thumbs.push(thumbnailOf(card));
-        zones.push(undefined);
-      }
+      join(await this.lookAtTypicalSize(image, typical, sureCards, located, identities, timestampMs));
       lap('typicalSize');
     }
     if (!this.plane && sureCards.length > 0 && this.stripLook) {
-      for (const { card, id } of await this.lookForStrips(image, sureCards, located, identities, timestampMs)) {
-        located.push(card);
-        identities.push(id);
-        thumbs.push(thumbnailOf(card));
-        zones.push(undefined);
-      }
+      join(await this.lookForStrips(image, sureCards, located, identities, timestampMs));
       lap('strips');
     }
 
@@ -1380,10 +1375,7 @@ class TfjsRecognizer implements CardRecognizer {
       const fitted = best && Math.hypot(best.cx - geometry.cx, best.cy - geometry.cy) <= geometry.short * 0.3;
       return geometryQuad(fitted ? best! : geometry);
     });
-    const crops = new Float32Array(quads.length * CROP_SIZE);
-    quads.forEach((quad, k) => cropCard(image, quad, CROP_WIDTH, CROP_HEIGHT, crops, k * CROP_SIZE));
-    const corners = this.indexModel ? this.cornerCrops(image, quads) : null;
-    const reads = await this.readIdentities(crops, corners, quads.length, { lengths: quads.map(quadLongSide) });
+    const { crops, reads } = await this.readQuads(image, quads);
     await this.addBackLooks(reads, crops, () => true);
     return quads.flatMap((quad, k) => {
       const read = reads[k];
@@ -1508,10 +1500,7 @@ class TfjsRecognizer implements CardRecognizer {
       if (!overSure(quad) && !quads.some((q) => sameCorners(q, quad, size.short * TYPICAL_SIZE_LOOK.sameWithin))) quads.push(quad);
     }
     if (quads.length === 0) return [];
-    const crops = new Float32Array(quads.length * CROP_SIZE);
-    quads.forEach((quad, k) => cropCard(image, quad, CROP_WIDTH, CROP_HEIGHT, crops, k * CROP_SIZE));
-    const corners = this.indexModel ? this.cornerCrops(image, quads) : null;
-    const reads = await this.readIdentities(crops, corners, quads.length, { lengths: quads.map(quadLongSide) });
+    const { reads } = await this.readQuads(image, quads);
     return quads.flatMap((quad, k) => (sureFaceRead(reads[k].identity) ? [{ card: { corners: quad, source: 'grown' as const, support: 1 }, id: { ...reads[k], readAtMs: timestampMs } }] : []));
   }
 
@@ -1537,10 +1526,7 @@ class TfjsRecognizer implements CardRecognizer {
     const strips = stripHypotheses(toGrey(image), sure.map((card) => card.corners));
     if (strips.length === 0) return [];
     const quads = strips.map((strip) => strip.corners);
-    const crops = new Float32Array(quads.length * CROP_SIZE);
-    quads.forEach((quad, k) => cropCard(image, quad, CROP_WIDTH, CROP_HEIGHT, crops, k * CROP_SIZE));
-    const corners = this.indexModel ? this.cornerCrops(image, quads) : null;
-    const reads = await this.readIdentities(crops, corners, quads.length, { lengths: quads.map(quadLongSide) });
+    const { reads } = await this.readQuads(image, quads);
     const kept = strips.flatMap((strip, k) => (namedByStripCorner(reads[k], sureCodes[strip.under], this.minConfidence) ? [{ strip, read: reads[k] }] : []));
     // The candidate ends of one strip are rivals, and so are hypotheses off two sure cards lying
     // mostly over each other (one card between them, or a sure card outlined at the wrong size):
@@ -1558,6 +1544,14 @@ class TfjsRecognizer implements CardRecognizer {
       if (!numbers.has(root(k))) numbers.set(root(k), newRivalGroup());
       return { card: { corners: strip.corners, source: 'strip' as const, support: 1, rivalGroup: numbers.get(root(k)) }, id: { ...read, readAtMs: timestampMs } };
     });
+  }
+
+  /** A second batch: each of `quads` cropped from `image` (whole card and index corners) and read; the packed crops too. */
+  private async readQuads(image: RgbImage, quads: Quad[]): Promise<{ crops: Float32Array; reads: TrackedIdentity[] }> {
+    const crops = new Float32Array(quads.length * CROP_SIZE);
+    quads.forEach((quad, k) => cropCard(image, quad, CROP_WIDTH, CROP_HEIGHT, crops, k * CROP_SIZE));
+    const corners = this.indexModel ? this.cornerCrops(image, quads) : null;
+    return { crops, reads: await this.readIdentities(crops, corners, quads.length, { lengths: quads.map(quadLongSide) }) };
   }
 
   /** The back-look model's L2-normalised embedding of each of `count` packed crops. */
