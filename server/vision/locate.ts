@@ -14,7 +14,7 @@ import { pointInPolygon, pointOfQuad, polygonArea, quadCentre, quadShortSide, sa
 import { PROBE_DEFAULTS, probePile } from './probe';
 import { cardGeometry, geometryQuad, sameCardGeometry, type CardGeometry } from './locator';
 import { REFINE_DEFAULTS, refineGeometry } from './refine';
-import { joinCollinear, quadsFromSegments, sideSupport, type Segment } from './lines';
+import { joinCollinear, LINE_DEFAULTS, quadsFromSegments, sideSupport, type Segment } from './lines';
 import { flatSizer, planeSizer, type CardSizer, type TableMapping } from './card-size';
 
 /** Tunables of the localiser, in detection-image pixels unless noted. */
@@ -1510,6 +1510,17 @@ export function chromaOutlines(cv: OpenCv, rgb: CvMat, sizer: CardSizer, minArea
 }
 
 /**
+ * Whether a fitted straight-edge outline still has the shape its edges were paired for (LINE_DEFAULTS'
+ * aspects): the fit may stretch an outline across the next card's edge. Photo IMG_2657's KD, paired
+ * as 101 x 148 px, was fitted out to 133 x 148 over its KS neighbour, and read as the KD more
+ * surely than the outline of its own size; the KS's strip beside it then took that width too.
+ */
+export function lineCardShaped(geometry: CardGeometry): boolean {
+  const aspect = Math.max(geometry.long, geometry.short) / Math.max(1e-6, Math.min(geometry.long, geometry.short));
+  return aspect >= LINE_DEFAULTS.minAspect && aspect <= LINE_DEFAULTS.maxAspect;
+}
+
+/**
  * Card outlines spanned by long straight edges (see lines.ts), on the detection-size grey image:
  * Canny on a blurred copy at thresholds a texture's own edges mostly miss (lineCanny), Hough
  * segments at least lineMinLength long, pairs of facing parallel segments, and of those quads the
@@ -1555,7 +1566,7 @@ export function lineCards(cv: OpenCv, grey: CvMat, params: typeof LOCATE_DEFAULT
     const [growShort, growLong] = params.lineFrameGrowth;
     for (const from of [geometry, { ...geometry, short: geometry.short * growShort, long: geometry.long * growLong }]) {
       const fitted = refineGeometry(g, from, { ...REFINE_DEFAULTS, coarse: false });
-      if (fitted.edge < params.lineMinEdge) continue;
+      if (fitted.edge < params.lineMinEdge || !lineCardShaped(fitted)) continue;
       const corners = orderCardQuad(geometryQuad(fitted));
       const twin = kept.findIndex((k) => sameCorners(k.corners, corners, w * 0.2));
       if (twin < 0) kept.push({ corners, support: fitted.edge });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { joinCollinear, quadsFromSegments, sideSupport, type Segment } from '../../server/vision/lines';
-import { addAsRivals, dropLinesHoldingCards, dropOversizeHoldingCards, LOCATE_DEFAULTS, lineCards, locateCards, plausibleLineCards, type LocatedCard } from '../../server/vision/locate';
+import { addAsRivals, dropLinesHoldingCards, dropOversizeHoldingCards, LOCATE_DEFAULTS, lineCardShaped, lineCards, locateCards, plausibleLineCards, type LocatedCard } from '../../server/vision/locate';
 import { loadOpenCv, type OpenCv } from '../../server/vision/opencv';
 import type { Point, Quad } from '../../server/vision/types';
 import { paintCards } from './painted-cards';
@@ -127,6 +127,19 @@ describe('straight-edge outlines that are no card', () => {
     // Only one sure card inside (the other unread or faint): the wide outline stays, as does a card-sized one.
     expect(dropOversizeHoldingCards([pair, left, { ...right, sure: false }], (c) => c.sure, 36)).toContain(pair);
     expect(dropOversizeHoldingCards([left, right], (c) => c.sure, 36)).toEqual([left, right]);
+  });
+});
+
+describe('lineCardShaped: a fitted straight-edge outline keeps a card\'s shape', () => {
+  it('takes a card lying either way and foreshortened a little, not a fit stretched over the next card', () => {
+    const at = (short: number, long: number) => ({ cx: 0, cy: 0, angle: 0, short, long });
+    expect(lineCardShaped(at(100, 140))).toBe(true);
+    expect(lineCardShaped(at(140, 100))).toBe(true);
+    expect(lineCardShaped(at(100, 125))).toBe(true);
+    // Photo IMG_2657's KD fitted out to 133 x 148 px over its neighbour; a fit as long as two cards.
+    expect(lineCardShaped(at(133, 148))).toBe(false);
+    expect(lineCardShaped(at(148, 133))).toBe(false);
+    expect(lineCardShaped(at(100, 190))).toBe(false);
   });
 });
 
