@@ -38,7 +38,7 @@ import {
   type IdentityReading,
 } from './identify';
 import { runCnn, runLocate, type Helper, type LocatePart, type RunCnn, type RunLocate } from './inference';
-import { addAsRivals, detectionScale, dropFragments, dropFrameOutlines, dropLinesHoldingCards, dropOversizeHoldingCards, dropRepeatedOutlines, keepSurestRivals, FRAGMENT_BACK_SHARE, FRAGMENT_FACE_SHARE, OVERSIZE_BACK_SHARE, OVERSIZE_OUTLINE, REPEATED_OUTLINE_OVERLAP, LOCATE_DEFAULTS, locateCards, oneOutlinePerNertsPile, outlinesRepeat, paleTableShare, regionRivalGroup, suppressNested, visiblePart, wholesOfPieces, withCutCards, type LocatedCard, type LocateOptions } from './locate';
+import { addAsRivals, detectionScale, dropFragments, dropFrameOutlines, dropLinesHoldingCards, dropOversizeHoldingCards, dropRepeatedOutlines, keepSurestRivals, FRAGMENT_BACK_SHARE, FRAGMENT_FACE_SHARE, OVERSIZE_BACK_SHARE, OVERSIZE_OUTLINE, REPEATED_OUTLINE_OVERLAP, LOCATE_DEFAULTS, locateCards, oneOutlinePerNertsPile, outlinesRepeat, paleTableShare, regionRivalGroup, suppressNested, visiblePart, wholesOfPieces, withCutCards, squatOutline, quarterTurned, type LocatedCard, type LocateOptions } from './locate';
 import { planeSizer } from './card-size';
 import { cardOfSizeAbout, geometryQuad, LOCATOR_ALIGN, locatorScaleForCard, locatorScales, refineLocated, runLocator, SURE_DETECTION, sureCardsClaimedAmiss, typicalCardSize, unionOfLocated, newRivalGroup } from './locator';
 import { refineGeometry, REFINE_DEFAULTS, toGrey } from './refine';
@@ -130,6 +130,8 @@ export interface RecognizerConfig {
   typicalSizeLook?: boolean;
   /** Without a calibration, look for cards whose strip shows beside a sure face (default true; see lookForStrips). */
   stripLook?: boolean;
+  /** Without a calibration, read squat outlines read as no card again a quarter turn on (default true; see lookQuarterTurned). */
+  quarterTurnLook?: boolean;
   /** At the score sort's whole reads, look at the gaps in the dealt rows (default true; see fillDealtGaps). */
   dealtGapLook?: boolean;
   /**
@@ -668,6 +670,9 @@ function sureFaceRead(identity: Identity | undefined): boolean {
  */
 export const TYPICAL_SIZE_LOOK = { smallerThan: 0.85, sameWithin: 0.25, maxOverSure: 0.5 } as const;
 
+/** The second look at squat outlines (lookQuarterTurned): none lying `maxOverSure` or more over a sure face is read again. */
+export const QUARTER_TURN_LOOK = { maxOverSure: 0.5 } as const;
+
 /**
  * A gap in the score sort's dealt rows counts as a back only read this surely as the row's design
  * (back reading times enrolled similarity; fillDealtGaps). On the gingham tables' last sort frames
@@ -765,6 +770,7 @@ class TfjsRecognizer implements CardRecognizer {
   private readonly learnedLocatorOn: LearnedLocatorUse;
   private readonly typicalSizeLook: boolean;
   private readonly stripLook: boolean;
+  private readonly quarterTurnLook: boolean;
   private readonly dealtGapLook: boolean;
   private readonly trace: ((event: TraceEvent) => void) | undefined;
   private readonly backModel: tf.LayersModel | null;
@@ -803,6 +809,7 @@ class TfjsRecognizer implements CardRecognizer {
     this.learnedLocatorOn = config.learnedLocatorOn ?? 'every-frame';
     this.typicalSizeLook = config.typicalSizeLook ?? true;
     this.stripLook = config.stripLook ?? true;
+    this.quarterTurnLook = config.quarterTurnLook ?? true;
     this.dealtGapLook = config.dealtGapLook ?? true;
     this.trace = config.trace;
     this.tracking = config.tracking ?? true;
@@ -954,6 +961,12 @@ class TfjsRecognizer implements CardRecognizer {
     if (options.everyCard && options.scoreSort && this.plane && this.dealtGapLook) {
       join(await this.fillDealtGaps(image, located, identities, timestampMs));
       lap('dealtGaps');
+    }
+
+    // Without a calibration, squat outlines read as no card a quarter turn on (see lookQuarterTurned).
+    if (!this.plane && this.quarterTurnLook) {
+      join(await this.lookQuarterTurned(image, located, identities, timestampMs));
+      lap('quarterTurns');
     }
 
     // Without a calibration, the frame's own card size, from the faces read surely (see typicalCardSize).
@@ -1502,6 +1515,34 @@ class TfjsRecognizer implements CardRecognizer {
     if (quads.length === 0) return [];
     const { reads } = await this.readQuads(image, quads);
     return quads.flatMap((quad, k) => (sureFaceRead(reads[k].identity) ? [{ card: { corners: quad, source: 'grown' as const, support: 1 }, id: { ...reads[k], readAtMs: timestampMs } }] : []));
+  }
+
+  /**
+   * Without a calibration: each squat outline (squatOutline: a far card foreshortened by a tilted
+   * camera, or no card) read as no card or a face under the floor is read again a quarter turn on
+   * (quarterTurned), in a second batch; kept where that reads as a face at the floor, as the
+   * outline's rival (the surer reading stays). Rendered scenes under an oblique camera: a 3H of
+   * the far row, 60 x 47 px, read AH 0.36 cut across its length and 3H 0.97 turned. Reading
+   * every squat outline both ways, or every one read as no card, cost the real photos 2 cards found
+   * of 527 (outlines round a sure card and its neighbour, read turned as the sure card, hid the
+   * neighbour's strip): squat outlines lying mostly over a sure face are left alone.
+   */
+  private async lookQuarterTurned(image: RgbImage, located: LocatedCard[], identities: Array<TrackedIdentity | undefined>, timestampMs: number): Promise<Array<{ card: LocatedCard; id: TrackedIdentity }>> {
+    const unsure = (identity: Identity | undefined) => identity !== undefined && (identity.kind === 'other' || (identity.kind === 'face' && identity.confidence < this.minConfidence));
+    // A squat outline lying mostly over a sure face is drawn round that card and its neighbourhood (photo IMG_2599: round a JD and the KC under it, read JD turned).
+    const sure = located.filter((_, i) => sureFaceRead(identities[i]?.identity));
+    const overSure = (quad: Quad) => sure.some((other) => shareInside(quad, other.corners) >= QUARTER_TURN_LOOK.maxOverSure);
+    const squat = located.flatMap((card, i) => (unsure(identities[i]?.identity) && squatOutline(card.corners) && !overSure(card.corners) ? [i] : []));
+    if (squat.length === 0) return [];
+    const quads = squat.map((i) => quarterTurned(located[i].corners));
+    const { reads } = await this.readQuads(image, quads);
+    return squat.flatMap((i, k) => {
+      const { identity } = reads[k];
+      if (identity.kind !== 'face' || identity.confidence < this.minConfidence) return [];
+      const rivalGroup = located[i].rivalGroup ?? newRivalGroup();
+      located[i] = { ...located[i], rivalGroup };
+      return [{ card: { ...located[i], corners: quads[k] }, id: { ...reads[k], readAtMs: timestampMs } }];
+    });
   }
 
   /**

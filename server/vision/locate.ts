@@ -592,6 +592,30 @@ function dropOutlinesHoldingCards<T extends LocatedCard>(cards: T[], sure: (card
 }
 
 /**
+ * An outline whose long side is under this many times its short side is squarer than a card
+ * (1.40) by more than an outline's error: a card foreshortened by a camera looking across the
+ * table, whose length may be either side (see quarterTurned).
+ */
+export const SQUAT_OUTLINE_ASPECT = 1.3;
+
+/** Whether `quad` is squat (SQUAT_OUTLINE_ASPECT): from its shape alone, either side may be the card's length. */
+export function squatOutline(quad: Quad, squat = SQUAT_OUTLINE_ASPECT): boolean {
+  const { short, long } = cardGeometry(quad);
+  return Math.max(short, long) < squat * Math.min(short, long);
+}
+
+/**
+ * The same outline a quarter turn on: cut with its other side across the card. A crop is cut with
+ * the outline's short side across the card, but a far card seen by a tilted camera is
+ * foreshortened along the table: one lying lengthwise away from the camera shows shorter than it
+ * is wide, and cut across its length it is read on its side.
+ */
+export function quarterTurned(quad: Quad): Quad {
+  const [a, b, c, d] = quad;
+  return [b, c, d, a];
+}
+
+/**
  * `cards` and `extra`, each extra card the rival of an outline of about the same place and size
  * (sameCardGeometry; the reading keeps the surer, keepSurestRivals), or alone where there is
  * none; an extra outline nearly the same as that one (corners within `cornerShare` of a short

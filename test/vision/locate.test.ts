@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CARD_ASPECT, INDEX_REGION } from '../../server/vision/classes';
-import { agreeOnSize, cornerHypotheses, dropFragments, FRAGMENT_BACK_SHARE, FRAGMENT_FACE_SHARE, OVERSIZE_BACK_SHARE, dropFrameOutlines, dropRepeatedOutlines, wholesOfPieces, REPEATED_OUTLINE_OVERLAP, edgeSizedHypotheses, fillDarkCells, LOCATE_DEFAULTS, locateCards, mayHoldSeveral, oneOutlinePerNertsPile, orderCardQuad, paleTableShare, reachesEdgesCrossed, splitWidths, suppressNested, visiblePart, fitOnWhiter, keepSurestRivals, regionRivalGroup, resizedOutlines, grownOutlines, whiterThanCloth, whiterThanClothMask, withCutCards, type LocatedCard } from '../../server/vision/locate';
+import { agreeOnSize, cornerHypotheses, dropFragments, FRAGMENT_BACK_SHARE, FRAGMENT_FACE_SHARE, OVERSIZE_BACK_SHARE, dropFrameOutlines, dropRepeatedOutlines, wholesOfPieces, REPEATED_OUTLINE_OVERLAP, edgeSizedHypotheses, fillDarkCells, LOCATE_DEFAULTS, locateCards, mayHoldSeveral, oneOutlinePerNertsPile, orderCardQuad, paleTableShare, reachesEdgesCrossed, splitWidths, suppressNested, visiblePart, fitOnWhiter, keepSurestRivals, regionRivalGroup, resizedOutlines, grownOutlines, whiterThanCloth, whiterThanClothMask, withCutCards, squatOutline, quarterTurned, SQUAT_OUTLINE_ASPECT, type LocatedCard } from '../../server/vision/locate';
 import { applyHomography, homographyFromPoints, polygonArea, shareInside } from '../../server/geometry';
 import { flatSizer } from '../../server/vision/card-size';
 import { loadOpenCv, type OpenCv } from '../../server/vision/opencv';
@@ -761,5 +761,28 @@ describe('regionRivalGroup', () => {
     expect(kept).toEqual([whole, upper, lower]);
     // Then the halves are the whole's repeats: one JD.
     expect(dropRepeatedOutlines(kept, (c) => c.code, (c) => c.confidence)).toEqual([whole]);
+  });
+});
+
+describe('squat outlines of far cards under a tilted camera', () => {
+  const rect = (w: number, h: number): Quad => orderCardQuad([[100, 100], [100 + w, 100], [100 + w, 100 + h], [100, 100 + h]]);
+  const sides = (q: Quad) => [Math.hypot(q[1][0] - q[0][0], q[1][1] - q[0][1]), Math.hypot(q[2][0] - q[1][0], q[2][1] - q[1][1])];
+
+  it('tells card-shaped outlines, either way they lie, from squat ones', () => {
+    expect(squatOutline(rect(60, 84))).toBe(false);
+    expect(squatOutline(rect(84, 60))).toBe(false);
+    expect(squatOutline(rect(60, 60 * SQUAT_OUTLINE_ASPECT + 1))).toBe(false);
+    // A portrait card 60 px wide seen at a slant: its length shows as 47 px, less than its width.
+    expect(squatOutline(rect(60, 47))).toBe(true);
+    expect(squatOutline(rect(50, 55))).toBe(true);
+  });
+
+  it('turns an outline a quarter: the same corners, cut with the other side across the card', () => {
+    const far = rect(60, 47);
+    const turned = quarterTurned(far);
+    expect(sides(far)[0]).toBeCloseTo(47);
+    expect(sides(turned)[0]).toBeCloseTo(60);
+    expect(new Set(turned.map(String))).toEqual(new Set(far.map(String)));
+    expect(quarterTurned(quarterTurned(quarterTurned(quarterTurned(far))))).toEqual(far);
   });
 });
