@@ -411,6 +411,18 @@ export function showsBeside(nested: ReadCard, bigger: ReadCard): boolean {
 }
 
 /**
+ * Whether `bigger` is a card lying under others (read by the part that shows, `visible`) and
+ * `nested`, read at least as surely, lies with its centre where it is hidden: a card there lies on
+ * it, and is no picture frame of it (suppressNested). Rendered scenes: an AD read 0.98 on a 2D of
+ * the same pile, whose strip below it was read 2D at 0.73, was hidden as the 2D's picture frame.
+ * (A piece of a card read less surely as another face stays its picture frame: photo cam_image11,
+ * a 9D read 0.99, the pips of its top corner 4D at 0.75.)
+ */
+export function onHiddenPart(bigger: ReadCard, nested: ReadCard): boolean {
+  return bigger.visible !== undefined && nested.id.identity.confidence >= bigger.id.identity.confidence && !pointInPolygon(bigger.visible, ...quadCentre(nested.corners));
+}
+
+/**
  * Whether both models name `nested` surely (BOTH_SURE) as a face other than `bigger`'s: then it is
  * no picture frame of that card but another card, outlined too small (photo IMG_2655: a KD's strip
  * between a 10H and an AC, outlined by the net 97 x 158 pixels with its centre over the 10H, read
@@ -557,7 +569,13 @@ export function coveredCards(cards: ReadCard[], onTop: ReadCard[], floor: number
     if (card.visible) return { ...card, id: { ...card.id, identity } };
     const box = boundingRect(card.corners);
     const covers = onTop.filter(
-      (other) => other !== card && rectsOverlap(box, boundingRect(other.corners)) && coversPart(card, other) && !sameHypothesis(other, card, identity.code) && !ownPart(other, card, identity.code),
+      (other) =>
+        other !== card &&
+        rectsOverlap(box, boundingRect(other.corners)) &&
+        coversPart(card, other) &&
+        !sameHypothesis(other, card, identity.code) &&
+        !ownPart(other, card, identity.code) &&
+        !stripUnder(other, identity),
     );
     if (!covers.length) return undefined;
     if (covers.some((other) => other.id.identity.kind === 'face' && other.id.identity.code === identity.code)) return undefined;
@@ -566,6 +584,16 @@ export function coveredCards(cards: ReadCard[], onTop: ReadCard[], floor: number
     if (part.share < COVERED_CARD.minShown || (byCorner && !part.indexShows) || !part.quad) return undefined;
     return { ...card, id: { ...card.id, identity }, visible: part.quad };
   });
+}
+
+/**
+ * Whether `other` is a strip's card (lookForStrips: hypothesised beside a sure face, under it)
+ * read less surely than `identity`: it lies under that card, and covers no part of it
+ * (coveredCards). Rendered scenes: the 2D below an AD of one pile, read 0.73 by its strip, made
+ * the AD read 0.98 a card under it, reported by a sliver at its top.
+ */
+function stripUnder(other: ReadCard, identity: Identity): boolean {
+  return other.source === 'strip' && other.id.identity.confidence < identity.confidence;
 }
 
 /**
@@ -1042,7 +1070,7 @@ class TfjsRecognizer implements CardRecognizer {
       this.plane !== null && card.id.identity.kind === 'face' && card.id.identity.confidence < LOOK_RESCUE.maxFace && isBack(nested) && sureness(nested) > sureness(card);
     // Without a calibration, a smaller outline both models name surely as another face is another card, outlined too small.
     const anotherCard = (card: ReadCard, nested: ReadCard) => this.plane === null && surelyAnotherFace(nested, card);
-    const cards: CardObservation[] = suppressNested(surest, (card, nested) => !faint(card) && !unsureFaceAroundBack(card, nested) && !showsBeside(nested, card) && !anotherCard(card, nested)).map((card) => this.observation(card));
+    const cards: CardObservation[] = suppressNested(surest, (card, nested) => !faint(card) && !unsureFaceAroundBack(card, nested) && !showsBeside(nested, card) && !onHiddenPart(card, nested) && !anotherCard(card, nested)).map((card) => this.observation(card));
     lap('observe');
     return { timestampMs, width: image.width, height: image.height, cards, ...(motion ? { motion } : {}), timingsMs: timings };
   }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ALL_CARD_CODES, type CardCode } from '../../server/game/cards';
 import { classMeaning, classNames, FIRST_BACK_CLASS, OTHER_CLASS } from '../../server/vision/classes';
 import { decodeFrame } from '../../server/vision/decode';
-import { agreedBelowFloor, agreeingFace, namedByStripCorner, STRIP_AGREEING_FLOOR, countsAtFloor, surelyAnotherFace, coveredCards, dropUnsureOverSure, dueForRereading, showsBeside, FAINT_REREAD_MS, keptByWholeRead, ONE_WAY_BELOW_PX, rememberedBack, turnPolicy, WHOLE_READ_KEEPS } from '../../server/vision/index';
+import { agreedBelowFloor, agreeingFace, namedByStripCorner, STRIP_AGREEING_FLOOR, countsAtFloor, surelyAnotherFace, coveredCards, dropUnsureOverSure, dueForRereading, showsBeside, onHiddenPart, FAINT_REREAD_MS, keptByWholeRead, ONE_WAY_BELOW_PX, rememberedBack, turnPolicy, WHOLE_READ_KEEPS } from '../../server/vision/index';
 import { BackLooks, backByLooks, backConfidence, EnrollmentStore, LOOK_RESCUE, mayBeBack, OTHER_RESCUE_UNCALIBRATED } from '../../server/vision/enrollment';
 import { backEvidence, BACK_EVIDENCE_FROM, decideFromIndex, decideIdentity, identityOutputs, readingRows, rejectIndexless, type Identity, type IndexReading } from '../../server/vision/identify';
 import { playArea, tablePlane, zoneAt } from '../../server/vision/rectify';
@@ -616,6 +616,29 @@ describe('coveredCards', () => {
     // An outline holding all of the guess is none on top of it (one drawn round it and its neighbour).
     const roundBoth = { ...card(0, 'single', face('QS', 0.98), null), corners: [[0, 0], [103, 0], [103, 88], [0, 88]] as Quad };
     expect(coveredCards([guess], [top, roundBoth], 0.6)[0]?.visible?.[1][0]).toBeLessThan(41);
+  });
+  it("does not take a strip's card for a card on a surer one (rendered: the 2D below an AD of one pile)", () => {
+    // The AD read surely by the net's outline; the 2D hypothesised from the strip below it (lookForStrips).
+    const ad = { ...card(0, 'split', face('AD', 0.98), face('AD', 0.55)), corners: [[0, 0], [48, 0], [48, 48], [0, 48]] as Quad };
+    const twoD = { ...card(0, 'split', face('2D', 0.73), face('2D', 0.45)), source: 'strip' as const, corners: [[0, 8], [48, 8], [48, 74], [0, 74]] as Quad };
+    expect(coveredCards([ad, twoD], [ad, twoD], 0.6)[0]).toBeUndefined();
+    // Another kind of outline read as surely as the strip still covers it.
+    expect(coveredCards([ad, twoD], [ad, { ...twoD, source: 'split' as const }], 0.6)[0]?.visible).toBeDefined();
+  });
+});
+
+describe('onHiddenPart', () => {
+  const quad = (x: number, y: number, w: number, h: number): Quad => [[x, y], [x + w, y], [x + w, y + h], [x, y + h]];
+  const read = (corners: Quad, visible?: Quad, confidence = 0.73) => ({ corners, source: 'strip' as const, support: 1, zone: undefined, visible, id: { identity: { kind: 'face' as const, code: '2D' as CardCode, confidence }, scale: 'full' as const, embedding: new Float32Array(4), fromIndex: null } });
+  it('tells a card lying on the hidden part of a card under it from one nested where that card shows', () => {
+    // The 2D under the AD shows only its lower strip (y 50..74); the AD is read 0.98.
+    const under = read(quad(0, 8, 48, 66), quad(0, 50, 48, 24));
+    expect(onHiddenPart(under, read(quad(0, 0, 48, 48), undefined, 0.98))).toBe(true);
+    expect(onHiddenPart(under, read(quad(10, 52, 20, 20), undefined, 0.98))).toBe(false);
+    // A card read whole (nothing reported hidden) hides nothing.
+    expect(onHiddenPart(read(quad(0, 8, 48, 66)), read(quad(0, 0, 48, 48), undefined, 0.98))).toBe(false);
+    // A piece read less surely than the card stays its picture frame (photo cam_image11: a 9D at 0.99, its top corner's pips 4D at 0.75).
+    expect(onHiddenPart(read(quad(0, 0, 100, 140), quad(0, 60, 100, 80), 0.99), read(quad(5, 5, 30, 50), undefined, 0.75))).toBe(false);
   });
 });
 
