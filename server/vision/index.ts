@@ -1070,7 +1070,9 @@ class TfjsRecognizer implements CardRecognizer {
       this.plane !== null && card.id.identity.kind === 'face' && card.id.identity.confidence < LOOK_RESCUE.maxFace && isBack(nested) && sureness(nested) > sureness(card);
     // Without a calibration, a smaller outline both models name surely as another face is another card, outlined too small.
     const anotherCard = (card: ReadCard, nested: ReadCard) => this.plane === null && surelyAnotherFace(nested, card);
-    const cards: CardObservation[] = suppressNested(surest, (card, nested) => !faint(card) && !unsureFaceAroundBack(card, nested) && !showsBeside(nested, card) && !onHiddenPart(card, nested) && !anotherCard(card, nested)).map((card) => this.observation(card));
+    // Without a calibration, a card read as surely on the hidden part of a card under others lies on it (onHiddenPart; measured there only).
+    const hiddenPartHolds = (card: ReadCard, nested: ReadCard) => this.plane === null && onHiddenPart(card, nested);
+    const cards: CardObservation[] = suppressNested(surest, (card, nested) => !faint(card) && !unsureFaceAroundBack(card, nested) && !showsBeside(nested, card) && !hiddenPartHolds(card, nested) && !anotherCard(card, nested)).map((card) => this.observation(card));
     lap('observe');
     return { timestampMs, width: image.width, height: image.height, cards, ...(motion ? { motion } : {}), timingsMs: timings };
   }
