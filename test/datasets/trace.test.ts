@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { centreIn, cornersText, traceLines } from '../../datasets/lib/trace';
+import { centreIn, cornersText, missLine, traceLines } from '../../datasets/lib/trace';
 import type { LocatedCard } from '../../server/vision/locate';
 import type { Quad } from '../../server/vision/types';
 
@@ -35,5 +35,22 @@ describe('trace lines (npm run trace)', () => {
     expect(centreIn(quad(0, 0, 10, 10), [4, 4, 6, 6])).toBe(true);
     expect(centreIn(quad(0, 0, 10, 10), [6, 6, 9, 9])).toBe(false);
     expect(cornersText([[0.4, 1.6], [2, 2], [3, 3], [4, 4]])).toBe('0,2 2,2 3,3 4,4');
+  });
+
+  it('sums up a missed card: the outlines read in its box, how surely any read it, what else, and what was reported there (--misses)', () => {
+    const reads = [
+      { corners: quad(100, 100, 160, 190), source: 'split' as const, identity: { kind: 'face' as const, code: 'KS' as const, confidence: 0.61 }, fromIndex: null },
+      { corners: quad(95, 95, 165, 195), source: 'net' as const, identity: { kind: 'face' as const, code: 'KS' as const, confidence: 0.71 }, fromIndex: null },
+      { corners: quad(110, 120, 150, 170), source: 'lines' as const, identity: { kind: 'face' as const, code: 'QD' as const, confidence: 0.24 }, fromIndex: null },
+      { corners: quad(100, 100, 160, 190), source: 'split' as const, identity: { kind: 'other' as const, confidence: 0.9 }, fromIndex: null },
+      // Elsewhere in the frame: left out.
+      { corners: quad(400, 100, 460, 190), source: 'split' as const, identity: { kind: 'face' as const, code: 'KS' as const, confidence: 0.99 }, fromIndex: null },
+    ];
+    const reported = [{ corners: quad(90, 90, 300, 400), name: 'KS', confidence: 0.8 }, { corners: quad(400, 100, 460, 190), name: 'KS', confidence: 0.99 }];
+    expect(missLine('IMG_2536.JPG', 'KS', [100, 100, 170, 200], reads, reported)).toBe(
+      'IMG_2536.JPG KS [100,100,170,200] outlines=4 read-as-it=[0.61,0.71] faces=[net:KS@0.71 split:KS@0.61 lines:QD@0.24] reported=[]',
+    );
+    expect(missLine('a.jpg', 'JH', [0, 0, 10, 10], [], [])).toBe('a.jpg JH [0,0,10,10] outlines=0 read-as-it=[] faces=[] reported=[]');
+    expect(missLine('b.jpg', 'KS', [90, 90, 300, 400], reads, reported)).toContain('reported=[KS@0.80]');
   });
 });
