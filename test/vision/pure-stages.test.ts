@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ALL_CARD_CODES, type CardCode } from '../../server/game/cards';
 import { classMeaning, classNames, FIRST_BACK_CLASS, OTHER_CLASS } from '../../server/vision/classes';
 import { decodeFrame } from '../../server/vision/decode';
-import { agreedBelowFloor, agreeingFace, namedByStripCorner, STRIP_AGREEING_FLOOR, countsAtFloor, surelyAnotherFace, coveredCards, dropUnsureOverSure, dueForRereading, showsBeside, onHiddenPart, FAINT_REREAD_MS, keptByWholeRead, ONE_WAY_BELOW_PX, rememberedBack, turnPolicy, WHOLE_READ_KEEPS } from '../../server/vision/index';
+import { agreedBelowFloor, agreeingFace, namedByStripCorner, STRIP_AGREEING_FLOOR, countsAtFloor, surelyAnotherFace, coveredCards, dropUnsureOverSure, dueForRereading, showsBeside, onHiddenPart, sizeTieBreak, SIZE_TIE_BREAK, FAINT_REREAD_MS, keptByWholeRead, ONE_WAY_BELOW_PX, rememberedBack, turnPolicy, WHOLE_READ_KEEPS } from '../../server/vision/index';
 import { BackLooks, backByLooks, backConfidence, EnrollmentStore, LOOK_RESCUE, mayBeBack, OTHER_RESCUE_UNCALIBRATED } from '../../server/vision/enrollment';
 import { backEvidence, BACK_EVIDENCE_FROM, decideFromIndex, decideIdentity, identityOutputs, readingRows, rejectIndexless, type Identity, type IndexReading } from '../../server/vision/identify';
 import { playArea, tablePlane, zoneAt } from '../../server/vision/rectify';
@@ -624,6 +624,22 @@ describe('coveredCards', () => {
     expect(coveredCards([ad, twoD], [ad, twoD], 0.6)[0]).toBeUndefined();
     // Another kind of outline read as surely as the strip still covers it.
     expect(coveredCards([ad, twoD], [ad, { ...twoD, source: 'split' as const }], 0.6)[0]?.visible).toBeDefined();
+  });
+});
+
+describe('sizeTieBreak', () => {
+  const quad = (w: number, h: number): Quad => [[0, 0], [w, 0], [w, h], [0, h]];
+  it("lets an outline of the frame's card size outweigh a repeat read a hair more surely, and no more", () => {
+    const typical = { short: 79 };
+    expect(sizeTieBreak(quad(79, 110), typical)).toBeCloseTo(SIZE_TIE_BREAK.tie);
+    expect(sizeTieBreak(quad(79 * 1.25, 137), typical)).toBeCloseTo(0);
+    expect(sizeTieBreak(quad(79 / 1.25, 88), typical)).toBeCloseTo(0);
+    expect(sizeTieBreak(quad(200, 280), typical)).toBe(0);
+    // Rendered: a 9D outlined 96 px wide read 0.99, the right-sized one (78 px) 0.98: the right size ranks first.
+    expect(0.98 + sizeTieBreak(quad(78, 108), typical)).toBeGreaterThan(0.99 + sizeTieBreak(quad(96, 135), typical));
+    // A reading clearly surer keeps its outline whatever its size.
+    expect(0.95 + sizeTieBreak(quad(79, 110), typical)).toBeLessThan(0.99 + sizeTieBreak(quad(96, 135), typical));
+    expect(sizeTieBreak(quad(0, 0), typical)).toBe(0);
   });
 });
 
