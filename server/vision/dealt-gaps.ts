@@ -11,7 +11,10 @@
  * surely as a back of that same design.
  *
  * Only between, never beyond: growing the rows outwards from every back found (session 50) put
- * 30 backs on bare cloth for 2 found.
+ * 30 backs on bare cloth for 2 found. Since session 53 also between two backs of different
+ * designs lying in a row (the 6-player gingham sort: a pale back lost between a neighbour's back
+ * and its own), kept for whichever design reads there surely: bench:sort 549 → 550 of 562, no back
+ * more reported elsewhere.
  */
 import { cardGeometry, type CardGeometry } from './locator';
 import type { Quad } from './types';
@@ -28,6 +31,8 @@ export const DEALT_GAPS = {
   maxPlaces: 2,
   /** A place within this share of a short side of an outline already found is no gap. */
   takenWithin: 0.45,
+  /** Whether two backs of different designs lying in a row bound gaps too (of whichever design reads there). */
+  anyDesign: true,
 };
 
 /** A back found in a frame read whole, with the design it was named. */
@@ -36,10 +41,10 @@ export interface DealtBack {
   design: string;
 }
 
-/** A place between two backs of `design` in a row where a dealt card of that design would lie. */
+/** A place between two backs in a row where a dealt card would lie: of `design` between two of it, of either (null) between two designs. */
 export interface DealtGap {
   geometry: CardGeometry;
-  design: string;
+  design: string | null;
 }
 
 /** The half-turn-folded difference of two long-axis angles (radians). */
@@ -55,15 +60,15 @@ function angleApart(a: number, b: number): number {
  */
 export function dealtGaps(backs: readonly DealtBack[], taken: readonly Quad[], params = DEALT_GAPS): DealtGap[] {
   const cards = backs.map((back) => ({ design: back.design, g: cardGeometry(back.corners) }));
-  type Pair = { a: CardGeometry; design: string; dx: number; dy: number; along: number; across: number };
+  type Pair = { a: CardGeometry; design: string | null; dx: number; dy: number; along: number; across: number };
   const pairs: Pair[] = [];
   for (const a of cards)
     for (const b of cards) {
-      if (a === b || a.design !== b.design || angleApart(a.g.angle, b.g.angle) > params.maxAngle) continue;
+      if (a === b || (a.design !== b.design && !params.anyDesign) || angleApart(a.g.angle, b.g.angle) > params.maxAngle) continue;
       const dx = b.g.cx - a.g.cx;
       const dy = b.g.cy - a.g.cy;
       const [ux, uy] = [Math.cos(a.g.angle), Math.sin(a.g.angle)];
-      pairs.push({ a: a.g, design: a.design, dx, dy, along: dx * ux + dy * uy, across: -dx * uy + dy * ux });
+      pairs.push({ a: a.g, design: a.design === b.design ? a.design : null, dx, dy, along: dx * ux + dy * uy, across: -dx * uy + dy * ux });
     }
   // Each axis: the distance along it, the distance off it, and the card's side along it.
   const axes = [(p: Pair) => [p.along, p.across, p.a.long], (p: Pair) => [p.across, p.along, p.a.short]];

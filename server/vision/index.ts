@@ -1409,10 +1409,10 @@ class TfjsRecognizer implements CardRecognizer {
 
   /**
    * A frame of the score sort read whole: at each gap in its dealt rows (dealtGaps: between two
-   * backs of one design named at the floor, in a row, whole pitches apart) a card of their size
-   * and angle, fitted to the edges about that place (refineGeometry from a few starts a few
-   * pixels apart), read in a second batch; kept only where it reads as a back of that design at
-   * DEALT_GAP_MIN or more.
+   * backs named at the floor, in a row, whole pitches apart) a card of their size and angle,
+   * fitted to the edges about that place (refineGeometry from a few starts a few pixels apart),
+   * read in a second batch; kept only where it reads as a back at DEALT_GAP_MIN or more, of that
+   * design between two of one design, of either between two designs.
    */
   private async fillDealtGaps(image: RgbImage, located: LocatedCard[], identities: Array<TrackedIdentity | undefined>, timestampMs: number): Promise<Array<{ card: LocatedCard; id: TrackedIdentity }>> {
     const backs = located.flatMap((card, i) => {
@@ -1441,7 +1441,7 @@ class TfjsRecognizer implements CardRecognizer {
       const read = reads[k];
       if (read.identity.kind !== 'back') return [];
       const { backId, confidence } = this.backNamed(read);
-      return backId === gaps[k].design && confidence >= DEALT_GAP_MIN ? [{ card: { corners: quad, source: 'probe' as const, support: 1 }, id: { ...read, readAtMs: timestampMs } }] : [];
+      return backId !== undefined && (gaps[k].design === null || backId === gaps[k].design) && confidence >= DEALT_GAP_MIN ? [{ card: { corners: quad, source: 'probe' as const, support: 1 }, id: { ...read, readAtMs: timestampMs } }] : [];
     });
   }
 

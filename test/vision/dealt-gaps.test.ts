@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dealtGaps, type DealtBack } from '../../server/vision/dealt-gaps';
+import { DEALT_GAPS, dealtGaps, type DealtBack } from '../../server/vision/dealt-gaps';
 import { geometryQuad } from '../../server/vision/locator';
 
 /** A dealt back of 40 x 56 px lying upright (long axis down) at (cx, cy). */
@@ -20,13 +20,18 @@ describe('dealtGaps', () => {
     expect(gaps[0].geometry.short).toBeCloseTo(40, 0);
   });
 
-  it('looks only between backs: never beyond a row, nor between designs, nor where an outline lies', () => {
+  it('looks only between backs: never beyond a row, nor where an outline lies; between two designs, for either', () => {
     // Nothing missing: no gap (the rows are not grown outwards).
     const full = [100, 146, 192, 238].map((x) => back(x, 100, 'p1'));
     expect(dealtGaps(full, full.map((b) => b.corners))).toEqual([]);
-    // The two backs about the gap are of two designs: no row of one player.
+    // The two backs about the gap are of two designs (the 6-player gingham sort: a pale back
+    // lost between a neighbour's and its own): the place is looked at for whichever design reads there.
     const mixed = [back(100, 100, 'p1'), back(146, 100, 'p1'), back(238, 100, 'p2'), back(284, 100, 'p2')];
-    expect(dealtGaps(mixed, mixed.map((b) => b.corners))).toEqual([]);
+    const between = dealtGaps(mixed, mixed.map((b) => b.corners));
+    expect(between).toHaveLength(1);
+    expect(between[0].design).toBeNull();
+    expect(between[0].geometry.cx).toBeCloseTo(192, 0);
+    expect(dealtGaps(mixed, mixed.map((b) => b.corners), { ...DEALT_GAPS, anyDesign: false })).toEqual([]);
     // An outline already lies in the gap (read as something else): not looked at again.
     const taken = [...row.map((b) => b.corners), back(192, 100, 'x').corners];
     expect(dealtGaps(row, taken)).toEqual([]);
