@@ -1,5 +1,5 @@
 /**
- * Gaps in the score sort's dealt rows. Pure geometry.
+ * Gaps in the score sort's dealt rows, and what may show in them. Pure.
  *
  * At the score sort each player deals their centre cards out face down, in rows, apart from each
  * other (back-count.ts counts them). On a pale cloth a pale back can lose its outline where the
@@ -13,8 +13,10 @@
  * Only between, never beyond: growing the rows outwards from every back found (session 50) put
  * 30 backs on bare cloth for 2 found. Since session 53 also between two backs of different
  * designs lying in a row (the 6-player gingham sort: a pale back lost between a neighbour's back
- * and its own), kept for whichever design reads there surely: bench:sort 549 → 550 of 562, no back
- * more reported elsewhere.
+ * and its own), kept where either design reads there surely; a place where an outline read as no
+ * card lies is looked at too (a misfit round a pale back), and a place read as no card or an unsure
+ * face is a back when both embeddings put it close to one of the two designs (gapShowsDesign).
+ * bench:sort 549 → 554 of 562, none more named as another deck or reported elsewhere.
  */
 import { cardGeometry, type CardGeometry } from './locator';
 import type { Quad } from './types';
@@ -41,10 +43,10 @@ export interface DealtBack {
   design: string;
 }
 
-/** A place between two backs in a row where a dealt card would lie: of `design` between two of it, of either (null) between two designs. */
+/** A place between two backs in a row where a dealt card would lie: of the `designs` of those two (one design, or either of two). */
 export interface DealtGap {
   geometry: CardGeometry;
-  design: string | null;
+  designs: string[];
 }
 
 /** The half-turn-folded difference of two long-axis angles (radians). */
@@ -54,13 +56,13 @@ function angleApart(a: number, b: number): number {
 }
 
 /**
- * The places between pairs of `backs` of one design lying in a row (see the file's comment),
- * where none of `taken` (every outline found) lies. The pitch along each axis (a card's long side,
+ * The places between pairs of `backs` lying in a row (see the file's comment), where none of
+ * `taken` (the outlines read as cards) lies. The pitch along each axis (a card's long side,
  * its short side) is the median distance between neighbours in a row, measured on these backs.
  */
 export function dealtGaps(backs: readonly DealtBack[], taken: readonly Quad[], params = DEALT_GAPS): DealtGap[] {
   const cards = backs.map((back) => ({ design: back.design, g: cardGeometry(back.corners) }));
-  type Pair = { a: CardGeometry; design: string | null; dx: number; dy: number; along: number; across: number };
+  type Pair = { a: CardGeometry; designs: string[]; dx: number; dy: number; along: number; across: number };
   const pairs: Pair[] = [];
   for (const a of cards)
     for (const b of cards) {
@@ -68,7 +70,7 @@ export function dealtGaps(backs: readonly DealtBack[], taken: readonly Quad[], p
       const dx = b.g.cx - a.g.cx;
       const dy = b.g.cy - a.g.cy;
       const [ux, uy] = [Math.cos(a.g.angle), Math.sin(a.g.angle)];
-      pairs.push({ a: a.g, design: a.design === b.design ? a.design : null, dx, dy, along: dx * ux + dy * uy, across: -dx * uy + dy * ux });
+      pairs.push({ a: a.g, designs: a.design === b.design ? [a.design] : [a.design, b.design], dx, dy, along: dx * ux + dy * uy, across: -dx * uy + dy * ux });
     }
   // Each axis: the distance along it, the distance off it, and the card's side along it.
   const axes = [(p: Pair) => [p.along, p.across, p.a.long], (p: Pair) => [p.across, p.along, p.a.short]];
@@ -97,10 +99,28 @@ export function dealtGaps(backs: readonly DealtBack[], taken: readonly Quad[], p
         const [cx, cy] = [p.a.cx + (p.dx * j) / n, p.a.cy + (p.dy * j) / n];
         if (!free(cx, cy, p.a.short)) continue;
         const geometry = { ...p.a, cx, cy };
-        gaps.push({ geometry, design: p.design });
+        gaps.push({ geometry, designs: p.designs });
         placed.push(geometry);
       }
     });
   }
   return gaps;
+}
+
+/**
+ * A place between two backs of one design read as an unsure face or no card is still that
+ * design's back when both embeddings put it this close to the design's views (`minLook` by the
+ * back-look model, `minWhole` by the whole-card model) and no other design's views lie nearer by
+ * the back look. The row says which design to expect, so this asks less than a lone outline's
+ * rescue (LOOK_RESCUE's 0.15 margin): the 6-player gingham sort's pale p6 backs, at their true
+ * places, read as faces at 0.29–0.40 with looks 0.97–1.00 (the next design 0.88–0.94) and whole
+ * 0.97–0.99; bare cloth there came to at most 0.87 and 0.90.
+ */
+export const GAP_LOOK = { minLook: 0.95, minWhole: 0.95, maxFace: 0.8 } as const;
+
+/** Whether a gap read as no card or a face under `maxFace` shows `design`'s back (see GAP_LOOK); `looks` and `whole` map each enrolled design to its nearest view's similarity. */
+export function gapShowsDesign(design: string, looks: ReadonlyMap<string, number>, whole: ReadonlyMap<string, number>, rule = GAP_LOOK): boolean {
+  const look = looks.get(design) ?? 0;
+  if (look < rule.minLook || (whole.get(design) ?? 0) < rule.minWhole) return false;
+  return [...looks].every(([other, similarity]) => other === design || similarity <= look);
 }

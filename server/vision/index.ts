@@ -42,7 +42,7 @@ import { addAsRivals, detectionScale, dropFragments, dropFrameOutlines, dropLine
 import { planeSizer } from './card-size';
 import { cardOfSizeAbout, geometryQuad, LOCATOR_ALIGN, locatorScaleForCard, locatorScales, refineLocated, runLocator, SURE_DETECTION, sureCardsClaimedAmiss, typicalCardSize, unionOfLocated, newRivalGroup } from './locator';
 import { refineGeometry, REFINE_DEFAULTS, toGrey } from './refine';
-import { dealtGaps } from './dealt-gaps';
+import { dealtGaps, gapShowsDesign, GAP_LOOK } from './dealt-gaps';
 import { stripHypotheses } from './strips';
 import { loadInferenceModelFromDir, readModelMetadata } from './model-io';
 import { loadOpenCv, type OpenCv } from './opencv';
@@ -1411,8 +1411,9 @@ class TfjsRecognizer implements CardRecognizer {
    * A frame of the score sort read whole: at each gap in its dealt rows (dealtGaps: between two
    * backs named at the floor, in a row, whole pitches apart) a card of their size and angle,
    * fitted to the edges about that place (refineGeometry from a few starts a few pixels apart),
-   * read in a second batch; kept only where it reads as a back at DEALT_GAP_MIN or more, of that
-   * design between two of one design, of either between two designs.
+   * read in a second batch (a place read as no card or an unsure face may still be one of those
+   * designs' backs, backsInGaps); kept only where it reads as a back of that design, or of either
+   * of the two, at DEALT_GAP_MIN or more.
    */
   private async fillDealtGaps(image: RgbImage, located: LocatedCard[], identities: Array<TrackedIdentity | undefined>, timestampMs: number): Promise<Array<{ card: LocatedCard; id: TrackedIdentity }>> {
     const backs = located.flatMap((card, i) => {
@@ -1421,7 +1422,13 @@ class TfjsRecognizer implements CardRecognizer {
       const { backId, confidence } = this.backNamed(id);
       return backId && confidence >= this.minConfidence ? [{ corners: card.corners, design: backId }] : [];
     });
-    const gaps = dealtGaps(backs, located.map((card) => card.corners));
+    // A place is taken by an outline read as a card (a back, a face at the floor): one there read as
+    // no card or an unsure face is a misfit round a pale back, which the gap's own outline may read.
+    const counted = located.filter((_, i) => {
+      const identity = identities[i]?.identity;
+      return identity !== undefined && (identity.kind === 'back' || (identity.kind === 'face' && identity.confidence >= this.minConfidence));
+    });
+    const gaps = dealtGaps(backs, counted.map((card) => card.corners));
     if (gaps.length === 0) return [];
     const grey = toGrey(image);
     const quads = gaps.map(({ geometry }) => {
@@ -1437,11 +1444,37 @@ class TfjsRecognizer implements CardRecognizer {
     });
     const { crops, reads } = await this.readQuads(image, quads);
     await this.addBackLooks(reads, crops, () => true);
+    await this.backsInGaps(reads, crops, gaps.map((gap) => gap.designs));
     return quads.flatMap((quad, k) => {
       const read = reads[k];
       if (read.identity.kind !== 'back') return [];
       const { backId, confidence } = this.backNamed(read);
-      return backId !== undefined && (gaps[k].design === null || backId === gaps[k].design) && confidence >= DEALT_GAP_MIN ? [{ card: { corners: quad, source: 'probe' as const, support: 1 }, id: { ...read, readAtMs: timestampMs } }] : [];
+      return backId !== undefined && gaps[k].designs.includes(backId) && confidence >= DEALT_GAP_MIN ? [{ card: { corners: quad, source: 'probe' as const, support: 1 }, id: { ...read, readAtMs: timestampMs } }] : [];
+    });
+  }
+
+  /**
+   * Each of `reads` (packed `crops`, same order) at a gap between two backs (of `designs[k]`: one
+   * design, or either of two) read as no card or an unsure face becomes the back of one of those
+   * designs where both embeddings put it close to that design's views (gapShowsDesign).
+   */
+  private async backsInGaps(reads: TrackedIdentity[], crops: Float32Array, designs: string[][]): Promise<void> {
+    if (!this.backModel || this.backLooks.size === 0) return;
+    const unsure = reads.flatMap((read, k) => {
+      const { identity } = read;
+      return identity.kind === 'other' || (identity.kind === 'face' && identity.confidence < GAP_LOOK.maxFace) ? [k] : [];
+    });
+    if (unsure.length === 0) return;
+    const packed = new Float32Array(unsure.length * CROP_SIZE);
+    unsure.forEach((k, j) => packed.set(crops.subarray(k * CROP_SIZE, (k + 1) * CROP_SIZE), j * CROP_SIZE));
+    const looks = await this.backLookEmbeddings(packed, unsure.length);
+    unsure.forEach((k, j) => {
+      const read = reads[k];
+      const similarities = this.backLooks.similarities(looks[j]);
+      const whole = this.enrolledFor(read.scale).backSimilarities(read.embedding, 0, read.embedding.length);
+      const design = designs[k].find((candidate) => gapShowsDesign(candidate, similarities, whole));
+      if (design === undefined) return;
+      reads[k] = { ...read, identity: { kind: 'back', confidence: similarities.get(design)!, design }, backLook: looks[j], backChroma: chromaOf(packed, j * CROP_SIZE, CROP_WIDTH, CROP_HEIGHT) };
     });
   }
 

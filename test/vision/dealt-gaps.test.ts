@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEALT_GAPS, dealtGaps, type DealtBack } from '../../server/vision/dealt-gaps';
+import { DEALT_GAPS, dealtGaps, gapShowsDesign, GAP_LOOK, type DealtBack } from '../../server/vision/dealt-gaps';
 import { geometryQuad } from '../../server/vision/locator';
 
 /** A dealt back of 40 x 56 px lying upright (long axis down) at (cx, cy). */
@@ -14,7 +14,7 @@ describe('dealtGaps', () => {
   it('finds the place between two backs of one design a whole number of pitches apart in a row', () => {
     const gaps = dealtGaps([...row, ...other], [...row, ...other].map((b) => b.corners));
     expect(gaps).toHaveLength(1);
-    expect(gaps[0].design).toBe('p1');
+    expect(gaps[0].designs).toEqual(['p1']);
     expect(gaps[0].geometry.cx).toBeCloseTo(192, 0);
     expect(gaps[0].geometry.cy).toBeCloseTo(100, 0);
     expect(gaps[0].geometry.short).toBeCloseTo(40, 0);
@@ -29,7 +29,7 @@ describe('dealtGaps', () => {
     const mixed = [back(100, 100, 'p1'), back(146, 100, 'p1'), back(238, 100, 'p2'), back(284, 100, 'p2')];
     const between = dealtGaps(mixed, mixed.map((b) => b.corners));
     expect(between).toHaveLength(1);
-    expect(between[0].design).toBeNull();
+    expect([...between[0].designs].sort()).toEqual(['p1', 'p2']);
     expect(between[0].geometry.cx).toBeCloseTo(192, 0);
     expect(dealtGaps(mixed, mixed.map((b) => b.corners), { ...DEALT_GAPS, anyDesign: false })).toEqual([]);
     // An outline already lies in the gap (read as something else): not looked at again.
@@ -41,5 +41,19 @@ describe('dealtGaps', () => {
     // 1.5 pitches apart, and one lying half a card lower: no whole number of pitches in line.
     const odd = [back(100, 100, 'p1'), back(146, 100, 'p1'), back(215, 100, 'p1'), back(330, 130, 'p1')];
     expect(dealtGaps(odd, odd.map((b) => b.corners))).toEqual([]);
+  });
+});
+
+describe('gapShowsDesign', () => {
+  const map = (entries: Record<string, number>) => new Map(Object.entries(entries));
+  it("takes a gap read as no card for the row's design when both embeddings put it close, that design nearest by its look", () => {
+    // The 6-player gingham sort: a pale p6 back at its true place read as a face at 0.32.
+    expect(gapShowsDesign('p6', map({ p6: 0.99, p1: 0.92, p5: 0.4 }), map({ p6: 0.98, p1: 0.95 }))).toBe(true);
+    // Bare cloth there: at most 0.87 by its look and 0.90 whole.
+    expect(gapShowsDesign('p6', map({ p6: 0.85, p1: 0.83 }), map({ p6: 0.76 }))).toBe(false);
+    // Another design nearer by its look: not this row's back.
+    expect(gapShowsDesign('p6', map({ p6: 0.96, p1: 0.97 }), map({ p6: 0.97 }))).toBe(false);
+    // Close by its look but not whole.
+    expect(gapShowsDesign('p6', map({ p6: 0.99 }), map({ p6: GAP_LOOK.minWhole - 0.01 }))).toBe(false);
   });
 });
