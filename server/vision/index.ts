@@ -1465,9 +1465,7 @@ class TfjsRecognizer implements CardRecognizer {
       return identity.kind === 'other' || (identity.kind === 'face' && identity.confidence < GAP_LOOK.maxFace) ? [k] : [];
     });
     if (unsure.length === 0) return;
-    const packed = new Float32Array(unsure.length * CROP_SIZE);
-    unsure.forEach((k, j) => packed.set(crops.subarray(k * CROP_SIZE, (k + 1) * CROP_SIZE), j * CROP_SIZE));
-    const looks = await this.backLookEmbeddings(packed, unsure.length);
+    const { packed, looks } = await this.backLooksAt(crops, unsure);
     unsure.forEach((k, j) => {
       const read = reads[k];
       const similarities = this.backLooks.similarities(looks[j]);
@@ -1517,9 +1515,7 @@ class TfjsRecognizer implements CardRecognizer {
     const mayBe = (identity: Identity) => mayBeBack(identity, this.plane !== null) || identity.kind === 'other';
     const looked = reads.flatMap((read, k) => (read.identity.kind === 'back' || (mayBe(read.identity) && wholeOutline(k)) ? [k] : []));
     if (looked.length === 0) return;
-    const packed = new Float32Array(looked.length * CROP_SIZE);
-    looked.forEach((k, j) => packed.set(crops.subarray(k * CROP_SIZE, (k + 1) * CROP_SIZE), j * CROP_SIZE));
-    const looks = await this.backLookEmbeddings(packed, looked.length);
+    const { packed, looks } = await this.backLooksAt(crops, looked);
     looked.forEach((k, j) => {
       const read = reads[k];
       let identity = read.identity;
@@ -1673,6 +1669,13 @@ class TfjsRecognizer implements CardRecognizer {
     quads.forEach((quad, k) => cropCard(image, quad, CROP_WIDTH, CROP_HEIGHT, crops, k * CROP_SIZE));
     const corners = this.indexModel ? this.cornerCrops(image, quads) : null;
     return { crops, reads: await this.readIdentities(crops, corners, quads.length, { lengths: quads.map(quadLongSide) }) };
+  }
+
+  /** The back-look embeddings of the crops at `indices` of packed `crops`, and those crops packed on their own (same order). */
+  private async backLooksAt(crops: Float32Array, indices: number[]): Promise<{ packed: Float32Array; looks: Float32Array[] }> {
+    const packed = new Float32Array(indices.length * CROP_SIZE);
+    indices.forEach((k, j) => packed.set(crops.subarray(k * CROP_SIZE, (k + 1) * CROP_SIZE), j * CROP_SIZE));
+    return { packed, looks: await this.backLookEmbeddings(packed, indices.length) };
   }
 
   /** The back-look model's L2-normalised embedding of each of `count` packed crops. */
