@@ -705,6 +705,16 @@ function sureFaceRead(identity: Identity | undefined): boolean {
   return identity?.kind === 'face' && identity.confidence >= SURE_FACE;
 }
 
+/** Whether an outline was read and found no card: no card (`other`), or a face under `floor`. */
+function readAsNoCard(identity: Identity | undefined, floor: number): boolean {
+  return identity !== undefined && (identity.kind === 'other' || (identity.kind === 'face' && identity.confidence < floor));
+}
+
+/** Whether `quad` lies `maxShare` or more over one of `sure` (a second look leaves a sure card's neighbourhood alone). */
+function liesOverSure(quad: Quad, sure: ReadonlyArray<{ corners: Quad }>, maxShare: number): boolean {
+  return sure.some((other) => shareInside(quad, other.corners) >= maxShare);
+}
+
 /**
  * The second look at a frame without a calibration (lookAtTypicalSize): outlines whose short side
  * is under `smallerThan` of the frame's typical card are looked at again as a card of that size;
@@ -1424,10 +1434,7 @@ class TfjsRecognizer implements CardRecognizer {
     });
     // A place is taken by an outline read as a card (a back, a face at the floor): one there read as
     // no card or an unsure face is a misfit round a pale back, which the gap's own outline may read.
-    const counted = located.filter((_, i) => {
-      const identity = identities[i]?.identity;
-      return identity !== undefined && (identity.kind === 'back' || (identity.kind === 'face' && identity.confidence >= this.minConfidence));
-    });
+    const counted = located.filter((_, i) => identities[i] !== undefined && !readAsNoCard(identities[i]!.identity, this.minConfidence));
     const gaps = dealtGaps(backs, counted.map((card) => card.corners));
     if (gaps.length === 0) return [];
     const grey = toGrey(image);
@@ -1573,9 +1580,8 @@ class TfjsRecognizer implements CardRecognizer {
     identities: Array<TrackedIdentity | undefined>,
     timestampMs: number,
   ): Promise<Array<{ card: LocatedCard; id: TrackedIdentity }>> {
-    const unsure = (identity: Identity | undefined) => identity !== undefined && (identity.kind === 'other' || (identity.kind === 'face' && identity.confidence < this.minConfidence));
     const small = located.filter((card, i) => {
-      if (!unsure(identities[i]?.identity) || quadShortSide(card.corners) >= size.short * TYPICAL_SIZE_LOOK.smallerThan) return false;
+      if (!readAsNoCard(identities[i]?.identity, this.minConfidence) || quadShortSide(card.corners) >= size.short * TYPICAL_SIZE_LOOK.smallerThan) return false;
       const [cx, cy] = quadCentre(card.corners);
       return !sure.some((other) => pointInPolygon(other.corners, cx, cy));
     });
@@ -1583,7 +1589,7 @@ class TfjsRecognizer implements CardRecognizer {
     const grey = toGrey(image);
     const quads: Quad[] = [];
     // A card lying mostly over a sure card is that card's neighbourhood (a cascade's strips), not another card.
-    const overSure = (quad: Quad) => sure.some((other) => shareInside(quad, other.corners) >= TYPICAL_SIZE_LOOK.maxOverSure);
+    const overSure = (quad: Quad) => liesOverSure(quad, sure, TYPICAL_SIZE_LOOK.maxOverSure);
     for (const card of small) {
       const quad = cardOfSizeAbout(grey, card.corners, size);
       if (!overSure(quad) && !quads.some((q) => sameCorners(q, quad, size.short * TYPICAL_SIZE_LOOK.sameWithin))) quads.push(quad);
@@ -1604,11 +1610,11 @@ class TfjsRecognizer implements CardRecognizer {
    * neighbour's strip): squat outlines lying mostly over a sure face are left alone.
    */
   private async lookQuarterTurned(image: RgbImage, located: LocatedCard[], identities: Array<TrackedIdentity | undefined>, timestampMs: number): Promise<Array<{ card: LocatedCard; id: TrackedIdentity }>> {
-    const unsure = (identity: Identity | undefined) => identity !== undefined && (identity.kind === 'other' || (identity.kind === 'face' && identity.confidence < this.minConfidence));
     // A squat outline lying mostly over a sure face is drawn round that card and its neighbourhood (photo IMG_2599: round a JD and the KC under it, read JD turned).
     const sure = located.filter((_, i) => sureFaceRead(identities[i]?.identity));
-    const overSure = (quad: Quad) => sure.some((other) => shareInside(quad, other.corners) >= QUARTER_TURN_LOOK.maxOverSure);
-    const squat = located.flatMap((card, i) => (unsure(identities[i]?.identity) && squatOutline(card.corners) && !overSure(card.corners) ? [i] : []));
+    const squat = located.flatMap((card, i) =>
+      readAsNoCard(identities[i]?.identity, this.minConfidence) && squatOutline(card.corners) && !liesOverSure(card.corners, sure, QUARTER_TURN_LOOK.maxOverSure) ? [i] : [],
+    );
     if (squat.length === 0) return [];
     const quads = squat.map((i) => quarterTurned(located[i].corners));
     const { reads } = await this.readQuads(image, quads);

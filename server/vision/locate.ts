@@ -600,8 +600,12 @@ export const SQUAT_OUTLINE_ASPECT = 1.3;
 
 /** Whether `quad` is squat (SQUAT_OUTLINE_ASPECT): from its shape alone, either side may be the card's length. */
 export function squatOutline(quad: Quad, squat = SQUAT_OUTLINE_ASPECT): boolean {
-  const { short, long } = cardGeometry(quad);
-  return Math.max(short, long) < squat * Math.min(short, long);
+  return outlineAspect(cardGeometry(quad)) < squat;
+}
+
+/** An outline's long side over its short side, whichever way it lies (1 or more). */
+function outlineAspect({ short, long }: Pick<CardGeometry, 'short' | 'long'>): number {
+  return Math.max(long, short) / Math.max(1e-6, Math.min(long, short));
 }
 
 /**
@@ -1540,7 +1544,7 @@ export function chromaOutlines(cv: OpenCv, rgb: CvMat, sizer: CardSizer, minArea
  * surely than the outline of its own size; the KS's strip beside it then took that width too.
  */
 export function lineCardShaped(geometry: CardGeometry): boolean {
-  const aspect = Math.max(geometry.long, geometry.short) / Math.max(1e-6, Math.min(geometry.long, geometry.short));
+  const aspect = outlineAspect(geometry);
   return aspect >= LINE_DEFAULTS.minAspect && aspect <= LINE_DEFAULTS.maxAspect;
 }
 
