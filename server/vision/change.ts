@@ -261,6 +261,20 @@ export function rectsOverlap(a: PixelRect, b: PixelRect): boolean {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
 
+/** `rect` grown by `by` pixels on every side, its edges rounded outwards to whole pixels. */
+export function grownRect(rect: PixelRect, by: number): PixelRect {
+  const [x0, y0] = [Math.floor(rect.x - by), Math.floor(rect.y - by)];
+  const [x1, y1] = [Math.ceil(rect.x + rect.width + by), Math.ceil(rect.y + rect.height + by)];
+  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+}
+
+/** The rectangle two rectangles share, or null when they share no area (integer pixels in, integer pixels out). */
+export function rectIntersection(a: PixelRect, b: PixelRect): PixelRect | null {
+  const [x0, y0] = [Math.max(a.x, b.x), Math.max(a.y, b.y)];
+  const [x1, y1] = [Math.min(a.x + a.width, b.x + b.width), Math.min(a.y + a.height, b.y + b.height)];
+  return x1 > x0 && y1 > y0 ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } : null;
+}
+
 /** The grid of refresh tiles, columns x rows. */
 export const REFRESH_GRID = [4, 3] as const;
 

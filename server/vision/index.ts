@@ -13,7 +13,7 @@ import { pointInPolygon, polygonArea, quadCentre, quadLongSide, quadShortSide, s
 import { chromaOf, designChromaDistances, plainPalePatch, type Chroma } from './back-colour';
 import { initBackend, type VisionBackend } from './backend';
 import { BACK_EMBED_SIZE, CARD_ASPECT, CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH } from './classes';
-import { alignedRect, blobsOf, boundingRect, compareThumbs, cropRegion, deepestRegion, greyThumb, mergeThrifty, rectContains, rectsOverlap, refreshTile, regionsOf, totalArea, type GreyThumb, type MovingBlobs, type PixelRect } from './change';
+import { alignedRect, blobsOf, boundingRect, compareThumbs, cropRegion, deepestRegion, greyThumb, grownRect, mergeThrifty, rectContains, rectIntersection, rectsOverlap, refreshTile, regionsOf, totalArea, type GreyThumb, type MovingBlobs, type PixelRect } from './change';
 import { cropCard, indexCornerQuads, rectQuad, subQuad, type RgbImage } from './crop';
 import { decodeFrame } from './decode';
 import { BackLooks, backByLooks, backConfidence, EnrollmentStore, LOOK_RESCUE, mayBeBack, nameBackDesign, OTHER_RESCUE_UNCALIBRATED } from './enrollment';
@@ -766,6 +766,11 @@ function inFrame(corners: Quad, region: PixelRect): Quad {
   return corners.map(([x, y]) => [x + region.x, y + region.y]) as Quad;
 }
 
+/** An outline in the frame's pixels, in the pixels of its `region`. */
+function inRegion(corners: Quad, region: PixelRect): Quad {
+  return corners.map(([x, y]) => [x - region.x, y - region.y]) as Quad;
+}
+
 /** A frame's stage timings: `lap(name)` records the time since the last lap (or since made) as `name`, ms. */
 function stageTimer(timings: Record<string, number> = {}): { timings: Record<string, number>; lap: (name: string) => void } {
   let t = performance.now();
@@ -1113,12 +1118,20 @@ class TfjsRecognizer implements CardRecognizer {
       const polygon = zoneImagePolygon(this.plane!, zone);
       return { polygon, box: boundingRect(polygon) };
     });
+    // A card whose centre lies in a counted zone reaches half a card's length beyond it.
+    const reach = (this.plane.cardWidthPx * CARD_ASPECT) / 2;
+    this.countedBoxes = this.plane.zonesBySpecificity
+      .filter((zone) => zone.kind === 'centre' || zone.kind === 'nerts')
+      .map((zone) => rectIntersection(grownRect(boundingRect(zoneImagePolygon(this.plane!, zone)), reach), { x: 0, y: 0, width: image.width, height: image.height }))
+      .filter((box): box is PixelRect => box !== null);
     this.probed = [];
   }
 
   private planeSize = '';
   /** The last tracked frame's outlines, probes included (null: none yet; see readWhenSteady). */
   private previousOutlines: Quad[] | null = null;
+  /** The centre's and each Nerts pile's bounding box grown by half a card's length, image pixels (see withNetCardsOnCountedPiles). */
+  private countedBoxes: PixelRect[] = [];
   /** Each calibrated Nerts pile zone, image pixels, with its bounding box. */
   private nertsPiles: Array<{ polygon: Point[]; box: PixelRect }> = [];
   /** The last probe on each Nerts pile ({} while the localiser finds a card there), reused while nothing changed there (probeDue). */
@@ -1140,7 +1153,8 @@ class TfjsRecognizer implements CardRecognizer {
     if (!this.plane) return located;
     const probed: LocatedCard[] = [];
     this.nertsPiles.forEach(({ polygon, box }, k) => {
-      if (located.some((card) => pointInPolygon(polygon, ...quadCentre(card.corners)))) {
+      // A faint-edge outline (the net's, on a plain pale table) is a guess: the pile is probed too.
+      if (located.some((card) => !card.faintEdge && pointInPolygon(polygon, ...quadCentre(card.corners)))) {
         this.probed[k] = {};
         return;
       }
@@ -1251,10 +1265,12 @@ class TfjsRecognizer implements CardRecognizer {
     let located: LocatedCard[];
     const changed = !whole && regions && totalArea(regions) <= 0.6 * image.width * image.height ? regions : null;
     if (!changed) {
-      located = await this.locate(image, image, whole);
+      // A frame read whole is searched by the learned locator all over already.
+      const found = await this.locate(image, image, whole);
+      located = whole ? found : await this.withNetCardsOnCountedPiles(image, [{ x: 0, y: 0, width: image.width, height: image.height }], found);
     } else {
       located = this.previousLocated.filter((card) => !changed.some((r) => rectContains(r, quadCentre(card.corners))));
-      located.push(...(await this.locateRegions(image, changed)));
+      located.push(...(await this.withNetCardsOnCountedPiles(image, changed, await this.locateRegions(image, changed))));
     }
     this.previousLocated = located;
     return { located, changed, ...(motion ? { motion } : {}) };
@@ -1289,11 +1305,11 @@ class TfjsRecognizer implements CardRecognizer {
    */
   private async locateRegions(image: RgbImage, regions: PixelRect[]): Promise<LocatedCard[]> {
     let found: LocatedCard[][];
-    if (this.locatorModel && this.learnedLocatorOn === 'every-frame') {
+    if (this.learnedLocatorSearches(false)) {
       found = [];
       for (const region of regions) found.push(await this.locate(cropRegion(image, region), image, false, [region.x, region.y]));
     } else {
-      const options = { ...this.tableSize(), scale: detectionScale(image.width, image.height), paleCloth: this.paleCloth, plainTable: this.plainTable };
+      const options = { ...this.tableSize(), scale: detectionScale(image.width, image.height), paleCloth: this.paleCloth, plainTable: this.inkSearch() };
       const parts: LocatePart[] = regions.map((region) => ({ image: cropRegion(image, region), options: { ...options, origin: [region.x, region.y] as Point } }));
       found = await runLocate(this.localLocate, this.helper, parts);
     }
@@ -1320,13 +1336,18 @@ class TfjsRecognizer implements CardRecognizer {
    * `origin`: where the part's top-left lies in the frame.
    */
   private async locate(part: RgbImage, frame: RgbImage, colourEdges = false, origin: Point = [0, 0]): Promise<LocatedCard[]> {
-    const cardWidthPx = this.plane?.cardWidthPx;
-    const [classical] = await this.localLocate([{ image: part, options: { ...this.tableSize(), origin, scale: detectionScale(frame.width, frame.height), paleCloth: this.paleCloth, plainTable: this.plainTable, colourEdges } }]);
+    const [classical] = await this.localLocate([{ image: part, options: { ...this.tableSize(), origin, scale: detectionScale(frame.width, frame.height), paleCloth: this.paleCloth, plainTable: this.inkSearch(), colourEdges } }]);
     this.trace?.({ stage: 'classical', origin, cards: classical });
-    if (!this.locatorModel || (this.learnedLocatorOn === 'whole-reads' && !colourEdges)) {
+    if (!this.learnedLocatorSearches(colourEdges)) {
       this.trace?.({ stage: 'located', origin, cards: classical });
       return classical;
     }
+    return this.withLearnedCards(part, frame, classical, origin);
+  }
+
+  /** `classical`, the classical localiser's cards in `part` (part pixels), with the learned locator's added where it has none, fitted to the image (see locate). */
+  private async withLearnedCards(part: RgbImage, frame: RgbImage, classical: LocatedCard[], origin: Point): Promise<LocatedCard[]> {
+    const cardWidthPx = this.plane?.cardWidthPx;
     const factors = cardWidthPx ? [locatorScaleForCard(cardWidthPx)] : locatorScales(frame.width, frame.height);
     // Outline fitting costs a few ms a card: only for the net's cards the classical localiser has
     // not claimed, then once more with the fitted outlines. A net card of clearly another size
@@ -1338,8 +1359,9 @@ class TfjsRecognizer implements CardRecognizer {
     const [edgeOnly, firm] = [classical.filter((c) => c.source === 'lines'), classical.filter((c) => c.source !== 'lines')];
     const learned = await this.runLearnedLocator(part, frame, factors);
     this.trace?.({ stage: 'net', origin, cards: learned });
-    // Without a calibration a card the net is sure of stays however faint its edge (faintEdge).
-    const sureDetection = this.plane ? Infinity : SURE_DETECTION;
+    // Without a calibration, or on a plain pale table (cards as white as the table), a card the
+    // net is sure of stays however faint its edge (faintEdge).
+    const sureDetection = this.plane && !this.plainTable ? Infinity : SURE_DETECTION;
     const fitted = refineLocated(part, unionOfLocated(firm, learned).slice(firm.length), { rivals: true, cardAbout: this.cardAbout(origin), sureDetection });
     // Without a calibration a sure net card the classical localiser outlined at another size is
     // read too, as that outline's rival (sureCardsClaimedAmiss; with one, sureDetection is infinite).
@@ -1348,6 +1370,46 @@ class TfjsRecognizer implements CardRecognizer {
     const located = addAsRivals(unionOfLocated(firm, dropFrameOutlines(fitted, part.width, part.height)), [...edgeOnly, ...secondLooks]);
     this.trace?.({ stage: 'located', origin, cards: located });
     return located;
+  }
+
+  /** Whether the learned locator searches this frame besides the classical localiser: on every frame ('every-frame'), or on frames read whole (`wholeRead`). */
+  private learnedLocatorSearches(wholeRead: boolean): boolean {
+    return this.locatorModel !== null && (this.learnedLocatorOn === 'every-frame' || wholeRead);
+  }
+
+  /**
+   * Whether the classical localiser looks for cards by their ink (LocateOptions.plainTable): on a
+   * plain pale table without the learned locator. With it the net searches the piles the score
+   * counts instead (withNetCardsOnCountedPiles), and ink outlines are kept in the centre only: on
+   * the white table's live frames the net alone named 76 % of the centre cards against 59 % with
+   * the ink outlines too, in about the time the ink search took (session 54).
+   */
+  private inkSearch(): boolean {
+    return this.plainTable && !this.locatorModel;
+  }
+
+  /**
+   * On a plain pale table, `located` (frame pixels) with the learned locator's cards where the
+   * frame's searched `regions` cross the centre or a Nerts pile (countedBoxes). There a card is as
+   * white as the table and the classical localiser finds it only by its ink: on a white laminate
+   * under bright light (the simulated 3-player seed 24) live frames found 58 % of the centre cards
+   * and 73 % of the Nerts piles' tops. Searched there with the net, whose sure cards stay whatever
+   * their edge (refineLocated's sureDetection), 85 % and 92 % (docs/BENCHMARKS.md, session 54).
+   * The whole frame searched so costs that table about twice the time a frame: only the piles the
+   * score counts are searched.
+   */
+  private async withNetCardsOnCountedPiles(image: RgbImage, regions: PixelRect[], located: LocatedCard[]): Promise<LocatedCard[]> {
+    if (!this.plainTable || !this.locatorModel || this.learnedLocatorSearches(false)) return located;
+    const minSide = this.plane!.cardWidthPx;
+    const parts = regions.flatMap((region) => this.countedBoxes.map((box) => rectIntersection(region, box))).filter((part): part is PixelRect => part !== null && part.width >= minSide && part.height >= minSide);
+    let result = located;
+    for (const part of parts) {
+      const inPart = (card: LocatedCard) => rectContains(part, quadCentre(card.corners));
+      const classical = result.filter(inPart).map((card) => ({ ...card, corners: inRegion(card.corners, part) }));
+      const found = await this.withLearnedCards(cropRegion(image, part), image, classical, [part.x, part.y]);
+      result = [...result.filter((card) => !inPart(card)), ...found.map((card) => ({ ...card, corners: inFrame(card.corners, part) })).filter(inPart)];
+    }
+    return result;
   }
 
   /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alignedRect, changedRegions, coverCells, cropRegion, deepestRegion, greyThumb, mergeThrifty, movingBlobs, REFRESH_GRID, refreshTile, totalArea } from '../../server/vision/change';
+import { alignedRect, changedRegions, coverCells, cropRegion, deepestRegion, greyThumb, grownRect, mergeThrifty, rectIntersection, movingBlobs, REFRESH_GRID, refreshTile, totalArea } from '../../server/vision/change';
 
 type Paint = { x: number; y: number; w: number; h: number };
 
@@ -109,5 +109,18 @@ describe('alignedRect', () => {
   it('grows a rectangle left and up onto a grid, keeping its right and bottom edges', () => {
     expect(alignedRect({ x: 213, y: 40, width: 854, height: 680 }, 32)).toEqual({ x: 192, y: 32, width: 875, height: 688 });
     expect(alignedRect({ x: 64, y: 0, width: 10, height: 10 }, 32)).toEqual({ x: 64, y: 0, width: 10, height: 10 });
+  });
+});
+
+describe('grownRect and rectIntersection', () => {
+  it('grows a rectangle on every side to whole pixels', () => {
+    expect(grownRect({ x: 10.5, y: 20, width: 30, height: 40.2 }, 5)).toEqual({ x: 5, y: 15, width: 41, height: 51 });
+  });
+
+  it('gives the area two rectangles share, or null when they only touch or lie apart', () => {
+    expect(rectIntersection({ x: 0, y: 0, width: 100, height: 50 }, { x: 60, y: 20, width: 100, height: 100 })).toEqual({ x: 60, y: 20, width: 40, height: 30 });
+    expect(rectIntersection({ x: 0, y: 0, width: 100, height: 50 }, { x: 10, y: 10, width: 5, height: 5 })).toEqual({ x: 10, y: 10, width: 5, height: 5 });
+    expect(rectIntersection({ x: 0, y: 0, width: 100, height: 50 }, { x: 100, y: 0, width: 10, height: 10 })).toBeNull();
+    expect(rectIntersection({ x: 0, y: 0, width: 100, height: 50 }, { x: 0, y: 80, width: 10, height: 10 })).toBeNull();
   });
 });

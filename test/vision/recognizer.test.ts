@@ -353,6 +353,39 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
     }
   });
 
+  it('searches the centre and Nerts piles of a plain white table\'s live frames with the learned locator, and finds more of their cards', async () => {
+    // Seed 24's white laminate: its cards show only by their ink to the classical localiser. Three
+    // live frames 40 s into the hand (the last two compared with the one before: changed regions).
+    const sim = await createSimTable({ players: 3, seed: 24, fps: 30, camera: 'top' });
+    await sim.next();
+    sim.skipToHandTime(40_000);
+    const frames = [await sim.next(), await sim.next(), await sim.next()];
+    const read = async (locatorModelDir: string | null | undefined) => {
+      const rec = await createRecognizer({ log: () => {}, learnedLocatorOn: 'whole-reads', locatorModelDir });
+      rec.setCalibration(simCalibration(sim.layout, sim.camera!));
+      let runs = 0;
+      const locator = (rec as unknown as { locatorModel: tf.LayersModel | null }).locatorModel;
+      if (locator) {
+        const predict = locator.predict.bind(locator);
+        locator.predict = ((...args: Parameters<typeof predict>) => {
+          runs += 1;
+          return predict(...args);
+        }) as typeof locator.predict;
+      }
+      let cards: FrameObservations['cards'] = [];
+      for (const frame of frames) cards = (await rec.recognize({ kind: 'encoded', data: frame!.jpeg }, frame!.timeMs)).cards;
+      rec.dispose();
+      return { cards, runs };
+    };
+    const [withNet, without] = [await read(undefined), await read(null)];
+    expect(withNet.runs, 'the net searched live frames').toBeGreaterThan(0);
+    const last = frames[2]!;
+    const counted = last.truth.filter((t) => (t.zone.kind === 'centre' || t.zone.kind === 'nerts') && t.faceUp && t.visibleFraction >= 0.8);
+    const named = (cards: FrameObservations['cards']) => counted.filter((t) => cards.some((c) => c.kind === 'face' && c.code === t.code && sameSpot(c.corners, t.corners))).length;
+    expect(counted.length).toBeGreaterThanOrEqual(6);
+    expect(named(withNet.cards)).toBeGreaterThan(named(without.cards));
+  });
+
   it('reads at most its budget of changed cards in the players\' areas a live frame, every counted card, and the rest on the next frames', async () => {
     const sim = await createSimTable({ players: 3, seed: 1, fps: 2, camera: 'top' });
     let frame = await sim.next();
