@@ -386,6 +386,30 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
     expect(named(withNet.cards)).toBeGreaterThan(named(without.cards));
   });
 
+  it("probes a white table's Nerts pile where only the net's faint outlines lie: its last card is still reported", async () => {
+    // At 135.9 s p1's pile holds a KD of a deck whose court art nearly vanishes in the glare. The
+    // net outlines it faintly, reading a QD at 0.19 and a JD at 0.49 (neither counts); with those
+    // outlines on the pile its probe used to stand aside and the pile read empty, so the tracker
+    // called Nerts for p1 with 3 cards left (session 54). The probe's outline reads the KD.
+    const sim = await createSimTable({ players: 3, seed: 24, fps: 30, camera: 'top' });
+    await sim.next();
+    sim.skipToHandTime(135_900);
+    const rec = await createRecognizer({ log: () => {}, learnedLocatorOn: 'whole-reads' });
+    try {
+      rec.setCalibration(simCalibration(sim.layout, sim.camera!));
+      const onPile: string[] = [];
+      for (let k = 0; k < 3; k++) {
+        const frame = (await sim.next())!;
+        const { cards } = await rec.recognize({ kind: 'encoded', data: frame.jpeg }, frame.timeMs);
+        expect(frame.truth.find((t) => t.zone.kind === 'nerts' && t.owner === 'p1' && t.faceUp)?.code).toBe('KD');
+        onPile.push(cards.filter((c) => c.zone === 'seat-0/nerts').map((c) => c.code ?? c.kind).join(' '));
+      }
+      expect(onPile.at(-1)).toBe('KD');
+    } finally {
+      rec.dispose();
+    }
+  });
+
   it('reads at most its budget of changed cards in the players\' areas a live frame, every counted card, and the rest on the next frames', async () => {
     const sim = await createSimTable({ players: 3, seed: 1, fps: 2, camera: 'top' });
     let frame = await sim.next();
