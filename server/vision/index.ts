@@ -1345,8 +1345,12 @@ class TfjsRecognizer implements CardRecognizer {
     return this.withLearnedCards(part, frame, classical, origin);
   }
 
-  /** `classical`, the classical localiser's cards in `part` (part pixels), with the learned locator's added where it has none, fitted to the image (see locate). */
-  private async withLearnedCards(part: RgbImage, frame: RgbImage, classical: LocatedCard[], origin: Point): Promise<LocatedCard[]> {
+  /**
+   * `classical`, the classical localiser's cards in `part` (part pixels), with the learned
+   * locator's added where it has none, fitted to the image (see locate); `knownSizeOnly`: fitted
+   * at the calibrated card size only (refineLocated).
+   */
+  private async withLearnedCards(part: RgbImage, frame: RgbImage, classical: LocatedCard[], origin: Point, knownSizeOnly = false): Promise<LocatedCard[]> {
     const cardWidthPx = this.plane?.cardWidthPx;
     const factors = cardWidthPx ? [locatorScaleForCard(cardWidthPx)] : locatorScales(frame.width, frame.height);
     // Outline fitting costs a few ms a card: only for the net's cards the classical localiser has
@@ -1362,7 +1366,7 @@ class TfjsRecognizer implements CardRecognizer {
     // Without a calibration, or on a plain pale table (cards as white as the table), a card the
     // net is sure of stays however faint its edge (faintEdge).
     const sureDetection = this.plane && !this.plainTable ? Infinity : SURE_DETECTION;
-    const fitted = refineLocated(part, unionOfLocated(firm, learned).slice(firm.length), { rivals: true, cardAbout: this.cardAbout(origin), sureDetection });
+    const fitted = refineLocated(part, unionOfLocated(firm, learned).slice(firm.length), { rivals: true, cardAbout: this.cardAbout(origin), sureDetection, knownSizeOnly });
     // Without a calibration a sure net card the classical localiser outlined at another size is
     // read too, as that outline's rival (sureCardsClaimedAmiss; with one, sureDetection is infinite).
     const amiss = refineLocated(part, sureCardsClaimedAmiss(firm, learned, sureDetection), { rivals: true, sureDetection });
@@ -1406,7 +1410,7 @@ class TfjsRecognizer implements CardRecognizer {
     for (const part of parts) {
       const inPart = (card: LocatedCard) => rectContains(part, quadCentre(card.corners));
       const classical = result.filter(inPart).map((card) => ({ ...card, corners: inRegion(card.corners, part) }));
-      const found = await this.withLearnedCards(cropRegion(image, part), image, classical, [part.x, part.y]);
+      const found = await this.withLearnedCards(cropRegion(image, part), image, classical, [part.x, part.y], true);
       result = [...result.filter((card) => !inPart(card)), ...found.map((card) => ({ ...card, corners: inFrame(card.corners, part) })).filter(inPart)];
     }
     return result;

@@ -196,17 +196,20 @@ export async function runLocator(model: tf.LayersModel, image: RgbImage, options
  * table (`cardAbout`: the card of the calibrated size lying about an outline) the card of its
  * known size, fitted in angle and place only. With `sureDetection`, a net card at least that sure
  * whose fits all lack a clear edge keeps its best fit and its own outline, rivals, marked faintEdge.
+ * `knownSizeOnly` (with `cardAbout`): only the card of the known size is fitted, about a sixth of
+ * the time of the three fits (a plain pale table's live frames, where the calibrated size is right).
  */
 export function refineLocated(
   image: RgbImage,
   cards: LocatedCard[],
-  { rivals = false, cardAbout, sureDetection = Infinity }: { rivals?: boolean; cardAbout?: (quad: Quad) => Quad; sureDetection?: number } = {},
+  { rivals = false, cardAbout, sureDetection = Infinity, knownSizeOnly = false }: { rivals?: boolean; cardAbout?: (quad: Quad) => Quad; sureDetection?: number; knownSizeOnly?: boolean } = {},
 ): LocatedCard[] {
   if (!cards.some((card) => card.source === 'net')) return cards;
   const grey = toGrey(image);
   return cards.flatMap((card) => {
     if (card.source !== 'net') return [card];
     const detected = cardGeometry(card.corners);
+    if (knownSizeOnly && cardAbout) return knownSizeFit(grey, card, cardAbout, sureDetection);
     const fits = [refineGeometry(grey, detected)];
     // The widest fit is right more often (the net's size is often 20-40 % off), but on a pale
     // ground it can take in a neighbour: the fit near the net's own size is the rival outline.
@@ -241,6 +244,18 @@ export function refineLocated(
     const rivalGroup = outlines.length > 1 ? nextRivalGroup++ : undefined;
     return outlines.map((fit) => ({ ...card, corners: geometryQuad(fit), ...(rivalGroup === undefined ? {} : { rivalGroup }) }));
   });
+}
+
+/** A net card fitted at its known size only (refineLocated's `knownSizeOnly`): kept when the fit shows a clear edge, else, sure enough, as that fit and the net's own outline, rivals marked faintEdge. */
+function knownSizeFit(grey: GreyImage, card: LocatedCard, cardAbout: (quad: Quad) => Quad, sureDetection: number): LocatedCard[] {
+  const sized = fitOfKnownSize(grey, cardGeometry(cardAbout(card.corners)));
+  if (sized.edge >= REFINE_DEFAULTS.minEdge) return [{ ...card, corners: geometryQuad(sized) }];
+  if (card.support < sureDetection) return [];
+  const rivalGroup = nextRivalGroup++;
+  return [
+    { ...card, corners: geometryQuad(sized), faintEdge: true, rivalGroup },
+    { ...card, faintEdge: true, rivalGroup },
+  ];
 }
 
 /**

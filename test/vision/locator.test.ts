@@ -266,6 +266,29 @@ describe('edge refinement and the union of localisers', () => {
     expect(refineLocated(image, [at(0.3)], { rivals: true, sureDetection: 0.45 })).toEqual([]);
   });
 
+  it('LOC-19 with knownSizeOnly, a net card is fitted at its calibrated size alone: one outline on a clear edge, the fit and its own outline as faint rivals on a faint one', () => {
+    const width = 200;
+    const height = 200;
+    const { data, paint } = greyRgb(width, height);
+    paint(80, 72, 120, 128, 230); // a 40 x 56 card upright at (100, 100) on the grey cloth
+    const detection: LocatedCard = { corners: geometryQuad({ cx: 103, cy: 96, short: 34, long: 48, angle: Math.PI / 2 }), source: 'net', support: 0.9 };
+    const cardAbout = (quad: Quad) => geometryQuad({ ...cardGeometry(quad), short: 40, long: 56 });
+    const [fit, ...others] = refineLocated({ width, height, data }, [detection], { rivals: true, cardAbout, sureDetection: 0.45, knownSizeOnly: true });
+    expect(others).toEqual([]);
+    const g = cardGeometry(fit.corners);
+    expect([Math.round(g.short), Math.round(g.long)]).toEqual([40, 56]);
+    expect(Math.hypot(g.cx - 100, g.cy - 100)).toBeLessThanOrEqual(2);
+    expect(fit.faintEdge).toBeUndefined();
+    // The same card barely whiter than a cream cloth: no clear edge.
+    const faint = greyRgb(width, height);
+    faint.paint(0, 0, width, height, 215);
+    faint.paint(80, 72, 120, 128, 230);
+    const kept = refineLocated({ width, height, data: faint.data }, [detection], { rivals: true, cardAbout, sureDetection: 0.45, knownSizeOnly: true });
+    expect(kept.map((card) => card.faintEdge)).toEqual([true, true]);
+    expect(kept[1].rivalGroup).toBe(kept[0].rivalGroup);
+    expect(refineLocated({ width, height, data: faint.data }, [{ ...detection, support: 0.3 }], { rivals: true, cardAbout, sureDetection: 0.45, knownSizeOnly: true })).toEqual([]);
+  });
+
   it('LOC-18 a card the net is sure of keeps its own outline as a rival where the clear edges are its picture frame\'s (render_0019: a QH on a cream table)', () => {
     const width = 200;
     const height = 200;
