@@ -1385,8 +1385,8 @@ class TfjsRecognizer implements CardRecognizer {
    * Whether the classical localiser looks for cards by their ink (LocateOptions.plainTable): on a
    * plain pale table without the learned locator. With it the net searches the piles the score
    * counts instead (withNetCardsOnCountedPiles), and ink outlines are kept in the centre only: on
-   * the white table's live frames the net alone named 76 % of the centre cards against 59 % with
-   * the ink outlines too, in about the time the ink search took (session 54).
+   * 20 live frames of the white table the net alone found 92 % of the centre cards against 83 %
+   * with the ink outlines too, and took less time (session 54).
    */
   private inkSearch(): boolean {
     return this.plainTable && !this.locatorModel;
@@ -1396,11 +1396,11 @@ class TfjsRecognizer implements CardRecognizer {
    * On a plain pale table, `located` (frame pixels) with the learned locator's cards where the
    * frame's searched `regions` cross the centre or a Nerts pile (countedBoxes). There a card is as
    * white as the table and the classical localiser finds it only by its ink: on a white laminate
-   * under bright light (the simulated 3-player seed 24) live frames found 58 % of the centre cards
-   * and 73 % of the Nerts piles' tops. Searched there with the net, whose sure cards stay whatever
-   * their edge (refineLocated's sureDetection), 85 % and 92 % (docs/BENCHMARKS.md, session 54).
-   * The whole frame searched so costs that table about twice the time a frame: only the piles the
-   * score counts are searched.
+   * under bright light (the simulated 3-player seed 24) live frames named 41 % of the centre cards
+   * and 66 % of the Nerts piles' tops. Searched there with the net, whose sure cards stay whatever
+   * their edge (refineLocated's sureDetection) and are fitted at the calibrated size only, 78 % and
+   * 95 % (docs/VISION.md, "plain pale table"). The whole frame searched so cost that table about
+   * twice the time a frame: only the piles the score counts are searched.
    */
   private async withNetCardsOnCountedPiles(image: RgbImage, regions: PixelRect[], located: LocatedCard[]): Promise<LocatedCard[]> {
     if (!this.plainTable || !this.locatorModel || this.learnedLocatorSearches(false)) return located;
