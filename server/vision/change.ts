@@ -300,6 +300,11 @@ export function totalArea(rects: readonly PixelRect[]): number {
   return rects.reduce((sum, r) => sum + r.width * r.height, 0);
 }
 
+/** The rectangle an image covers, its own pixels. */
+export function imageRect(image: { width: number; height: number }): PixelRect {
+  return { x: 0, y: 0, width: image.width, height: image.height };
+}
+
 /** Copies a rectangle out of an RGB image. */
 export function cropRegion(image: RgbImage, rect: PixelRect): RgbImage {
   const data = new Uint8Array(rect.width * rect.height * 3);

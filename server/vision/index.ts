@@ -13,7 +13,7 @@ import { pointInPolygon, polygonArea, quadCentre, quadLongSide, quadShortSide, s
 import { chromaOf, designChromaDistances, plainPalePatch, type Chroma } from './back-colour';
 import { initBackend, type VisionBackend } from './backend';
 import { BACK_EMBED_SIZE, CARD_ASPECT, CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH } from './classes';
-import { alignedRect, blobsOf, boundingRect, compareThumbs, cropRegion, deepestRegion, greyThumb, grownRect, mergeThrifty, rectContains, rectIntersection, rectsOverlap, refreshTile, regionsOf, totalArea, type GreyThumb, type MovingBlobs, type PixelRect } from './change';
+import { alignedRect, blobsOf, boundingRect, compareThumbs, cropRegion, deepestRegion, greyThumb, grownRect, imageRect, mergeThrifty, rectContains, rectIntersection, rectsOverlap, refreshTile, regionsOf, totalArea, type GreyThumb, type MovingBlobs, type PixelRect } from './change';
 import { cropCard, indexCornerQuads, rectQuad, subQuad, type RgbImage } from './crop';
 import { decodeFrame } from './decode';
 import { BackLooks, backByLooks, backConfidence, EnrollmentStore, LOOK_RESCUE, mayBeBack, nameBackDesign, OTHER_RESCUE_UNCALIBRATED } from './enrollment';
@@ -1122,7 +1122,7 @@ class TfjsRecognizer implements CardRecognizer {
     const reach = (this.plane.cardWidthPx * CARD_ASPECT) / 2;
     this.countedBoxes = this.plane.zonesBySpecificity
       .filter((zone) => zone.kind === 'centre' || zone.kind === 'nerts')
-      .map((zone) => rectIntersection(grownRect(boundingRect(zoneImagePolygon(this.plane!, zone)), reach), { x: 0, y: 0, width: image.width, height: image.height }))
+      .map((zone) => rectIntersection(grownRect(boundingRect(zoneImagePolygon(this.plane!, zone)), reach), imageRect(image)))
       .filter((box): box is PixelRect => box !== null);
     this.probed = [];
   }
@@ -1269,7 +1269,7 @@ class TfjsRecognizer implements CardRecognizer {
     const countedPiles = !whole && !scoreSort;
     if (!changed) {
       const found = await this.locate(image, image, whole);
-      located = countedPiles ? await this.withNetCardsOnCountedPiles(image, [{ x: 0, y: 0, width: image.width, height: image.height }], found) : found;
+      located = countedPiles ? await this.withNetCardsOnCountedPiles(image, [imageRect(image)], found) : found;
     } else {
       located = this.previousLocated.filter((card) => !changed.some((r) => rectContains(r, quadCentre(card.corners))));
       const found = await this.locateRegions(image, changed);
@@ -1370,8 +1370,9 @@ class TfjsRecognizer implements CardRecognizer {
     // net is sure of stays however faint its edge (faintEdge).
     const sureDetection = this.plane && !this.plainTable ? Infinity : SURE_DETECTION;
     const fitted = refineLocated(part, unionOfLocated(firm, learned).slice(firm.length), { rivals: true, cardAbout: this.cardAbout(origin), sureDetection, knownSizeOnly });
-    // Without a calibration a sure net card the classical localiser outlined at another size is
-    // read too, as that outline's rival (sureCardsClaimedAmiss; with one, sureDetection is infinite).
+    // Without a calibration (or on a plain pale table) a sure net card the classical localiser
+    // outlined at another size is read too, as that outline's rival (sureCardsClaimedAmiss; on
+    // other calibrated tables sureDetection is infinite).
     const amiss = refineLocated(part, sureCardsClaimedAmiss(firm, learned, sureDetection), { rivals: true, sureDetection });
     const secondLooks = dropFrameOutlines(amiss, part.width, part.height);
     const located = addAsRivals(unionOfLocated(firm, dropFrameOutlines(fitted, part.width, part.height)), [...edgeOnly, ...secondLooks]);
@@ -1414,10 +1415,9 @@ class TfjsRecognizer implements CardRecognizer {
     // part lies whole in its crop (cut at the crop's edge the net lost a Nerts top it had found
     // the frame before, and the pile read empty: 30 live white-table frames, Nerts tops named 95
     // → 99 %, centre 78 → 85 %).
-    const frameRect = { x: 0, y: 0, width: image.width, height: image.height };
     const context = (this.plane!.cardWidthPx * CARD_ASPECT) / 2;
     for (const part of parts) {
-      const crop = rectIntersection(grownRect(part, context), frameRect)!;
+      const crop = rectIntersection(grownRect(part, context), imageRect(image))!;
       const inPart = (card: LocatedCard) => rectContains(part, quadCentre(card.corners));
       const classical = result.filter(inPart).map((card) => ({ ...card, corners: inRegion(card.corners, crop) }));
       const found = await this.withLearnedCards(cropRegion(image, crop), image, classical, [crop.x, crop.y], true);
