@@ -234,9 +234,9 @@ async function playTable(
       times.histogram.add(ms);
     }
   });
-  if (recording) bench.liveTable(table.id)?.trackerFrameListeners.add(({ timeMs, observations }) => {
+  if (recording) bench.liveTable(table.id)?.trackerFrameListeners.add(({ timeMs, observations, wholeRead }) => {
     const { timingsMs: _timings, ...obs } = observations;
-    recording.frame(handIndex, 0, timeMs, obs);
+    recording.frame(handIndex, 0, timeMs, obs, wholeRead);
   });
   const socket = new WebSocket(`${bench.base.replace('http', 'ws')}/api/tables/${table.id}/camera?token=${tokens.camera}`);
   await new Promise<void>((resolve, reject) => {

@@ -100,9 +100,12 @@ async function main(): Promise<void> {
       const everyCard = called && sortReads.take(frame.timeMs);
       const readStarted = performance.now();
       const observations = await recognizer.recognize(frame.jpeg, frame.timeMs, { everyCard, scoreSort: called });
+      const workMs = performance.now() - readStarted;
       if (called && observations.motion) sortReads.observed(frame.timeMs, observations.motion.length > 0);
-      writer.frame(frame.handIndex, frame.frameIndex, frame.timeMs, observations);
-      pacer.read(frame.timeMs, performance.now() - readStarted);
+      // On the camera's clock a whole read comes back when the next frame may be read (paced), or at once.
+      if (everyCard) sortReads.finished(paced ? frame.timeMs + workMs : frame.timeMs);
+      writer.frame(frame.handIndex, frame.frameIndex, frame.timeMs, observations, everyCard);
+      pacer.read(frame.timeMs, workMs);
       kept++;
     }
     if (frame.lastOfHand) {

@@ -9,11 +9,20 @@
  * Why a window: a hand sorting the cards hides some for a frame or two, a recogniser can misread
  * one back in a single frame, and a hard back design (a near-black check at 31 x 44 pixels) is
  * read surely enough in some frames and not in others. Dealt cards lie still, so the count is of
- * places: every spot where a back lay in at least `minAgreeingFrames` frames of the last
- * `windowMs`, named by the design most of those frames saw there. A hand hiding cards, or a card
- * read in other frames than its neighbours, lowers nothing; a one-frame misreading raises nothing.
+ * places: every spot where a back lay in at least `minAgreeingFrames` of the last few frames read
+ * whole (sort-reads.ts; without any, of the frames of the last `windowMs`), named by the design
+ * most of those frames saw there. A hand hiding cards, or a card read in other frames than its
+ * neighbours, lowers nothing; a one-frame misreading raises nothing.
  * (Until session 34 a deck's count was the highest one frame's count that two frames reached: the
  * 6-player sort's dark backs, each seen in most frames but never all nine in two, counted 7.)
+ *
+ * Why whole reads (session 55): only they look for every card afresh. Tracked frames between them
+ * lose backs the classical localiser does not outline again (3 players seed 2: p2's 22 dealt backs
+ * in every whole read and in none of the 14 tracked frames after one) and carry the rest on
+ * unread, so a back one whole read imagined on the cloth (read once at 0.46) was "seen" in the
+ * five tracked frames after it and counted; and on a slow day two whole reads lay 2.3-2.5 s apart,
+ * never two in a 2 s window, so backs only whole reads found went uncounted (p1 counted 23 of 26
+ * in both hands of a run). A spot now counts once two of the last three whole reads saw it.
  */
 import type { CardObservation } from '../vision/types';
 import { quadCentre, quadLongSide, shareInside, type Point, type Quad } from '../geometry';
@@ -27,20 +36,29 @@ export interface BackCountTuning {
   maxFrames: number;
   /** Backs seen with less confidence (0..1) are not counted. */
   minConfidence: number;
-  /** A count must be reached in this many frames of the window to be reported. */
+  /** A spot must be seen in this many of the frames counted (the kept whole reads, else the window's) to be counted. */
   minAgreeingFrames: number;
+  /** The newest this many frames read whole are kept, however old (up to `wholeReadReachMs`), and count alone when there are any. */
+  keptWholeReads: number;
+  /** ...but not a whole read older than this behind the newest frame, ms (three whole reads of 2.4 s, each after a 300 ms rest). */
+  wholeReadReachMs: number;
   /** Backs seen in play frames this long before the call mark the players' own piles, ms. */
   ownBacksWindowMs: number;
   /** ...from at most this many play frames, at least `ownBacksWindowMs / ownBacksFrames` apart. */
   ownBacksFrames: number;
 }
 
-/** Defaults: two seconds of frames, a count reached twice, the tracker's confidence floor; own piles from the last 5 s of play. */
+/**
+ * Defaults: a spot seen in two of the last three whole reads (within 8 s), else in two frames of
+ * the last two seconds; the tracker's confidence floor; own piles from the last 5 s of play.
+ */
 export const DEFAULT_BACK_COUNT_TUNING: BackCountTuning = {
   windowMs: 2000,
   maxFrames: 40,
   minConfidence: DEFAULT_TRACKER_TUNING.minConfidence,
   minAgreeingFrames: 2,
+  keptWholeReads: 3,
+  wholeReadReachMs: 8000,
   ownBacksWindowMs: 5000,
   ownBacksFrames: 20,
 };
@@ -62,7 +80,8 @@ export interface BackSpot {
 
 /** The counter's state: the recent frames' counted backs, oldest first. Plain JSON. */
 export interface BackCountState {
-  frames: Array<{ timeMs: number; backs: CountedBack[] }>;
+  /** `wholeRead`: the frame was read whole (RecognizeOptions.everyCard). */
+  frames: Array<{ timeMs: number; backs: CountedBack[]; wholeRead?: true }>;
   /** Whether any back has been counted since the counter started (the sort has begun). */
   anyBackSeen: boolean;
   /** Backs in the last play frames before the call (addPlayFrame), oldest first. */
@@ -165,28 +184,46 @@ export function tallyBacks(cards: CardObservation[], minConfidence: number, ownB
   return tally;
 }
 
+/** How a sort frame was read (addBackFrame). */
+export interface BackFrameOptions {
+  /** Read whole (every card localised and read, RecognizeOptions.everyCard), not tracked. */
+  wholeRead?: boolean;
+  tuning?: BackCountTuning;
+}
+
 /**
  * Adds one frame of the sort (its table time in ms and its cards); frames out of the window are
- * dropped. A clock that jumps back restarts the window. The first sort frame freezes `ownBacks`.
+ * dropped, but for the newest `keptWholeReads` frames read whole (within `wholeReadReachMs`).
+ * A clock that jumps back restarts the window. The first sort frame freezes `ownBacks`.
  */
-export function addBackFrame(state: BackCountState, timeMs: number, cards: CardObservation[], tuning: BackCountTuning = DEFAULT_BACK_COUNT_TUNING): BackCountState {
+export function addBackFrame(state: BackCountState, timeMs: number, cards: CardObservation[], { wholeRead = false, tuning = DEFAULT_BACK_COUNT_TUNING }: BackFrameOptions = {}): BackCountState {
   const ownBacks = state.ownBacks ?? state.playFrames.flatMap((frame) => frame.backs);
   const backs = countedBacks(cards, tuning.minConfidence, ownBacks);
   const newest = state.frames[state.frames.length - 1];
-  const kept = newest && timeMs < newest.timeMs ? [] : state.frames.filter((frame) => frame.timeMs > timeMs - tuning.windowMs);
-  const frames = [...kept, { timeMs, backs }].slice(-tuning.maxFrames);
+  const earlier = newest && timeMs < newest.timeMs ? [] : state.frames;
+  const frame = { timeMs, backs, ...(wholeRead ? { wholeRead: true as const } : {}) };
+  const wholeReads = [...earlier, frame].filter((f) => f.wholeRead && f.timeMs > timeMs - tuning.wholeReadReachMs).slice(-tuning.keptWholeReads);
+  const kept = earlier.filter((f) => f.timeMs > timeMs - tuning.windowMs || wholeReads.includes(f));
+  const frames = [...kept, frame];
+  // Over maxFrames, the oldest tracked frames go first.
+  for (let i = 0; frames.length > tuning.maxFrames && i < frames.length - 1; ) {
+    if (frames[i].wholeRead) i++;
+    else frames.splice(i, 1);
+  }
   return { ...state, frames, anyBackSeen: state.anyBackSeen || backs.length > 0, ownBacks };
 }
 
 /**
- * The robust counts now, per back design: the spots where backs lay in the window's frames (a
- * back within half a card's width of a spot's first back is that card), each counted for the
- * design most of its frames saw there (a tie: the newest), once seen in `minAgreeingFrames`
- * frames (fewer frames in the window: all of them).
+ * The robust counts now, per back design: the spots where backs lay in the kept whole reads (with
+ * none, the window's frames; a back within half a card's width of a spot's first back is that
+ * card), each counted for the design most of its frames saw there (a tie: the newest), once seen
+ * in `minAgreeingFrames` of those frames (fewer frames: all of them).
  */
 export function backCounts(state: BackCountState, tuning: BackCountTuning = DEFAULT_BACK_COUNT_TUNING): BackTally {
+  const wholeReads = state.frames.filter((frame) => frame.wholeRead);
+  const voters = wholeReads.length > 0 ? wholeReads : state.frames;
   const spots: Array<{ spot: BackSpot; frames: Set<number>; byDeck: Map<string, { frames: Set<number>; last: number }> }> = [];
-  state.frames.forEach((frame, i) => {
+  voters.forEach((frame, i) => {
     for (const { deckId, spot } of frame.backs) {
       let nearest: (typeof spots)[number] | undefined;
       let nearestDistance = Infinity;
@@ -202,7 +239,7 @@ export function backCounts(state: BackCountState, tuning: BackCountTuning = DEFA
       place.byDeck.set(deckId, design);
     }
   });
-  const needed = Math.min(tuning.minAgreeingFrames, state.frames.length);
+  const needed = Math.min(tuning.minAgreeingFrames, voters.length);
   const counts: BackTally = {};
   for (const place of spots) {
     if (place.frames.size < needed) continue;

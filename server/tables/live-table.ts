@@ -120,7 +120,7 @@ export class LiveTable {
    * Listeners for the frames the tracker steps on, with what it is given (the benchmark records
    * them: `bench:referee -- --record FILE`, so a live run can be refereed again offline).
    */
-  readonly trackerFrameListeners = new Set<(frame: { timeMs: number; observations: FrameObservations }) => void>();
+  readonly trackerFrameListeners = new Set<(frame: { timeMs: number; observations: FrameObservations; wholeRead: boolean }) => void>();
   /** Backs the camera counts during the score sort (this hand's; not persisted: the camera can count again). */
   private backCount: BackCountState = initialBackCountState();
   /** The table's look during this hand's play, so the sort can tell backs dealt from the table itself (calibrated tables). */
@@ -333,8 +333,9 @@ export class LiveTable {
       this.onObservations(frame, observations, latencyMs);
     },
     onDropped: (count: number) => this.counters.dropped(count),
-    onFailed: (_frame: PendingFrame, error: string) => {
+    onFailed: (frame: PendingFrame, error: string) => {
       this.counters.failed();
+      if (frame.everyCard) this.sortReads.finished(performance.now());
       // Once every few seconds at most: a missing model fails every frame.
       if (Date.now() - this.lastFailureSentMs >= 5000) {
         this.lastFailureSentMs = Date.now();
@@ -368,7 +369,7 @@ export class LiveTable {
     };
     const phase = this.rules.referee.hand?.phase;
     if (phase === 'playing' || phase === 'ended') {
-      for (const listener of this.trackerFrameListeners) listener({ timeMs: frame.captureTimeMs, observations });
+      for (const listener of this.trackerFrameListeners) listener({ timeMs: frame.captureTimeMs, observations, wholeRead: frame.everyCard === true });
       const result = step(this.tracker, { ...observations, timestampMs: frame.captureTimeMs }, this.trackerConfig);
       this.tracker = result.state;
       if (result.events.length > 0) {
@@ -415,7 +416,7 @@ export class LiveTable {
     const count = (cards: CardObservation[]) => {
       // A frame whose thumbnail came after scoring (which freezes the counts) or a new hand counts nowhere.
       if (hand !== this.backCountHand || this.rules.referee.hand?.phase !== 'ended') return;
-      this.backCount = addBackFrame(this.backCount, frame.captureTimeMs, cards);
+      this.backCount = addBackFrame(this.backCount, frame.captureTimeMs, cards, { wholeRead: frame.everyCard === true });
       const view = this.view();
       const check = JSON.stringify(view.backCheck ?? null);
       if (check !== this.lastBackCheckSent) {

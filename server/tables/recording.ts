@@ -7,7 +7,8 @@
  *
  * Format `nerts-observations/1`, one JSON object a line:
  * - first `{ type: 'meta', format, seed, players, variant, calibration }`;
- * - then `{ type: 'frame', hand, frameIndex, timeMs, obs }` (obs: FrameObservations without timings)
+ * - then `{ type: 'frame', hand, frameIndex, timeMs, obs, wholeRead? }` (obs: FrameObservations without timings;
+ *   `wholeRead: true` where the frame was read whole)
  *   and, after a hand's last frame, `{ type: 'truth', hand, truth }` (HandTruth);
  * - `{ type: 'call', hand, timeMs, player }` where a referee called for a player because the camera
  *   had missed the call (`bench:referee -- --record`): the tracker is told before the next frame.
@@ -30,7 +31,7 @@ export interface RecordingMeta extends RefereedTable {
 
 type RecordingLine =
   | RecordingMeta
-  | { type: 'frame'; hand: number; frameIndex: number; timeMs: number; obs: FrameObservations }
+  | { type: 'frame'; hand: number; frameIndex: number; timeMs: number; obs: FrameObservations; wholeRead?: boolean }
   | { type: 'truth'; hand: number; truth: HandTruth }
   | { type: 'call'; hand: number; timeMs: number; player: string };
 
@@ -43,9 +44,10 @@ export class RecordingWriter {
     this.write({ type: 'meta', format: RECORDING_FORMAT, ...meta });
   }
 
-  frame(hand: number, frameIndex: number, timeMs: number, observations: FrameObservations): void {
+  /** `wholeRead`: the frame was read whole (a score-sort frame, RecognizeOptions.everyCard). */
+  frame(hand: number, frameIndex: number, timeMs: number, observations: FrameObservations, wholeRead = false): void {
     const { timingsMs: _timings, ...obs } = observations;
-    this.write({ type: 'frame', hand, frameIndex, timeMs, obs });
+    this.write({ type: 'frame', hand, frameIndex, timeMs, obs, ...(wholeRead ? { wholeRead } : {}) });
   }
 
   truth(hand: number, truth: HandTruth): void {

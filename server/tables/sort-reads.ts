@@ -17,15 +17,19 @@
  *   frame, all 9 in the next; back-count.ts counts each spot seen in two frames);
  * - and, while hands move, every `maxGapMs` (a camera whose noise shows as motion in every
  *   frame still gets its sort read);
- * - but never sooner than `restMs` after a whole read came back (when the live table reports
- *   it: `finished`). The count needs tracked frames between whole reads (tracking carries a
- *   whole read's backs on, and a spot counts once seen in two frames): on a slow day (session 42)
+ * - but never while one is still being read, nor sooner than `restMs` after it came back (when
+ *   the live table reports it: `finished`). The count needs tracked frames between whole reads
+ *   (tracking carries a whole read's backs on, and a spot counts once seen in two frames): on a slow day (session 42)
  *   a 6-player sort's whole reads took about 1.9 s, each sent as the last came back, and the
  *   table read 1-8 frames a second through the hold (p5's 9 backs counted 6, never twice as 9).
  *   A rest as long as the read took was tried: on the blue gingham the spread's backs, which
  *   the tracked frames' refresh tiles lose one tile at a time, were all lost between whole reads
  *   4.6 s apart (p2's 20 counted 0). 300 ms leaves a whole read of up to 0.7 s (a usual day) as
- *   often as before.
+ *   often as before. Until session 55 a frame offered while a whole read was still running
+ *   could be marked whole (the rest only started once that read came back, and the live table
+ *   decides when it offers a frame): on a slow day whole reads of 2 s ran back to back, and the
+ *   sort read 0.7 frames a second with no tracked frame between them. A whole read that never
+ *   comes back (a failure the table did not report) holds the next for `inFlightLimitMs` at most.
  * Pure: times are any one clock, ms (the live table uses the server's, the recorder the camera's).
  */
 
@@ -39,9 +43,11 @@ export interface SortReadTuning {
   maxGapMs: number;
   /** After a whole read came back, wait at least this long before the next. */
   restMs: number;
+  /** A whole read not back after this long no longer holds the next (see the file's comment). */
+  inFlightLimitMs: number;
 }
 
-export const DEFAULT_SORT_READ_TUNING: SortReadTuning = { minGapMs: 1000, settleMs: 300, maxGapMs: 3000, restMs: 300 };
+export const DEFAULT_SORT_READ_TUNING: SortReadTuning = { minGapMs: 1000, settleMs: 300, maxGapMs: 3000, restMs: 300, inFlightLimitMs: 8000 };
 
 export class SortWholeReads {
   /** When a frame was last sent to be read whole. */
@@ -51,6 +57,8 @@ export class SortWholeReads {
   private lastStillMs = -Infinity;
   /** No whole read before this (the rest after the last one, see `finished`). */
   private restUntilMs = -Infinity;
+  /** Whether the last whole read sent has not come back yet. */
+  private inFlight = false;
 
   constructor(private readonly tuning: SortReadTuning = DEFAULT_SORT_READ_TUNING) {}
 
@@ -60,11 +68,13 @@ export class SortWholeReads {
     this.lastMotionMs = -Infinity;
     this.lastStillMs = -Infinity;
     this.restUntilMs = -Infinity;
+    this.inFlight = false;
   }
 
-  /** A whole read came back at `doneMs`: the next waits `restMs` after it. */
+  /** A whole read came back (or failed) at `doneMs`: the next waits `restMs` after it. */
   finished(doneMs: number): void {
     this.restUntilMs = Math.max(this.restUntilMs, doneMs + this.tuning.restMs);
+    this.inFlight = false;
   }
 
   /**
@@ -80,11 +90,13 @@ export class SortWholeReads {
   take(nowMs: number): boolean {
     if (!this.due(nowMs)) return false;
     this.lastWholeMs = nowMs;
+    this.inFlight = true;
     return true;
   }
 
   private due(nowMs: number): boolean {
     const sinceWhole = nowMs - this.lastWholeMs;
+    if (this.inFlight && sinceWhole < this.tuning.inFlightLimitMs) return false;
     if (sinceWhole < this.tuning.minGapMs || nowMs < this.restUntilMs) return false;
     if (this.lastWholeMs === -Infinity || sinceWhole >= this.tuning.maxGapMs) return true;
     return this.lastStillMs - this.lastMotionMs >= this.tuning.settleMs;

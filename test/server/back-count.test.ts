@@ -94,6 +94,39 @@ describe('score-sort back count', () => {
     expect(backCountOf(state, 'deck-ann')).toBe(2);
   });
 
+  it('counts by the frames read whole when there are any: two of the last three, however long they took', () => {
+    // Session 55, 3 players seed 2: whole reads of the sort 2.3-2.5 s apart; the tracked frames between them lose a pale design's dealt backs.
+    const dealt = spread('deck-ann', 5);
+    const slow = (wholeRead: boolean) => {
+      let state = addBackFrame(initialBackCountState(), 10_000, dealt, { wholeRead });
+      for (let t = 10_100; t < 12_500; t += 100) state = addBackFrame(state, t, dealt.slice(0, 2));
+      return addBackFrame(state, 12_500, dealt, { wholeRead });
+    };
+    expect(backCountOf(slow(true), 'deck-ann')).toBe(5);
+    expect(backCountOf(slow(false), 'deck-ann')).toBe(2);
+    // A back one whole read imagined on the cloth, carried on by the tracked frames after it, is no card.
+    const cloth = back('deck-ann', 900);
+    let state = addBackFrame(slow(true), 13_000, [...dealt, cloth], { wholeRead: true });
+    for (let t = 13_100; t < 14_000; t += 100) state = addBackFrame(state, t, [...dealt, cloth]);
+    expect(backCountOf(state, 'deck-ann')).toBe(5);
+    // A card missed by one whole read of three still counts; a card picked up is gone once two of the last three miss it.
+    state = addBackFrame(state, 15_500, dealt.slice(1), { wholeRead: true });
+    expect(state.frames.filter((frame) => frame.wholeRead).map((frame) => frame.timeMs)).toEqual([12_500, 13_000, 15_500]);
+    expect(backCountOf(state, 'deck-ann')).toBe(5);
+    state = addBackFrame(state, 18_000, dealt.slice(1), { wholeRead: true });
+    expect(backCountOf(state, 'deck-ann')).toBe(4);
+    // Whole reads older than wholeReadReachMs behind the newest frame are dropped.
+    state = addBackFrame(state, 15_500 + DEFAULT_BACK_COUNT_TUNING.wholeReadReachMs, []);
+    expect(state.frames.filter((frame) => frame.wholeRead).map((frame) => frame.timeMs)).toEqual([18_000]);
+  });
+
+  it('drops the oldest tracked frames past maxFrames, not the whole reads', () => {
+    const tuning = { ...DEFAULT_BACK_COUNT_TUNING, maxFrames: 4 };
+    let state = addBackFrame(initialBackCountState(), 10_000, spread('deck-ann', 3), { wholeRead: true, tuning });
+    for (let t = 10_050; t <= 10_500; t += 50) state = addBackFrame(state, t, spread('deck-ann', 1), { tuning });
+    expect(state.frames.map((frame) => frame.timeMs)).toEqual([10_000, 10_400, 10_450, 10_500]);
+  });
+
   it('does not count the players’ own stocks: backs lying where backs lay in the last seconds of play', () => {
     const annStock = back('deck-ann', 100, 'seat-0');
     const bobStock = back('deck-bob', 800, 'seat-1');

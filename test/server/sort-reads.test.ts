@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { SortWholeReads } from '../../server/tables/sort-reads';
 
-/** Plays frames every 33 ms from `from` to `to`, each still or moving, and returns the times read whole. */
+/** Plays frames every 33 ms from `from` to `to`, each still or moving (whole reads as quick as tracked ones), and returns the times read whole. */
 function play(reads: SortWholeReads, from: number, to: number, moving: (t: number) => boolean): number[] {
   const whole: number[] = [];
   for (let t = from; t < to; t += 33) {
-    if (reads.take(t)) whole.push(t);
+    const read = reads.take(t);
+    if (read) whole.push(t);
     reads.observed(t, moving(t));
+    if (read) reads.finished(t);
   }
   return whole;
 }
@@ -14,7 +16,7 @@ function play(reads: SortWholeReads, from: number, to: number, moving: (t: numbe
 const gaps = (times: number[]) => times.slice(1).map((t, i) => t - times[i]);
 
 describe('score sort: which frames are read whole', () => {
-  const tuning = { minGapMs: 1000, settleMs: 300, maxGapMs: 3000, restMs: 300 };
+  const tuning = { minGapMs: 1000, settleMs: 300, maxGapMs: 3000, restMs: 300, inFlightLimitMs: 8000 };
 
   it('reads the first sort frame whole, then a still spread every minGapMs', () => {
     const whole = play(new SortWholeReads(tuning), 0, 10_000, () => false);
@@ -40,6 +42,7 @@ describe('score sort: which frames are read whole', () => {
   it('a frame still for less than settleMs after a moving one is not read whole; reset starts afresh', () => {
     const reads = new SortWholeReads(tuning);
     expect(reads.take(0)).toBe(true);
+    reads.finished(100);
     reads.observed(1000, true);
     reads.observed(1100, false);
     expect(reads.take(1150)).toBe(false);
@@ -66,5 +69,22 @@ describe('score sort: which frames are read whole', () => {
     reads.finished(9000);
     reads.reset();
     expect(reads.take(3300)).toBe(true);
+  });
+
+  it('never marks a frame whole while a whole read is still running (a live table offers frames during it)', () => {
+    const reads = new SortWholeReads(tuning);
+    expect(reads.take(0)).toBe(true);
+    // Frames keep coming while the 2.1 s read runs: none is read whole, however long past minGapMs.
+    for (let t = 33; t < 2100; t += 33) expect(reads.take(t)).toBe(false);
+    reads.finished(2100);
+    reads.observed(2100, false);
+    expect(reads.take(2399)).toBe(false);
+    expect(reads.take(2400)).toBe(true);
+    // A whole read that never comes back holds the next for inFlightLimitMs only.
+    expect(reads.take(2400 + 7999)).toBe(false);
+    expect(reads.take(2400 + 8000)).toBe(true);
+    // A new sort forgets a read still running.
+    reads.reset();
+    expect(reads.take(10_500)).toBe(true);
   });
 });
