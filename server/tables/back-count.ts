@@ -10,7 +10,8 @@
  * one back in a single frame, and a hard back design (a near-black check at 31 x 44 pixels) is
  * read surely enough in some frames and not in others. Dealt cards lie still, so the count is of
  * places: every spot where a back lay in at least `minAgreeingFrames` of the last few frames read
- * whole (sort-reads.ts; without any, of the frames of the last `windowMs`), named by the design
+ * whole (sort-reads.ts), or of the tracked frames since the newest where that one saw none (a card
+ * dealt since; without any whole read, of the frames of the last `windowMs`), named by the design
  * most of those frames saw there. A hand hiding cards, or a card read in other frames than its
  * neighbours, lowers nothing; a one-frame misreading raises nothing.
  * (Until session 34 a deck's count was the highest one frame's count that two frames reached: the
@@ -22,7 +23,8 @@
  * unread, so a back one whole read imagined on the cloth (read once at 0.46) was "seen" in the
  * five tracked frames after it and counted; and on a slow day two whole reads lay 2.3-2.5 s apart,
  * never two in a 2 s window, so backs only whole reads found went uncounted (p1 counted 23 of 26
- * in both hands of a run). A spot now counts once two of the last three whole reads saw it.
+ * in both hands of a run). A spot now counts once two of the last three whole reads saw it, or
+ * two tracked frames since the newest where that one saw nothing (see backCounts).
  */
 import type { CardObservation } from '../vision/types';
 import { quadCentre, quadLongSide, shareInside, type Point, type Quad } from '../geometry';
@@ -36,7 +38,7 @@ export interface BackCountTuning {
   maxFrames: number;
   /** Backs seen with less confidence (0..1) are not counted. */
   minConfidence: number;
-  /** A spot must be seen in this many of the frames counted (the kept whole reads, else the window's) to be counted. */
+  /** A spot must be seen in this many of the frames that vote for it (see backCounts) to be counted. */
   minAgreeingFrames: number;
   /** The newest this many frames read whole are kept, however old (up to `wholeReadReachMs`), and count alone when there are any. */
   keptWholeReads: number;
@@ -214,14 +216,18 @@ export function addBackFrame(state: BackCountState, timeMs: number, cards: CardO
 }
 
 /**
- * The robust counts now, per back design: the spots where backs lay in the kept whole reads (with
- * none, the window's frames; a back within half a card's width of a spot's first back is that
- * card), each counted for the design most of its frames saw there (a tie: the newest), once seen
- * in `minAgreeingFrames` of those frames (fewer frames: all of them).
+ * The robust counts now, per back design: the spots where backs lay (a back within half a card's
+ * width of a spot's first back is that card), each named by the design most of its frames saw
+ * there (a tie: the newest). Without a whole read a spot counts once seen in `minAgreeingFrames`
+ * frames of the window (fewer frames: all of them). With whole reads, once seen in that many of
+ * the kept whole reads (fewer: all of them), or, where the newest whole read saw no back, in that
+ * many tracked frames since it: a card dealt since is outlined and read afresh there, while what
+ * the newest whole read saw, tracked frames only carry on unread and do not vote for.
  */
 export function backCounts(state: BackCountState, tuning: BackCountTuning = DEFAULT_BACK_COUNT_TUNING): BackTally {
   const wholeReads = state.frames.filter((frame) => frame.wholeRead);
-  const voters = wholeReads.length > 0 ? wholeReads : state.frames;
+  const newestWhole = wholeReads[wholeReads.length - 1];
+  const voters = newestWhole ? state.frames.filter((frame) => frame.wholeRead || frame.timeMs > newestWhole.timeMs) : state.frames;
   const spots: Array<{ spot: BackSpot; frames: Set<number>; byDeck: Map<string, { frames: Set<number>; last: number }> }> = [];
   voters.forEach((frame, i) => {
     for (const { deckId, spot } of frame.backs) {
@@ -239,10 +245,15 @@ export function backCounts(state: BackCountState, tuning: BackCountTuning = DEFA
       place.byDeck.set(deckId, design);
     }
   });
-  const needed = Math.min(tuning.minAgreeingFrames, voters.length);
+  const newestIndex = newestWhole ? voters.indexOf(newestWhole) : -1;
+  const counted = (frames: Set<number>): boolean => {
+    if (!newestWhole) return frames.size >= Math.min(tuning.minAgreeingFrames, voters.length);
+    const whole = [...frames].filter((i) => voters[i].wholeRead).length;
+    return whole >= Math.min(tuning.minAgreeingFrames, wholeReads.length) || (!frames.has(newestIndex) && frames.size - whole >= tuning.minAgreeingFrames);
+  };
   const counts: BackTally = {};
   for (const place of spots) {
-    if (place.frames.size < needed) continue;
+    if (!counted(place.frames)) continue;
     const [deckId] = [...place.byDeck].reduce((a, b) => (b[1].frames.size > a[1].frames.size || (b[1].frames.size === a[1].frames.size && b[1].last > a[1].last) ? b : a));
     counts[deckId] = (counts[deckId] ?? 0) + 1;
   }

@@ -94,7 +94,7 @@ describe('score-sort back count', () => {
     expect(backCountOf(state, 'deck-ann')).toBe(2);
   });
 
-  it('counts by the frames read whole when there are any: two of the last three, however long they took', () => {
+  it('counts by the frames read whole when there are any (two of the last three, however long they took), and cards dealt since the newest', () => {
     // Session 55, 3 players seed 2: whole reads of the sort 2.3-2.5 s apart; the tracked frames between them lose a pale design's dealt backs.
     const dealt = spread('deck-ann', 5);
     const slow = (wholeRead: boolean) => {
@@ -115,6 +115,10 @@ describe('score-sort back count', () => {
     expect(backCountOf(state, 'deck-ann')).toBe(5);
     state = addBackFrame(state, 18_000, dealt.slice(1), { wholeRead: true });
     expect(backCountOf(state, 'deck-ann')).toBe(4);
+    // A card dealt since the newest whole read, outlined and read afresh by two tracked frames, counts before the next whole read.
+    const dealtSince = back('deck-ann', 1000);
+    expect(backCountOf(addBackFrame(state, 18_100, [...dealt.slice(1), dealtSince]), 'deck-ann')).toBe(4);
+    expect(backCountOf(addBackFrame(addBackFrame(state, 18_100, [...dealt.slice(1), dealtSince]), 18_200, [...dealt.slice(1), dealtSince]), 'deck-ann')).toBe(5);
     // Whole reads older than wholeReadReachMs behind the newest frame are dropped.
     state = addBackFrame(state, 15_500 + DEFAULT_BACK_COUNT_TUNING.wholeReadReachMs, []);
     expect(state.frames.filter((frame) => frame.wholeRead).map((frame) => frame.timeMs)).toEqual([18_000]);
