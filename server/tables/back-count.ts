@@ -23,8 +23,10 @@
  * unread, so a back one whole read imagined on the cloth (read once at 0.46) was "seen" in the
  * five tracked frames after it and counted; and on a slow day two whole reads lay 2.3-2.5 s apart,
  * never two in a 2 s window, so backs only whole reads found went uncounted (p1 counted 23 of 26
- * in both hands of a run). A spot now counts once two of the last three whole reads saw it, or
- * two tracked frames since the newest where that one saw nothing (see backCounts).
+ * in both hands of a run). A spot now counts once both of the last two whole reads saw it, or
+ * the newest surely, or two tracked frames since the newest where that one saw nothing (see
+ * backCounts). Two of the last three (tried) counted the stack the centre is gathered into before
+ * the deal, seen by the two whole reads before the hold and gone by the third.
  */
 import type { CardObservation } from '../vision/types';
 import { quadCentre, quadLongSide, shareInside, type Point, type Quad } from '../geometry';
@@ -42,8 +44,10 @@ export interface BackCountTuning {
   minAgreeingFrames: number;
   /** The newest this many frames read whole are kept, however old (up to `wholeReadReachMs`), and count alone when there are any. */
   keptWholeReads: number;
-  /** ...but not a whole read older than this behind the newest frame, ms (three whole reads of 2.4 s, each after a 300 ms rest). */
+  /** ...but not a whole read older than this behind the newest frame, ms (two whole reads of 2.4 s, each after a 300 ms rest, and a margin). */
   wholeReadReachMs: number;
+  /** A back the newest whole read saw at least this surely counts at once (see backCounts). */
+  sureInOneWholeRead: number;
   /** Backs seen in play frames this long before the call mark the players' own piles, ms. */
   ownBacksWindowMs: number;
   /** ...from at most this many play frames, at least `ownBacksWindowMs / ownBacksFrames` apart. */
@@ -51,16 +55,18 @@ export interface BackCountTuning {
 }
 
 /**
- * Defaults: a spot seen in two of the last three whole reads (within 8 s), else in two frames of
- * the last two seconds; the tracker's confidence floor; own piles from the last 5 s of play.
+ * Defaults: a spot seen by both of the last two whole reads (within 6 s) or by the newest at 0.8
+ * or more, else in two frames of the last two seconds; the tracker's confidence floor; own piles
+ * from the last 5 s of play.
  */
 export const DEFAULT_BACK_COUNT_TUNING: BackCountTuning = {
   windowMs: 2000,
   maxFrames: 40,
   minConfidence: DEFAULT_TRACKER_TUNING.minConfidence,
   minAgreeingFrames: 2,
-  keptWholeReads: 3,
-  wholeReadReachMs: 8000,
+  keptWholeReads: 2,
+  wholeReadReachMs: 6000,
+  sureInOneWholeRead: 0.8,
   ownBacksWindowMs: 5000,
   ownBacksFrames: 20,
 };
@@ -72,6 +78,8 @@ export type BackTally = Record<string, number>;
 export interface CountedBack {
   deckId: string;
   spot: BackSpot;
+  /** How surely it was read a back (0..1). */
+  confidence: number;
 }
 
 /** Where a back lay (image pixels) and how near another back must lie to be the same card (half its short side). */
@@ -176,7 +184,7 @@ export function countedBacks(cards: CardObservation[], minConfidence: number, ow
     counted.push(card);
     countedSpots.push(spotOf(card));
   }
-  return counted.map((card, k) => ({ deckId: card.backId!, spot: countedSpots[k] }));
+  return counted.map((card, k) => ({ deckId: card.backId!, spot: countedSpots[k], confidence: card.confidence }));
 }
 
 /** Backs per back design in one frame's cards (see countedBacks). */
@@ -220,25 +228,33 @@ export function addBackFrame(state: BackCountState, timeMs: number, cards: CardO
  * width of a spot's first back is that card), each named by the design most of its frames saw
  * there (a tie: the newest). Without a whole read a spot counts once seen in `minAgreeingFrames`
  * frames of the window (fewer frames: all of them). With whole reads, once seen in that many of
- * the kept whole reads (fewer: all of them), or, where the newest whole read saw no back, in that
- * many tracked frames since it: a card dealt since is outlined and read afresh there, while what
- * the newest whole read saw, tracked frames only carry on unread and do not vote for.
+ * the kept whole reads (fewer: all of them), or by the newest at `sureInOneWholeRead` or more, or,
+ * where the newest whole read saw no back, in `minAgreeingFrames` tracked frames since it: a card
+ * dealt since is outlined and read afresh there, while what the newest whole read saw, tracked
+ * frames only carry on unread and do not vote for.
+ *
+ * One sure look is enough because the sort's hold is short: the simulated players hold the spread
+ * still for 4 s, and on a slow day a whole read takes 2.4 s, so the backs dealt last were seen by
+ * one whole read only (3 players seed 2, session 55: p3 27 of 29). Of the backs whole reads saw
+ * at no dealt place on that table's recorded sorts none read 0.8 or more but the gathered
+ * stack being dealt from (a real back, gone once dealt); 62 read less (cloth, a hand's shadow).
  */
 export function backCounts(state: BackCountState, tuning: BackCountTuning = DEFAULT_BACK_COUNT_TUNING): BackTally {
   const wholeReads = state.frames.filter((frame) => frame.wholeRead);
   const newestWhole = wholeReads[wholeReads.length - 1];
   const voters = newestWhole ? state.frames.filter((frame) => frame.wholeRead || frame.timeMs > newestWhole.timeMs) : state.frames;
-  const spots: Array<{ spot: BackSpot; frames: Set<number>; byDeck: Map<string, { frames: Set<number>; last: number }> }> = [];
+  const spots: Array<{ spot: BackSpot; frames: Set<number>; sureInNewest: boolean; byDeck: Map<string, { frames: Set<number>; last: number }> }> = [];
   voters.forEach((frame, i) => {
-    for (const { deckId, spot } of frame.backs) {
+    for (const { deckId, spot, confidence } of frame.backs) {
       let nearest: (typeof spots)[number] | undefined;
       let nearestDistance = Infinity;
       for (const place of spots) {
         const distance = Math.hypot(place.spot.centre[0] - spot.centre[0], place.spot.centre[1] - spot.centre[1]);
         if (distance < Math.max(place.spot.radius, spot.radius) && distance < nearestDistance) [nearest, nearestDistance] = [place, distance];
       }
-      const place = nearest ?? spots[spots.push({ spot, frames: new Set(), byDeck: new Map() }) - 1];
+      const place = nearest ?? spots[spots.push({ spot, frames: new Set(), sureInNewest: false, byDeck: new Map() }) - 1];
       place.frames.add(i);
+      if (frame === newestWhole && confidence >= tuning.sureInOneWholeRead) place.sureInNewest = true;
       const design = place.byDeck.get(deckId) ?? { frames: new Set<number>(), last: i };
       design.frames.add(i);
       design.last = i;
@@ -246,14 +262,15 @@ export function backCounts(state: BackCountState, tuning: BackCountTuning = DEFA
     }
   });
   const newestIndex = newestWhole ? voters.indexOf(newestWhole) : -1;
-  const counted = (frames: Set<number>): boolean => {
+  const counted = ({ frames, sureInNewest }: (typeof spots)[number]): boolean => {
     if (!newestWhole) return frames.size >= Math.min(tuning.minAgreeingFrames, voters.length);
     const whole = [...frames].filter((i) => voters[i].wholeRead).length;
-    return whole >= Math.min(tuning.minAgreeingFrames, wholeReads.length) || (!frames.has(newestIndex) && frames.size - whole >= tuning.minAgreeingFrames);
+    if (whole >= Math.min(tuning.minAgreeingFrames, wholeReads.length) || sureInNewest) return true;
+    return !frames.has(newestIndex) && frames.size - whole >= tuning.minAgreeingFrames;
   };
   const counts: BackTally = {};
   for (const place of spots) {
-    if (!counted(place.frames)) continue;
+    if (!counted(place)) continue;
     const [deckId] = [...place.byDeck].reduce((a, b) => (b[1].frames.size > a[1].frames.size || (b[1].frames.size === a[1].frames.size && b[1].last > a[1].last) ? b : a));
     counts[deckId] = (counts[deckId] ?? 0) + 1;
   }

@@ -94,34 +94,42 @@ describe('score-sort back count', () => {
     expect(backCountOf(state, 'deck-ann')).toBe(2);
   });
 
-  it('counts by the frames read whole when there are any (two of the last three, however long they took), and cards dealt since the newest', () => {
+  it('counts by the frames read whole when there are any: both of the last two however long they took, or the newest surely, and cards dealt since', () => {
     // Session 55, 3 players seed 2: whole reads of the sort 2.3-2.5 s apart; the tracked frames between them lose a pale design's dealt backs.
     const dealt = spread('deck-ann', 5);
+    const unsure = (cards: CardObservation[]) => cards.map((card) => ({ ...card, confidence: 0.6 }));
     const slow = (wholeRead: boolean) => {
-      let state = addBackFrame(initialBackCountState(), 10_000, dealt, { wholeRead });
-      for (let t = 10_100; t < 12_500; t += 100) state = addBackFrame(state, t, dealt.slice(0, 2));
-      return addBackFrame(state, 12_500, dealt, { wholeRead });
+      let state = addBackFrame(initialBackCountState(), 10_000, unsure(dealt), { wholeRead });
+      for (let t = 10_100; t < 12_500; t += 100) state = addBackFrame(state, t, unsure(dealt.slice(0, 2)));
+      return addBackFrame(state, 12_500, unsure(dealt), { wholeRead });
     };
     expect(backCountOf(slow(true), 'deck-ann')).toBe(5);
     expect(backCountOf(slow(false), 'deck-ann')).toBe(2);
-    // A back one whole read imagined on the cloth, carried on by the tracked frames after it, is no card.
-    const cloth = back('deck-ann', 900);
-    let state = addBackFrame(slow(true), 13_000, [...dealt, cloth], { wholeRead: true });
-    for (let t = 13_100; t < 14_000; t += 100) state = addBackFrame(state, t, [...dealt, cloth]);
+    // A back one whole read imagined on the cloth (unsure), carried on by the tracked frames after it, is no card.
+    const cloth = back('deck-ann', 900, 'centre', 0.5);
+    let state = addBackFrame(slow(true), 13_000, [...unsure(dealt), cloth], { wholeRead: true });
+    for (let t = 13_100; t < 14_000; t += 100) state = addBackFrame(state, t, [...unsure(dealt), cloth]);
     expect(backCountOf(state, 'deck-ann')).toBe(5);
-    // A card missed by one whole read of three still counts; a card picked up is gone once two of the last three miss it.
-    state = addBackFrame(state, 15_500, dealt.slice(1), { wholeRead: true });
-    expect(state.frames.filter((frame) => frame.wholeRead).map((frame) => frame.timeMs)).toEqual([12_500, 13_000, 15_500]);
-    expect(backCountOf(state, 'deck-ann')).toBe(5);
-    state = addBackFrame(state, 18_000, dealt.slice(1), { wholeRead: true });
+    // Only the newest two whole reads vote: the stack the centre was gathered into, seen by two
+    // whole reads and gone by the newest, is gone; so is an unsure card the newest missed.
+    const stack = back('deck-ann', 1100, 'centre', 0.98);
+    state = addBackFrame(addBackFrame(state, 14_000, [...unsure(dealt), stack], { wholeRead: true }), 15_000, [...unsure(dealt), stack], { wholeRead: true });
+    expect(backCountOf(state, 'deck-ann')).toBe(6);
+    state = addBackFrame(state, 16_000, unsure(dealt.slice(1)), { wholeRead: true });
+    expect(state.frames.filter((frame) => frame.wholeRead).map((frame) => frame.timeMs)).toEqual([15_000, 16_000]);
     expect(backCountOf(state, 'deck-ann')).toBe(4);
+    // A card the newest whole read saw surely counts at once (the hold after the deal is short).
+    const dealtLast = back('deck-ann', 1000, 'centre', 0.95);
+    state = addBackFrame(state, 17_000, [...unsure(dealt.slice(1)), dealtLast], { wholeRead: true });
+    expect(backCountOf(state, 'deck-ann')).toBe(5);
     // A card dealt since the newest whole read, outlined and read afresh by two tracked frames, counts before the next whole read.
-    const dealtSince = back('deck-ann', 1000);
-    expect(backCountOf(addBackFrame(state, 18_100, [...dealt.slice(1), dealtSince]), 'deck-ann')).toBe(4);
-    expect(backCountOf(addBackFrame(addBackFrame(state, 18_100, [...dealt.slice(1), dealtSince]), 18_200, [...dealt.slice(1), dealtSince]), 'deck-ann')).toBe(5);
+    const dealtSince = unsure([back('deck-ann', 1200)]);
+    const since = addBackFrame(state, 17_100, [...unsure(dealt.slice(1)), dealtLast, ...dealtSince]);
+    expect(backCountOf(since, 'deck-ann')).toBe(5);
+    expect(backCountOf(addBackFrame(since, 17_200, [...unsure(dealt.slice(1)), dealtLast, ...dealtSince]), 'deck-ann')).toBe(6);
     // Whole reads older than wholeReadReachMs behind the newest frame are dropped.
-    state = addBackFrame(state, 15_500 + DEFAULT_BACK_COUNT_TUNING.wholeReadReachMs, []);
-    expect(state.frames.filter((frame) => frame.wholeRead).map((frame) => frame.timeMs)).toEqual([18_000]);
+    state = addBackFrame(state, 16_000 + DEFAULT_BACK_COUNT_TUNING.wholeReadReachMs, []);
+    expect(state.frames.filter((frame) => frame.wholeRead).map((frame) => frame.timeMs)).toEqual([17_000]);
   });
 
   it('drops the oldest tracked frames past maxFrames, not the whole reads', () => {
