@@ -42,7 +42,7 @@ export interface BackCountTuning {
   minConfidence: number;
   /** A spot must be seen in this many of the frames that vote for it (see backCounts) to be counted. */
   minAgreeingFrames: number;
-  /** The newest this many frames read whole are kept, however old (up to `wholeReadReachMs`), and count alone when there are any. */
+  /** The newest this many frames read whole are kept, however old (up to `wholeReadReachMs`), and vote (see backCounts). */
   keptWholeReads: number;
   /** ...but not a whole read older than this behind the newest frame, ms (two whole reads of 2.4 s, each after a 300 ms rest, and a margin). */
   wholeReadReachMs: number;
@@ -240,9 +240,11 @@ export function addBackFrame(state: BackCountState, timeMs: number, cards: CardO
  * stack being dealt from (a real back, gone once dealt); 62 read less (cloth, a hand's shadow).
  */
 export function backCounts(state: BackCountState, tuning: BackCountTuning = DEFAULT_BACK_COUNT_TUNING): BackTally {
-  const wholeReads = state.frames.filter((frame) => frame.wholeRead);
+  // The newest keptWholeReads only: a whole read younger than windowMs but older than those stays
+  // in the frames (the window keeps it) and must not vote (two of three counted the gathered stack).
+  const wholeReads = state.frames.filter((frame) => frame.wholeRead).slice(-tuning.keptWholeReads);
   const newestWhole = wholeReads[wholeReads.length - 1];
-  const voters = newestWhole ? state.frames.filter((frame) => frame.wholeRead || frame.timeMs > newestWhole.timeMs) : state.frames;
+  const voters = newestWhole ? state.frames.filter((frame) => wholeReads.includes(frame) || frame.timeMs > newestWhole.timeMs) : state.frames;
   const spots: Array<{ spot: BackSpot; frames: Set<number>; sureInNewest: boolean; byDeck: Map<string, { frames: Set<number>; last: number }> }> = [];
   voters.forEach((frame, i) => {
     for (const { deckId, spot, confidence } of frame.backs) {

@@ -18,8 +18,9 @@
  * - and, while hands move, every `maxGapMs` (a camera whose noise shows as motion in every
  *   frame still gets its sort read);
  * - but never while one is still being read, nor sooner than `restMs` after it came back (when
- *   the live table reports it: `finished`). The count needs tracked frames between whole reads
- *   (tracking carries a whole read's backs on, and a spot counts once seen in two frames): on a slow day (session 42)
+ *   the live table reports it: `finished`). Until session 55 the count needed tracked frames
+ *   between whole reads (tracking carried a whole read's backs on, and a spot counted once seen
+ *   in two frames; it now votes over whole reads, back-count.ts): on a slow day (session 42)
  *   a 6-player sort's whole reads took about 1.9 s, each sent as the last came back, and the
  *   table read 1-8 frames a second through the hold (p5's 9 backs counted 6, never twice as 9).
  *   A rest as long as the read took was tried: on the blue gingham the spread's backs, which

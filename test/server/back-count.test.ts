@@ -132,6 +132,16 @@ describe('score-sort back count', () => {
     expect(state.frames.filter((frame) => frame.wholeRead).map((frame) => frame.timeMs)).toEqual([17_000]);
   });
 
+  it('lets only the last two whole reads vote, however close together (a fast day: three in the 2 s window)', () => {
+    const dealt = spread('deck-ann', 3);
+    const stack = back('deck-ann', 1100, 'centre', 0.6);
+    let state = addBackFrame(initialBackCountState(), 10_000, [...dealt, stack], { wholeRead: true });
+    state = addBackFrame(state, 10_700, [...dealt, stack], { wholeRead: true });
+    state = addBackFrame(state, 11_400, dealt, { wholeRead: true });
+    expect(state.frames.filter((frame) => frame.wholeRead)).toHaveLength(3);
+    expect(backCountOf(state, 'deck-ann')).toBe(3);
+  });
+
   it('drops the oldest tracked frames past maxFrames, not the whole reads', () => {
     const tuning = { ...DEFAULT_BACK_COUNT_TUNING, maxFrames: 4 };
     let state = addBackFrame(initialBackCountState(), 10_000, spread('deck-ann', 3), { wholeRead: true, tuning });
