@@ -23,10 +23,11 @@
  * unread, so a back one whole read imagined on the cloth (read once at 0.46) was "seen" in the
  * five tracked frames after it and counted; and on a slow day two whole reads lay 2.3-2.5 s apart,
  * never two in a 2 s window, so backs only whole reads found went uncounted (p1 counted 23 of 26
- * in both hands of a run). A spot now counts once both of the last two whole reads saw it, or
- * the newest surely, or two tracked frames since the newest where that one saw nothing (see
- * backCounts). Two of the last three (tried) counted the stack the centre is gathered into before
- * the deal, seen by the two whole reads before the hold and gone by the third.
+ * in both hands of a run). A spot now counts once the newest whole read and one of the two before
+ * it saw it, or the newest surely, or two tracked frames since the newest where that one saw
+ * nothing (see backCounts). The newest must see it: two of the last three alone (tried) counted
+ * the stack the centre is gathered into before the deal, seen by the two whole reads before the
+ * hold and gone by the third.
  */
 import type { CardObservation } from '../vision/types';
 import { quadCentre, quadLongSide, shareInside, type Point, type Quad } from '../geometry';
@@ -42,9 +43,9 @@ export interface BackCountTuning {
   minConfidence: number;
   /** A spot must be seen in this many of the frames that vote for it (see backCounts) to be counted. */
   minAgreeingFrames: number;
-  /** The newest this many frames read whole are kept, however old (up to `wholeReadReachMs`), and vote (see backCounts). */
+  /** The newest this many frames read whole are kept, however old (up to `wholeReadReachMs`), and vote with the newest (see backCounts). */
   keptWholeReads: number;
-  /** ...but not a whole read older than this behind the newest frame, ms (two whole reads of 2.4 s, each after a 300 ms rest, and a margin). */
+  /** ...but not a whole read older than this behind the newest frame, ms (on a slow day whole reads lie 2.9-3.7 s apart: the oldest of three was 7.7 s behind). */
   wholeReadReachMs: number;
   /** A back the newest whole read saw at least this surely counts at once (see backCounts). */
   sureInOneWholeRead: number;
@@ -55,17 +56,17 @@ export interface BackCountTuning {
 }
 
 /**
- * Defaults: a spot seen by both of the last two whole reads (within 6 s) or by the newest at 0.8
- * or more, else in two frames of the last two seconds; the tracker's confidence floor; own piles
- * from the last 5 s of play.
+ * Defaults: a spot seen by the newest whole read and one of the two before it (within 9 s), or by
+ * the newest at 0.8 or more, else in two frames of the last two seconds; the tracker's confidence
+ * floor; own piles from the last 5 s of play.
  */
 export const DEFAULT_BACK_COUNT_TUNING: BackCountTuning = {
   windowMs: 2000,
   maxFrames: 40,
   minConfidence: DEFAULT_TRACKER_TUNING.minConfidence,
   minAgreeingFrames: 2,
-  keptWholeReads: 2,
-  wholeReadReachMs: 6000,
+  keptWholeReads: 3,
+  wholeReadReachMs: 9000,
   sureInOneWholeRead: 0.8,
   ownBacksWindowMs: 5000,
   ownBacksFrames: 20,
@@ -78,6 +79,8 @@ export type BackTally = Record<string, number>;
 export interface CountedBack {
   deckId: string;
   spot: BackSpot;
+  /** Its outline (image pixels). */
+  corners: Quad;
   /** How surely it was read a back (0..1). */
   confidence: number;
 }
@@ -90,8 +93,12 @@ export interface BackSpot {
 
 /** The counter's state: the recent frames' counted backs, oldest first. Plain JSON. */
 export interface BackCountState {
-  /** `wholeRead`: the frame was read whole (RecognizeOptions.everyCard). */
-  frames: Array<{ timeMs: number; backs: CountedBack[]; wholeRead?: true }>;
+  /**
+   * `wholeRead`: the frame was read whole (RecognizeOptions.everyCard). `stillThere` (whole reads
+   * given the bare-table check, see BackFrameOptions.lies): spots where the whole reads before it
+   * saw a back and it saw none, though the table there does not look bare.
+   */
+  frames: Array<{ timeMs: number; backs: CountedBack[]; wholeRead?: true; stillThere?: BackSpot[] }>;
   /** Whether any back has been counted since the counter started (the sort has begun). */
   anyBackSeen: boolean;
   /** Backs in the last play frames before the call (addPlayFrame), oldest first. */
@@ -184,7 +191,7 @@ export function countedBacks(cards: CardObservation[], minConfidence: number, ow
     counted.push(card);
     countedSpots.push(spotOf(card));
   }
-  return counted.map((card, k) => ({ deckId: card.backId!, spot: countedSpots[k], confidence: card.confidence }));
+  return counted.map((card, k) => ({ deckId: card.backId!, spot: countedSpots[k], corners: card.corners, confidence: card.confidence }));
 }
 
 /** Backs per back design in one frame's cards (see countedBacks). */
@@ -198,7 +205,19 @@ export function tallyBacks(cards: CardObservation[], minConfidence: number, ownB
 export interface BackFrameOptions {
   /** Read whole (every card localised and read, RecognizeOptions.everyCard), not tracked. */
   wholeRead?: boolean;
+  /**
+   * For a whole read: whether, in this frame, something lies at these corners (image pixels) where
+   * the table looked bare during play (the live table's check, table-background.ts). Given, a
+   * back the older kept whole reads saw and this one missed is kept as `stillThere` when
+   * something still lies there, so an unsure card one read missed is not lost; where the table
+   * looks bare again (the gathered stack, dealt out) it is gone.
+   */
+  lies?: (corners: Quad) => boolean;
   tuning?: BackCountTuning;
+}
+
+function nearSpot(spot: BackSpot, spots: readonly BackSpot[]): boolean {
+  return spots.some((other) => Math.hypot(other.centre[0] - spot.centre[0], other.centre[1] - spot.centre[1]) < Math.max(other.radius, spot.radius));
 }
 
 /**
@@ -206,12 +225,20 @@ export interface BackFrameOptions {
  * dropped, but for the newest `keptWholeReads` frames read whole (within `wholeReadReachMs`).
  * A clock that jumps back restarts the window. The first sort frame freezes `ownBacks`.
  */
-export function addBackFrame(state: BackCountState, timeMs: number, cards: CardObservation[], { wholeRead = false, tuning = DEFAULT_BACK_COUNT_TUNING }: BackFrameOptions = {}): BackCountState {
+export function addBackFrame(state: BackCountState, timeMs: number, cards: CardObservation[], { wholeRead = false, lies, tuning = DEFAULT_BACK_COUNT_TUNING }: BackFrameOptions = {}): BackCountState {
   const ownBacks = state.ownBacks ?? state.playFrames.flatMap((frame) => frame.backs);
   const backs = countedBacks(cards, tuning.minConfidence, ownBacks);
   const newest = state.frames[state.frames.length - 1];
   const earlier = newest && timeMs < newest.timeMs ? [] : state.frames;
-  const frame = { timeMs, backs, ...(wholeRead ? { wholeRead: true as const } : {}) };
+  const stillThere: BackSpot[] = [];
+  if (wholeRead && lies) {
+    const seen = backs.map((back) => back.spot);
+    const older = earlier.filter((f) => f.wholeRead && f.timeMs > timeMs - tuning.wholeReadReachMs).slice(-(tuning.keptWholeReads - 1));
+    for (const back of older.flatMap((f) => f.backs)) {
+      if (!nearSpot(back.spot, seen) && !nearSpot(back.spot, stillThere) && lies(back.corners)) stillThere.push(back.spot);
+    }
+  }
+  const frame = { timeMs, backs, ...(wholeRead ? { wholeRead: true as const } : {}), ...(stillThere.length > 0 ? { stillThere } : {}) };
   const wholeReads = [...earlier, frame].filter((f) => f.wholeRead && f.timeMs > timeMs - tuning.wholeReadReachMs).slice(-tuning.keptWholeReads);
   const kept = earlier.filter((f) => f.timeMs > timeMs - tuning.windowMs || wholeReads.includes(f));
   const frames = [...kept, frame];
@@ -227,11 +254,22 @@ export function addBackFrame(state: BackCountState, timeMs: number, cards: CardO
  * The robust counts now, per back design: the spots where backs lay (a back within half a card's
  * width of a spot's first back is that card), each named by the design most of its frames saw
  * there (a tie: the newest). Without a whole read a spot counts once seen in `minAgreeingFrames`
- * frames of the window (fewer frames: all of them). With whole reads, once seen in that many of
- * the kept whole reads (fewer: all of them), or by the newest at `sureInOneWholeRead` or more, or,
- * where the newest whole read saw no back, in `minAgreeingFrames` tracked frames since it: a card
- * dealt since is outlined and read afresh there, while what the newest whole read saw, tracked
- * frames only carry on unread and do not vote for.
+ * frames of the window (fewer frames: all of them). With whole reads, once the newest saw it and
+ * it was seen in that many of the kept whole reads (fewer: all of them), or by the newest at
+ * `sureInOneWholeRead` or more, or by that many of the older kept whole reads where the newest
+ * missed it but the table does not look bare (its `stillThere`, see BackFrameOptions.lies), or,
+ * where the newest whole read saw no back, in `minAgreeingFrames` tracked frames since it: a
+ * card dealt since is outlined and read afresh there, while what the newest whole read saw,
+ * tracked frames only carry on unread and do not vote for.
+ *
+ * Why the newest and one of the two before it (session 56), not both of the last two: an unsure
+ * back at the end of a dealt row, outlined in some whole reads and missed in others, is lost
+ * whenever the read before the newest missed it (3 players seed 2, p1 one short in each hand of
+ * session 55's final run), and so is one the newest missed. A spot the newest missed counts only
+ * where the table does not look bare: the gathered stack, seen by the reads before and dealt out
+ * since, leaves the cloth bare. Replayed over session 55's four recorded 3-player seed-2 runs with
+ * their pictures: p1 exact in 7 of 8 sorts (4 of 8 before); the 6-player recordings unchanged
+ * (docs/BENCHMARKS.md, session 56).
  *
  * One sure look is enough because the sort's hold is short: the simulated players hold the spread
  * still for 4 s, and on a slow day a whole read takes 2.4 s, so the backs dealt last were seen by
@@ -241,7 +279,7 @@ export function addBackFrame(state: BackCountState, timeMs: number, cards: CardO
  */
 export function backCounts(state: BackCountState, tuning: BackCountTuning = DEFAULT_BACK_COUNT_TUNING): BackTally {
   // The newest keptWholeReads only: a whole read younger than windowMs but older than those stays
-  // in the frames (the window keeps it) and must not vote (two of three counted the gathered stack).
+  // in the frames (the window keeps it) and must not vote.
   const wholeReads = state.frames.filter((frame) => frame.wholeRead).slice(-tuning.keptWholeReads);
   const newestWhole = wholeReads[wholeReads.length - 1];
   const voters = newestWhole ? state.frames.filter((frame) => wholeReads.includes(frame) || frame.timeMs > newestWhole.timeMs) : state.frames;
@@ -264,11 +302,14 @@ export function backCounts(state: BackCountState, tuning: BackCountTuning = DEFA
     }
   });
   const newestIndex = newestWhole ? voters.indexOf(newestWhole) : -1;
-  const counted = ({ frames, sureInNewest }: (typeof spots)[number]): boolean => {
+  const counted = (place: (typeof spots)[number]): boolean => {
+    const { frames, sureInNewest } = place;
     if (!newestWhole) return frames.size >= Math.min(tuning.minAgreeingFrames, voters.length);
     const whole = [...frames].filter((i) => voters[i].wholeRead).length;
-    if (whole >= Math.min(tuning.minAgreeingFrames, wholeReads.length) || sureInNewest) return true;
-    return !frames.has(newestIndex) && frames.size - whole >= tuning.minAgreeingFrames;
+    if (sureInNewest) return true;
+    if (frames.has(newestIndex)) return whole >= Math.min(tuning.minAgreeingFrames, wholeReads.length);
+    if (whole >= tuning.minAgreeingFrames && nearSpot(place.spot, newestWhole.stillThere ?? [])) return true;
+    return frames.size - whole >= tuning.minAgreeingFrames;
   };
   const counts: BackTally = {};
   for (const place of spots) {

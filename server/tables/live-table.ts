@@ -31,7 +31,7 @@ import type { FrameHeader } from '../workers/frame-format';
 import { addBackFrame, addPlayFrame, backCheck, initialBackCountState, type BackCheck, type BackCountState } from './back-count';
 import { liesOnTable, TableBackground, thumbOf, type Thumb } from './table-background';
 import { defaultCalibration, withZones, zoneLocator } from './zone-layout';
-import type { Point } from '../geometry';
+import type { Point, Quad } from '../geometry';
 import { SortWholeReads } from './sort-reads';
 
 /** During the score sort a frame's thumbnail (the bare-table check, table-background.ts) is decoded at most this often (camera time), ms. */
@@ -413,10 +413,10 @@ export class LiveTable {
    */
   private countSortedBacks(frame: PendingFrame, observations: FrameObservations): void {
     const hand = this.backCountHand;
-    const count = (cards: CardObservation[]) => {
+    const count = (cards: CardObservation[], lies?: (corners: Quad) => boolean) => {
       // A frame whose thumbnail came after scoring (which freezes the counts) or a new hand counts nowhere.
       if (hand !== this.backCountHand || this.rules.referee.hand?.phase !== 'ended') return;
-      this.backCount = addBackFrame(this.backCount, frame.captureTimeMs, cards, { wholeRead: frame.everyCard === true });
+      this.backCount = addBackFrame(this.backCount, frame.captureTimeMs, cards, { wholeRead: frame.everyCard === true, lies });
       const view = this.view();
       const check = JSON.stringify(view.backCheck ?? null);
       if (check !== this.lastBackCheckSent) {
@@ -438,7 +438,8 @@ export class LiveTable {
     this.sortFrames = this.sortFrames.then(async () => {
       const now = await thumb;
       const sorted = (card: CardObservation) => liesOnTable(card.corners, calibration.imageCorners) && !(now && background.unchanged(now, card.corners));
-      count(observations.cards.filter((card) => card.kind !== 'back' || sorted(card)));
+      // Where a whole read missed a back older ones saw, the table not looking bare there keeps it (addBackFrame).
+      count(observations.cards.filter((card) => card.kind !== 'back' || sorted(card)), now ? (corners) => !background.unchanged(now, corners) : undefined);
     });
   }
 
