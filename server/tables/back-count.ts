@@ -256,8 +256,9 @@ export function addBackFrame(state: BackCountState, timeMs: number, cards: CardO
  * there (a tie: the newest). Without a whole read a spot counts once seen in `minAgreeingFrames`
  * frames of the window (fewer frames: all of them). With whole reads, once the newest saw it and
  * it was seen in that many of the kept whole reads (fewer: all of them), or by the newest at
- * `sureInOneWholeRead` or more, or by that many of the older kept whole reads where the newest
- * missed it but the table does not look bare (its `stillThere`, see BackFrameOptions.lies), or,
+ * `sureInOneWholeRead` or more, or, where the newest missed it but the table does not look bare
+ * (its `stillThere`, see BackFrameOptions.lies), by that many of the older kept whole reads or
+ * one of them at `sureInOneWholeRead` or more, or,
  * where the newest whole read saw no back, in `minAgreeingFrames` tracked frames since it: a
  * card dealt since is outlined and read afresh there, while what the newest whole read saw,
  * tracked frames only carry on unread and do not vote for.
@@ -267,9 +268,12 @@ export function addBackFrame(state: BackCountState, timeMs: number, cards: CardO
  * whenever the read before the newest missed it (3 players seed 2, p1 one short in each hand of
  * session 55's final run), and so is one the newest missed. A spot the newest missed counts only
  * where the table does not look bare: the gathered stack, seen by the reads before and dealt out
- * since, leaves the cloth bare. Replayed over session 55's four recorded 3-player seed-2 runs with
- * their pictures: p1 exact in 7 of 8 sorts (4 of 8 before); the 6-player recordings unchanged
- * (docs/BENCHMARKS.md, session 56).
+ * since, leaves the cloth bare; one sure look there is enough, as for the newest (6 players seed 1:
+ * whole reads 1.2 s apart each missed two or three of p5's dark backs, a different few each time,
+ * so one read at 0.83 was missed by the newest and by the read before it). Replayed over session
+ * 55's four recorded 3-player seed-2 runs with their pictures: p1 exact in 7 of 8 sorts (4 of 8
+ * before); 6 players seed 1, three recordings: all exact (the newest recording 8 of 9 for p5
+ * before); 6 players seed 2: p6 7 → 9 of 14 (docs/BENCHMARKS.md, session 56).
  *
  * One sure look is enough because the sort's hold is short: the simulated players hold the spread
  * still for 4 s, and on a slow day a whole read takes 2.4 s, so the backs dealt last were seen by
@@ -283,7 +287,7 @@ export function backCounts(state: BackCountState, tuning: BackCountTuning = DEFA
   const wholeReads = state.frames.filter((frame) => frame.wholeRead).slice(-tuning.keptWholeReads);
   const newestWhole = wholeReads[wholeReads.length - 1];
   const voters = newestWhole ? state.frames.filter((frame) => wholeReads.includes(frame) || frame.timeMs > newestWhole.timeMs) : state.frames;
-  const spots: Array<{ spot: BackSpot; frames: Set<number>; sureInNewest: boolean; byDeck: Map<string, { frames: Set<number>; last: number }> }> = [];
+  const spots: Array<{ spot: BackSpot; frames: Set<number>; sureInNewest: boolean; sureInOlder: boolean; byDeck: Map<string, { frames: Set<number>; last: number }> }> = [];
   voters.forEach((frame, i) => {
     for (const { deckId, spot, confidence } of frame.backs) {
       let nearest: (typeof spots)[number] | undefined;
@@ -292,9 +296,12 @@ export function backCounts(state: BackCountState, tuning: BackCountTuning = DEFA
         const distance = Math.hypot(place.spot.centre[0] - spot.centre[0], place.spot.centre[1] - spot.centre[1]);
         if (distance < Math.max(place.spot.radius, spot.radius) && distance < nearestDistance) [nearest, nearestDistance] = [place, distance];
       }
-      const place = nearest ?? spots[spots.push({ spot, frames: new Set(), sureInNewest: false, byDeck: new Map() }) - 1];
+      const place = nearest ?? spots[spots.push({ spot, frames: new Set(), sureInNewest: false, sureInOlder: false, byDeck: new Map() }) - 1];
       place.frames.add(i);
-      if (frame === newestWhole && confidence >= tuning.sureInOneWholeRead) place.sureInNewest = true;
+      if (frame.wholeRead && confidence >= tuning.sureInOneWholeRead) {
+        if (frame === newestWhole) place.sureInNewest = true;
+        else place.sureInOlder = true;
+      }
       const design = place.byDeck.get(deckId) ?? { frames: new Set<number>(), last: i };
       design.frames.add(i);
       design.last = i;
@@ -303,12 +310,12 @@ export function backCounts(state: BackCountState, tuning: BackCountTuning = DEFA
   });
   const newestIndex = newestWhole ? voters.indexOf(newestWhole) : -1;
   const counted = (place: (typeof spots)[number]): boolean => {
-    const { frames, sureInNewest } = place;
+    const { frames, sureInNewest, sureInOlder } = place;
     if (!newestWhole) return frames.size >= Math.min(tuning.minAgreeingFrames, voters.length);
     const whole = [...frames].filter((i) => voters[i].wholeRead).length;
     if (sureInNewest) return true;
     if (frames.has(newestIndex)) return whole >= Math.min(tuning.minAgreeingFrames, wholeReads.length);
-    if (whole >= tuning.minAgreeingFrames && nearSpot(place.spot, newestWhole.stillThere ?? [])) return true;
+    if ((whole >= tuning.minAgreeingFrames || sureInOlder) && nearSpot(place.spot, newestWhole.stillThere ?? [])) return true;
     return frames.size - whole >= tuning.minAgreeingFrames;
   };
   const counts: BackTally = {};

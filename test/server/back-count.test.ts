@@ -156,9 +156,11 @@ describe('score-sort back count', () => {
     const checked = addBackFrame(state, 16_000, dealt, { wholeRead: true, lies: lyingAt(1100) });
     expect(checked.frames.at(-1)?.stillThere?.map((spot) => spot.centre)).toEqual([[1100, 342]]);
     expect(backCountOf(checked, 'deck-ann')).toBe(4);
-    // One older read is not enough.
-    const once = addBackFrame(addBackFrame(initialBackCountState(), 10_000, dealt, { wholeRead: true }), 13_000, [...dealt, missed], { wholeRead: true });
-    expect(backCountOf(addBackFrame(once, 16_000, dealt, { wholeRead: true, lies: lyingAt(1100) }), 'deck-ann')).toBe(3);
+    // One older read is enough only if it was sure (6 players seed 1, session 56: p5's dark back read 0.83 once, then missed).
+    const once = (confidence: number) => addBackFrame(addBackFrame(initialBackCountState(), 10_000, dealt, { wholeRead: true }), 13_000, [...dealt, { ...missed, confidence }], { wholeRead: true });
+    expect(backCountOf(addBackFrame(once(0.7), 16_000, dealt, { wholeRead: true, lies: lyingAt(1100) }), 'deck-ann')).toBe(3);
+    expect(backCountOf(addBackFrame(once(0.83), 16_000, dealt, { wholeRead: true, lies: lyingAt(1100) }), 'deck-ann')).toBe(4);
+    expect(backCountOf(addBackFrame(once(0.83), 16_000, dealt, { wholeRead: true, lies: lyingAt(9999) }), 'deck-ann')).toBe(3);
   });
 
   it('counts an unsure back the newest whole read saw and the one before the last, the middle one missing it', () => {
