@@ -23,11 +23,12 @@
  * unread, so a back one whole read imagined on the cloth (read once at 0.46) was "seen" in the
  * five tracked frames after it and counted; and on a slow day two whole reads lay 2.3-2.5 s apart,
  * never two in a 2 s window, so backs only whole reads found went uncounted (p1 counted 23 of 26
- * in both hands of a run). A spot now counts once the newest whole read and one of the two before
- * it saw it, or the newest surely, or two tracked frames since the newest where that one saw
- * nothing (see backCounts). The newest must see it: two of the last three alone (tried) counted
- * the stack the centre is gathered into before the deal, seen by the two whole reads before the
- * hold and gone by the third.
+ * in both hands of a run). A spot now counts once the newest whole read and one of the three before
+ * it saw it, or the newest surely, or (where the newest missed it but the table there is not bare)
+ * two older whole reads or one surely, or two tracked frames since the newest where that one saw
+ * nothing (see backCounts). Two of the last three alone (tried) counted the stack the centre is
+ * gathered into before the deal, seen by the two whole reads before the hold and gone by the
+ * third: where it lay the table is bare again.
  */
 import type { CardObservation } from '../vision/types';
 import { quadCentre, quadLongSide, shareInside, type Point, type Quad } from '../geometry';
@@ -45,7 +46,7 @@ export interface BackCountTuning {
   minAgreeingFrames: number;
   /** The newest this many frames read whole are kept, however old (up to `wholeReadReachMs`), and vote with the newest (see backCounts). */
   keptWholeReads: number;
-  /** ...but not a whole read older than this behind the newest frame, ms (on a slow day whole reads lie 2.9-3.7 s apart: the oldest of three was 7.7 s behind). */
+  /** ...but not a whole read older than this behind the newest frame, ms (on a slow day whole reads lie 2.6-3.7 s apart: the oldest of four was 8.5 s behind). */
   wholeReadReachMs: number;
   /** A back the newest whole read saw at least this surely counts at once (see backCounts). */
   sureInOneWholeRead: number;
@@ -56,7 +57,7 @@ export interface BackCountTuning {
 }
 
 /**
- * Defaults: a spot seen by the newest whole read and one of the two before it (within 9 s), or by
+ * Defaults: a spot seen by the newest whole read and one of the three before it (within 9 s), or by
  * the newest at 0.8 or more, else in two frames of the last two seconds; the tracker's confidence
  * floor; own piles from the last 5 s of play.
  */
@@ -65,7 +66,7 @@ export const DEFAULT_BACK_COUNT_TUNING: BackCountTuning = {
   maxFrames: 40,
   minConfidence: DEFAULT_TRACKER_TUNING.minConfidence,
   minAgreeingFrames: 2,
-  keptWholeReads: 3,
+  keptWholeReads: 4,
   wholeReadReachMs: 9000,
   sureInOneWholeRead: 0.8,
   ownBacksWindowMs: 5000,
@@ -263,17 +264,20 @@ export function addBackFrame(state: BackCountState, timeMs: number, cards: CardO
  * card dealt since is outlined and read afresh there, while what the newest whole read saw,
  * tracked frames only carry on unread and do not vote for.
  *
- * Why the newest and one of the two before it (session 56), not both of the last two: an unsure
+ * Why the newest and one of the three before it (session 56), not both of the last two: an unsure
  * back at the end of a dealt row, outlined in some whole reads and missed in others, is lost
  * whenever the read before the newest missed it (3 players seed 2, p1 one short in each hand of
  * session 55's final run), and so is one the newest missed. A spot the newest missed counts only
  * where the table does not look bare: the gathered stack, seen by the reads before and dealt out
  * since, leaves the cloth bare; one sure look there is enough, as for the newest (6 players seed 1:
  * whole reads 1.2 s apart each missed two or three of p5's dark backs, a different few each time,
- * so one read at 0.83 was missed by the newest and by the read before it). Replayed over session
- * 55's four recorded 3-player seed-2 runs with their pictures: p1 exact in 7 of 8 sorts (4 of 8
- * before); 6 players seed 1, three recordings: all exact (the newest recording 8 of 9 for p5
- * before); 6 players seed 2: p6 7 → 9 of 14 (docs/BENCHMARKS.md, session 56).
+ * so one read at 0.83 was missed by the newest and by the read before it). Four whole reads, not
+ * three: a back at a dealt row's end on the gingham's light band is outlined in about half of
+ * them, and twice in a row the newest two missed one the two before saw. Replayed over six
+ * recorded 3-player seed-2 runs with their pictures: p1 exact in all 12 sorts (session 55's rule:
+ * 5 of 12; three whole reads: 10); 6 players seed 1, three recordings: all exact (the newest
+ * recording 8 of 9 for p5 before); 6 players seed 2: p6 7 → 9 of 14 (docs/BENCHMARKS.md,
+ * session 56).
  *
  * One sure look is enough because the sort's hold is short: the simulated players hold the spread
  * still for 4 s, and on a slow day a whole read takes 2.4 s, so the backs dealt last were seen by

@@ -94,7 +94,7 @@ describe('score-sort back count', () => {
     expect(backCountOf(state, 'deck-ann')).toBe(2);
   });
 
-  it('counts by the frames read whole when there are any: the newest and one of the two before it however long they took, or the newest surely, and cards dealt since', () => {
+  it('counts by the frames read whole when there are any: the newest and one of the three before it however long they took, or the newest surely, and cards dealt since', () => {
     // Session 55, 3 players seed 2: whole reads of the sort 2.3-2.5 s apart; the tracked frames between them lose a pale design's dealt backs.
     const dealt = spread('deck-ann', 5);
     const unsure = (cards: CardObservation[]) => cards.map((card) => ({ ...card, confidence: 0.6 }));
@@ -116,7 +116,7 @@ describe('score-sort back count', () => {
     state = addBackFrame(addBackFrame(state, 14_000, [...unsure(dealt), stack], { wholeRead: true }), 15_000, [...unsure(dealt), stack], { wholeRead: true });
     expect(backCountOf(state, 'deck-ann')).toBe(6);
     state = addBackFrame(state, 16_000, unsure(dealt.slice(1)), { wholeRead: true });
-    expect(state.frames.filter((frame) => frame.wholeRead).map((frame) => frame.timeMs)).toEqual([14_000, 15_000, 16_000]);
+    expect(state.frames.filter((frame) => frame.wholeRead).map((frame) => frame.timeMs)).toEqual([13_000, 14_000, 15_000, 16_000]);
     expect(backCountOf(state, 'deck-ann')).toBe(4);
     // A card the newest whole read saw surely counts at once (the hold after the deal is short).
     const dealtLast = back('deck-ann', 1000, 'centre', 0.95);
@@ -132,14 +132,16 @@ describe('score-sort back count', () => {
     expect(state.frames.filter((frame) => frame.wholeRead).map((frame) => frame.timeMs)).toEqual([17_000]);
   });
 
-  it('lets only the last three whole reads vote, however close together (a fast day: four in the 2 s window)', () => {
+  it('lets only the last four whole reads vote, however close together (a fast day: five in the 2 s window)', () => {
     const dealt = spread('deck-ann', 3);
     const unsure = { ...back('deck-ann', 1100, 'centre'), confidence: 0.6 };
     let state = addBackFrame(initialBackCountState(), 10_000, [...dealt, unsure], { wholeRead: true });
-    for (const t of [10_500, 11_000]) state = addBackFrame(state, t, dealt, { wholeRead: true });
-    state = addBackFrame(state, 11_500, [...dealt, unsure], { wholeRead: true });
-    expect(state.frames.filter((frame) => frame.wholeRead)).toHaveLength(4);
+    for (const t of [10_400, 10_800, 11_200]) state = addBackFrame(state, t, dealt, { wholeRead: true });
+    state = addBackFrame(state, 11_600, [...dealt, unsure], { wholeRead: true });
+    expect(state.frames.filter((frame) => frame.wholeRead)).toHaveLength(5);
     expect(backCountOf(state, 'deck-ann')).toBe(3);
+    // One read later the first is out of the window too; the newest and the one three before it count it.
+    expect(backCountOf(addBackFrame(state, 12_000, [...dealt, unsure], { wholeRead: true }), 'deck-ann')).toBe(4);
   });
 
   it('keeps a back the newest whole read missed where older ones saw it and the table does not look bare there', () => {
