@@ -103,12 +103,17 @@ export interface BackCountState {
   /** Whether any back has been counted since the counter started (the sort has begun). */
   anyBackSeen: boolean;
   /** Backs in the last play frames before the call (addPlayFrame), oldest first. */
-  playFrames: Array<{ timeMs: number; backs: BackSpot[] }>;
+  playFrames: Array<{ timeMs: number; backs: OwnBack[] }>;
   /**
    * The players' own face-down piles (their stocks) as the call found them: every back seen in
-   * `playFrames`, frozen by the first sort frame. A back lying there is no centre card. Null before.
+   * `playFrames`, frozen by the first sort frame. A back of that design lying there is no centre card. Null before.
    */
-  ownBacks: BackSpot[] | null;
+  ownBacks: OwnBack[] | null;
+}
+
+/** A back seen during play: where, and its design as read then (none: not named). */
+export interface OwnBack extends BackSpot {
+  deckId?: string;
 }
 
 /** A counter before the first frame. */
@@ -148,7 +153,9 @@ export function addPlayFrame(
   const newest = state.playFrames[state.playFrames.length - 1];
   if (newest && timeMs >= newest.timeMs && timeMs - newest.timeMs < tuning.ownBacksWindowMs / tuning.ownBacksFrames) return state;
   const setAside = (card: CardObservation) => parseZone(card.zone)?.area === 'centre' && onSpot(card, completedPiles);
-  const backs = cards.filter((card) => card.kind === 'back' && card.confidence >= tuning.minConfidence && !setAside(card)).map(spotOf);
+  const backs = cards
+    .filter((card) => card.kind === 'back' && card.confidence >= tuning.minConfidence && !setAside(card))
+    .map((card): OwnBack => ({ ...spotOf(card), ...(card.backId ? { deckId: card.backId } : {}) }));
   const kept = newest && timeMs < newest.timeMs ? [] : state.playFrames.filter((frame) => frame.timeMs > timeMs - tuning.ownBacksWindowMs);
   return { ...state, playFrames: [...kept, { timeMs, backs }].slice(-tuning.ownBacksFrames) };
 }
@@ -173,10 +180,16 @@ export const SAME_BACK_OVERLAP = 0.3;
 
 /**
  * The backs one frame's cards show for the count: confident backs with a known design in the sort
- * area and not on one of the players' own piles (`ownBacks`). A face-down stack counts as the one
- * back the camera sees on top; spread cards each count; two outlines of one card count once.
+ * area and not on one of the players' own piles (`ownBacks`: a back lying where one of the same
+ * design, or of no known design, lay during play). A face-down stack counts as the one back the
+ * camera sees on top; spread cards each count; two outlines of one card count once.
+ *
+ * Why the design (session 56): on the 6-player gingham a pale face-down pile lay in the centre
+ * for the last seconds of play (set aside, unknown to the tracker as a completed pile), and the
+ * sort dealt one of p5's green backs onto that very place: a different card, never counted (p5
+ * 20 of 21). A player's stock shows its own design in play and at the sort alike.
  */
-export function countedBacks(cards: CardObservation[], minConfidence: number, ownBacks: readonly BackSpot[] = []): CountedBack[] {
+export function countedBacks(cards: CardObservation[], minConfidence: number, ownBacks: readonly OwnBack[] = []): CountedBack[] {
   // Two outlines of one card (centres within half its width, or overlapping; see SAME_BACK_OVERLAP) count once: the surer reading.
   const counted: CardObservation[] = [];
   const countedSpots: BackSpot[] = [];
@@ -186,7 +199,8 @@ export function countedBacks(cards: CardObservation[], minConfidence: number, ow
     return Math.max(shareInside(a, b), shareInside(b, a)) >= SAME_BACK_OVERLAP;
   };
   const sameCard = (card: CardObservation) => onSpot(card, countedSpots) || counted.some((other) => overlaps(card.corners, other.corners));
-  const backs = cards.filter((card) => card.kind === 'back' && card.backId && card.confidence >= minConfidence && isSortArea(card.zone) && !onSpot(card, ownBacks));
+  const ownPile = (card: CardObservation) => onSpot(card, ownBacks.filter((own) => own.deckId === undefined || own.deckId === card.backId));
+  const backs = cards.filter((card) => card.kind === 'back' && card.backId && card.confidence >= minConfidence && isSortArea(card.zone) && !ownPile(card));
   for (const card of backs.sort((a, b) => b.confidence - a.confidence)) {
     if (sameCard(card)) continue;
     counted.push(card);
@@ -196,7 +210,7 @@ export function countedBacks(cards: CardObservation[], minConfidence: number, ow
 }
 
 /** Backs per back design in one frame's cards (see countedBacks). */
-export function tallyBacks(cards: CardObservation[], minConfidence: number, ownBacks: readonly BackSpot[] = []): BackTally {
+export function tallyBacks(cards: CardObservation[], minConfidence: number, ownBacks: readonly OwnBack[] = []): BackTally {
   const tally: BackTally = {};
   for (const { deckId } of countedBacks(cards, minConfidence, ownBacks)) tally[deckId] = (tally[deckId] ?? 0) + 1;
   return tally;

@@ -201,6 +201,9 @@ describe('score-sort back count', () => {
     expect(state.ownBacks?.map((spot) => spot.centre)).toEqual([[100, 342], [800, 342], [100, 342], [100, 342]]);
     expect(backCountOf(state, 'deck-ann')).toBe(2);
     expect(backCountOf(state, 'deck-bob')).toBe(1);
+    // A card of another design dealt where a back lay during play is another card: it counts (session 56, a set-aside pile's place).
+    const onBobs = [...sort, back('deck-ann', 800)];
+    expect(backCountOf(addBackFrame(addBackFrame(state, 6_200, onBobs), 6_300, onBobs), 'deck-ann')).toBe(3);
     // Frozen at the first sort frame: play frames are no longer looked at.
     expect(addBackFrame(state, 6_200, sort).ownBacks).toBe(state.ownBacks);
     // Play frames older than the window mark nothing.
