@@ -245,16 +245,16 @@ export function addBackFrame(state: BackCountState, timeMs: number, cards: CardO
   const backs = countedBacks(cards, tuning.minConfidence, ownBacks);
   const newest = state.frames[state.frames.length - 1];
   const earlier = newest && timeMs < newest.timeMs ? [] : state.frames;
+  const olderWholeReads = earlier.filter((f) => f.wholeRead && f.timeMs > timeMs - tuning.wholeReadReachMs);
   const stillThere: BackSpot[] = [];
   if (wholeRead && lies) {
     const seen = backs.map((back) => back.spot);
-    const older = earlier.filter((f) => f.wholeRead && f.timeMs > timeMs - tuning.wholeReadReachMs).slice(-(tuning.keptWholeReads - 1));
-    for (const back of older.flatMap((f) => f.backs)) {
+    for (const back of olderWholeReads.slice(-(tuning.keptWholeReads - 1)).flatMap((f) => f.backs)) {
       if (!nearSpot(back.spot, seen) && !nearSpot(back.spot, stillThere) && lies(back.corners)) stillThere.push(back.spot);
     }
   }
   const frame = { timeMs, backs, ...(wholeRead ? { wholeRead: true as const } : {}), ...(stillThere.length > 0 ? { stillThere } : {}) };
-  const wholeReads = [...earlier, frame].filter((f) => f.wholeRead && f.timeMs > timeMs - tuning.wholeReadReachMs).slice(-tuning.keptWholeReads);
+  const wholeReads = (wholeRead ? [...olderWholeReads, frame] : olderWholeReads).slice(-tuning.keptWholeReads);
   const kept = earlier.filter((f) => f.timeMs > timeMs - tuning.windowMs || wholeReads.includes(f));
   const frames = [...kept, frame];
   // Over maxFrames, the oldest tracked frames go first.

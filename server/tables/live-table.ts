@@ -437,9 +437,11 @@ export class LiveTable {
     const thumb = this.sortThumb?.thumb ?? Promise.resolve(null);
     this.sortFrames = this.sortFrames.then(async () => {
       const now = await thumb;
-      const sorted = (card: CardObservation) => liesOnTable(card.corners, calibration.imageCorners) && !(now && background.unchanged(now, card.corners));
+      // Whether something lies at these corners where the table looked bare during play; unknown without a thumbnail.
+      const lies = now ? (corners: Quad) => !background.unchanged(now, corners) : undefined;
+      const sorted = (card: CardObservation) => liesOnTable(card.corners, calibration.imageCorners) && (lies?.(card.corners) ?? true);
       // Where a whole read missed a back older ones saw, the table not looking bare there keeps it (addBackFrame).
-      count(observations.cards.filter((card) => card.kind !== 'back' || sorted(card)), now ? (corners) => !background.unchanged(now, corners) : undefined);
+      count(observations.cards.filter((card) => card.kind !== 'back' || sorted(card)), lies);
     });
   }
 
