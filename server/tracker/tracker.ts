@@ -1600,8 +1600,10 @@ function updateTracks(state: TrackerState, cards: CardObservation[], now: number
   const seatPlayer = new Map(state.seats.map((seat) => [seat.seat, seat.playerId]));
   const alive = (state.tracks ?? []).filter((t) => now - t.lastMs <= config.trackGapMs);
   const byCode = new Map<string, CardObservation[]>();
+  // A card in flight crosses the ground between a seat's zones and the centre, in no zone: such a
+  // sighting carries a track on (it starts none).
   for (const card of cards) {
-    if (card.kind !== 'face' || !card.code || !parseZone(card.zone)) continue;
+    if (card.kind !== 'face' || !card.code) continue;
     byCode.set(card.code, [...(byCode.get(card.code) ?? []), card]);
   }
   let nextId = state.nextTrackId ?? 1;
@@ -1660,8 +1662,8 @@ function updateTracks(state: TrackerState, cards: CardObservation[], now: number
       Object.assign(track, { x: center[0], y: center[1], sizePx: size, lastMs: now, zone: card.zone });
     }
     for (const card of observed) {
-      if (usedCards.has(card)) continue;
-      const zone = parseZone(card.zone)!;
+      const zone = parseZone(card.zone);
+      if (usedCards.has(card) || !zone) continue;
       const { center, size } = places.get(card)!;
       alive.push({ id: nextId++, code: code as CardCode, x: center[0], y: center[1], sizePx: size, lastMs: now, origin: zone.area === 'seat' ? (seatPlayer.get(zone.seat) ?? null) : null, movingMs: null, stillFrames: 0, bornMs: now, zone: card.zone });
     }

@@ -131,6 +131,35 @@ describe('tracker: foundations', () => {
     const shown = run([...frames(0, 3, 100, () => [face('AH', 980, 100, 'seat-1/work')]), ...frames(300, 5, 100, () => [face('AH', CENTRE.x, CENTRE.y, 'centre')])]);
     expect(shown.events).toContainEqual(played('bob', 'AH', 'f1', true));
   });
+
+  it('follows a card across the ground between a seat and the centre, where no zone lies', () => {
+    // Ann's 2S flies from her work pile to the AS pile (about 1 px/ms at 30 fps); for a quarter of
+    // a second it crosses ground no zone covers. Meanwhile bob's 2S, lying in his seat, is hidden
+    // by his hand: his seat showed a 2S later than hers, so "the seat it left" names bob.
+    // Failed before: sightings in no zone were not followed, so the track from ann's seat broke
+    // off and the card was given to bob (6 players seed 4 on truth observations: 17 such plays).
+    const start = { x: ANN_NERTS.x, y: ANN_NERTS.y };
+    const speed = { x: (CENTRE.x - start.x) / 400, y: (CENTRE.y - start.y) / 400 };
+    const at = (t: number, zone?: string): CardObservation => {
+      const card = face('2S', start.x + speed.x * t, start.y + speed.y * t, zone ?? 'centre');
+      return zone === undefined ? { kind: card.kind, code: card.code, confidence: card.confidence, corners: card.corners } : card;
+    };
+    const bobsTwo = face('2S', 980, 200, 'seat-1/work');
+    const pile = face('AS', CENTRE.x, CENTRE.y, 'centre');
+    const step = 33;
+    const sequence = [
+      ...frames(0, 10, step, () => [pile, at(0, 'seat-0/work'), bobsTwo]),
+      // Picked up: still over her seat for a few frames.
+      ...frames(330, 4, step, (i) => [pile, at(i * step + step, 'seat-0/work'), bobsTwo]),
+      // Over ground no zone covers; bob's copy goes under his hand.
+      ...frames(462, 7, step, (i) => [pile, at(165 + i * step), ...(i < 2 ? [bobsTwo] : [])]),
+      // Over the centre, then lying on the pile.
+      ...frames(693, 3, step, (i) => [pile, at(396 + i * 2)]).map((f) => ({ ...f, cards: f.cards.slice(1) })),
+      ...frames(792, 30, step, () => [face('2S', CENTRE.x, CENTRE.y, 'centre')]),
+    ];
+    const { events } = run(sequence);
+    expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([played('ann', '2S', 'f1', false, 'track')]);
+  });
 });
 
 describe('tracker: disputes', () => {
