@@ -92,6 +92,14 @@ export interface TrackerConfig extends ReadingTuning, PileLookTuning {
   reachFocusMs: number;
   reachOutsideWeight: number;
   /**
+   * Whose arm a moving blob over a pile is, by where it reaches: the seats whose side of the
+   * table the blob stretches towards from the pile (see armSeats), rather than the seats whose
+   * zones it touches. A card carried from far across the table often moves only the hand and
+   * forearm near the pile, touching no seat zone or a neighbour's, and two arms over one pile
+   * merge into one blob.
+   */
+  reachByArm: boolean;
+  /**
    * A play nobody was seen holding goes to a seat whose Nerts pile showed a new top (its card
    * had left) at most this long before the play landed (or since), ms.
    */
@@ -271,6 +279,7 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   reachAfterMs: 200,
   reachFocusMs: 300,
   reachOutsideWeight: 0.5,
+  reachByArm: true,
   setAsideMs: 3000,
   setAsideUnseenMax: 2,
   emptyNertsMs: 600,
@@ -428,6 +437,12 @@ export interface CardTrack {
   zone?: string;
   /** Where it last came to rest (pixels), and when it landed there (its last moving sighting), ms. */
   rest?: { x: number; y: number; landedMs: number } | null;
+  /**
+   * Where and when it came into the neighbourhood it lies in now (within pileRadiusCards of a
+   * card's length of that first sighting), pixels and ms: a card slowing over a pile came there
+   * when the pile first showed it, a few frames before it came to rest.
+   */
+  arrival?: { x: number; y: number; atMs: number };
 }
 
 /** A play seen landing whose owner is decided a little later (see attributionDelayMs). */
@@ -463,6 +478,8 @@ interface PileCandidate {
 export interface TrackedSeat {
   seat: number;
   playerId: string;
+  /** The mean image position (px) of the cards seen in this seat's zones, over up to SEAT_HOME_FRAMES frames: where the player's side of the table lies. Replaced, never changed in place. */
+  home?: { x: number; y: number; frames: number };
   nertsSize: number;
   nertsTop: CardCode | null;
   /** Distinct tops the Nerts pile has shown (cards only ever leave it). */
@@ -911,6 +928,7 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
   state.frames += 1;
 
   rememberMotion(state, frame, now, config);
+  noteSeatHomes(state, frame);
   const sight = readFrame(state, frame, now, config);
   updateTracks(state, sight.usable, now, config);
   followNertsPiles(state, frame, sight, now, config, emit);
@@ -930,12 +948,68 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
 /** Keeps this frame's moving blobs that touched a seat (an arm reaching from a player's side), for motionKeepMs. */
 function rememberMotion(state: TrackerState, frame: FrameObservations, now: number, config: TrackerConfig): void {
   const kept = (state.motion ?? []).filter((m) => now - m.atMs <= config.motionKeepMs);
+  // With reachByArm a blob touching no seat zone is an arm too: where it reaches says whose.
   const blobs = (frame.motion ?? [])
-    .filter((blob) => blob.seats.length > 0)
+    .filter((blob) => blob.seats.length > 0 || config.reachByArm)
     .map((blob) => ({ seats: blob.seats, cells: blob.cells.flatMap(([x, y]) => [Math.round(x), Math.round(y)]), cellSize: blob.cellSize }));
   if (blobs.length > 0) kept.push({ atMs: now, blobs });
   state.motion = kept;
   if (frame.motion !== undefined) state.motionReported = true;
+}
+
+/** Frames a seat's home is averaged over (see TrackedSeat.home): it follows a camera nudged mid-hand within about 10 s. */
+const SEAT_HOME_FRAMES = 300;
+
+/** Moves each seat's home towards the mean position of this frame's cards in its zones. */
+function noteSeatHomes(state: TrackerState, frame: FrameObservations): void {
+  const sums = new Map<number, { x: number; y: number; count: number }>();
+  for (const card of frame.cards) {
+    const zone = parseZone(card.zone);
+    if (zone?.area !== 'seat') continue;
+    const [x, y] = quadCentre(card.corners);
+    const sum = sums.get(zone.seat) ?? { x: 0, y: 0, count: 0 };
+    sums.set(zone.seat, { x: sum.x + x, y: sum.y + y, count: sum.count + 1 });
+  }
+  for (const seat of state.seats) {
+    const sum = sums.get(seat.seat);
+    if (!sum) continue;
+    const frames = Math.min((seat.home?.frames ?? 0) + 1, SEAT_HOME_FRAMES);
+    const [x, y] = [sum.x / sum.count, sum.y / sum.count];
+    seat.home = seat.home ? { x: seat.home.x + (x - seat.home.x) / frames, y: seat.home.y + (y - seat.home.y) / frames, frames } : { x, y, frames };
+  }
+}
+
+/** A cell counts towards a seat's reach when it lies within this angle of the direction from the pile to the seat's home, radians. */
+const ARM_CONE_RAD = (30 * Math.PI) / 180;
+/** Seats reached at least this share as far as the farthest-reached one share the blob (two arms merged over a pile). */
+const ARM_SHARE = 0.6;
+
+/**
+ * The seats whose arm a blob over `point` is (see reachByArm): for each seat with a home, how far
+ * the blob's cells stretch from the point towards that home (cells within ARM_CONE_RAD of the
+ * direction); the seats reached at least ARM_SHARE as far as the farthest. Null when no seat is
+ * reached a cell's length, or fewer than two seats have a home (nothing to tell apart).
+ */
+function armSeats(state: TrackerState, blob: { cells: number[]; cellSize: number }, point: Point): number[] | null {
+  const homes = state.seats.filter((seat) => seat.home);
+  if (homes.length < 2) return null;
+  const cosCone = Math.cos(ARM_CONE_RAD);
+  const extents = homes.map((seat) => {
+    const [ux, uy] = [seat.home!.x - point[0], seat.home!.y - point[1]];
+    const norm = Math.hypot(ux, uy) || 1;
+    let extent = 0;
+    for (let i = 0; i < blob.cells.length; i += 2) {
+      const [vx, vy] = [blob.cells[i] - point[0], blob.cells[i + 1] - point[1]];
+      const length = Math.hypot(vx, vy);
+      if (length < blob.cellSize / 2) continue;
+      const along = (vx * ux + vy * uy) / norm;
+      if (along >= cosCone * length) extent = Math.max(extent, along);
+    }
+    return { seat: seat.seat, extent };
+  });
+  const farthest = Math.max(...extents.map((e) => e.extent));
+  if (farthest < blob.cellSize) return null;
+  return extents.filter((e) => e.extent >= ARM_SHARE * farthest).map((e) => e.seat);
 }
 
 /**
@@ -949,7 +1023,7 @@ function reachesAt(state: TrackerState, point: Point, slackPx: number, landMs: n
     const focused = atMs >= landMs - config.reachFocusMs && atMs <= landMs;
     return (focused ? 1 : config.reachOutsideWeight) / seats;
   };
-  const reaches = reachesBetween(state, point, slackPx, landMs - config.reachBeforeMs, landMs + config.reachAfterMs, weigh);
+  const reaches = reachesBetween(state, point, slackPx, landMs - config.reachBeforeMs, landMs + config.reachAfterMs, weigh, config.reachByArm);
   return new Map([...reaches].map(([playerId, reach]) => [playerId, reach.weight]));
 }
 
@@ -973,24 +1047,28 @@ function reachesBetween(
   fromMs: number,
   toMs: number,
   weigh: (atMs: number, seats: number) => number = () => 1,
+  byArm = false,
 ): Map<string, Reach> {
   const reaches = new Map<string, Reach>();
   for (const motion of state.motion ?? []) {
     if (motion.atMs < fromMs || motion.atMs > toMs) continue;
     // The blob with the cell nearest the point (within reach) is the hand there in this frame.
-    let nearest: { seats: number[]; distance: number } | null = null;
+    let nearest: { blob: MotionFrame['blobs'][number]; distance: number } | null = null;
     for (const blob of motion.blobs) {
       const half = blob.cellSize / 2 + slackPx;
       for (let i = 0; i < blob.cells.length; i += 2) {
         const [dx, dy] = [Math.abs(blob.cells[i] - point[0]), Math.abs(blob.cells[i + 1] - point[1])];
         if (dx > half || dy > half) continue;
         const distance = Math.hypot(dx, dy);
-        if (!nearest || distance < nearest.distance) nearest = { seats: blob.seats, distance };
+        if (!nearest || distance < nearest.distance) nearest = { blob, distance };
       }
     }
     if (!nearest) continue;
-    const weight = weigh(motion.atMs, nearest.seats.length);
-    for (const seat of nearest.seats) {
+    // Whose arm it is: where it reaches (reachByArm), else the seats whose zones it touches.
+    const seats = (byArm ? armSeats(state, nearest.blob, point) : null) ?? nearest.blob.seats;
+    if (seats.length === 0) continue;
+    const weight = weigh(motion.atMs, seats.length);
+    for (const seat of seats) {
       const playerId = state.seats.find((s) => s.seat === seat)?.playerId;
       if (!playerId) continue;
       const reach = reaches.get(playerId) ?? { frames: 0, firstMs: motion.atMs, weight: 0 };
@@ -1660,12 +1738,13 @@ function updateTracks(state: TrackerState, cards: CardObservation[], now: number
         if (track.stillFrames === 1) track.rest = { x: center[0], y: center[1], landedMs: touchdown() };
       }
       Object.assign(track, { x: center[0], y: center[1], sizePx: size, lastMs: now, zone: card.zone });
+      if (!track.arrival || Math.hypot(center[0] - track.arrival.x, center[1] - track.arrival.y) > config.pileRadiusCards * size) track.arrival = { x: center[0], y: center[1], atMs: now };
     }
     for (const card of observed) {
       const zone = parseZone(card.zone);
       if (usedCards.has(card) || !zone) continue;
       const { center, size } = places.get(card)!;
-      alive.push({ id: nextId++, code: code as CardCode, x: center[0], y: center[1], sizePx: size, lastMs: now, origin: zone.area === 'seat' ? (seatPlayer.get(zone.seat) ?? null) : null, movingMs: null, stillFrames: 0, bornMs: now, zone: card.zone });
+      alive.push({ id: nextId++, code: code as CardCode, x: center[0], y: center[1], sizePx: size, lastMs: now, origin: zone.area === 'seat' ? (seatPlayer.get(zone.seat) ?? null) : null, movingMs: null, stillFrames: 0, bornMs: now, zone: card.zone, arrival: { x: center[0], y: center[1], atMs: now } });
     }
   }
   state.tracks = alive;
@@ -1677,14 +1756,16 @@ function updateTracks(state: TrackerState, cards: CardObservation[], now: number
  * landed first: each came to rest there (even if carried away since, as a race's loser is), or was
  * last seen there before a hand or a racing copy on top hid it.
  */
-function landedTracks(state: TrackerState, pile: { center: Point; cardSizePx: number }, code: CardCode, sinceMs: number, now: number, config: TrackerConfig): Array<{ track: CardTrack; landedMs: number }> {
+function landedTracks(state: TrackerState, pile: { center: Point; cardSizePx: number }, code: CardCode, sinceMs: number, now: number, config: TrackerConfig): Array<{ track: CardTrack; landedMs: number; arrivedMs: number }> {
   const near = (x: number, y: number, size: number) => Math.hypot(x - pile.center[0], y - pile.center[1]) <= config.pileRadiusCards * Math.max(size, pile.cardSizePx);
-  const landed: Array<{ track: CardTrack; landedMs: number }> = [];
+  // When it came over the pile: its arrival there, when that lies over the pile (see CardTrack.arrival).
+  const arrivedBy = (track: CardTrack, landedMs: number) => (track.arrival && near(track.arrival.x, track.arrival.y, track.sizePx) ? Math.min(track.arrival.atMs, landedMs) : landedMs);
+  const landed: Array<{ track: CardTrack; landedMs: number; arrivedMs: number }> = [];
   for (const track of state.tracks ?? []) {
     if (track.code !== code || track.origin === null) continue;
     const rest = track.rest;
-    if (rest && rest.landedMs >= sinceMs && near(rest.x, rest.y, track.sizePx)) landed.push({ track, landedMs: rest.landedMs });
-    else if (track.lastMs < now && near(track.x, track.y, track.sizePx) && (track.movingMs ?? track.lastMs) >= sinceMs) landed.push({ track, landedMs: track.movingMs ?? track.lastMs });
+    if (rest && rest.landedMs >= sinceMs && near(rest.x, rest.y, track.sizePx)) landed.push({ track, landedMs: rest.landedMs, arrivedMs: arrivedBy(track, rest.landedMs) });
+    else if (track.lastMs < now && near(track.x, track.y, track.sizePx) && (track.movingMs ?? track.lastMs) >= sinceMs) landed.push({ track, landedMs: track.movingMs ?? track.lastMs, arrivedMs: arrivedBy(track, track.movingMs ?? track.lastMs) });
   }
   return landed.sort((a, b) => a.landedMs - b.landedMs);
 }
@@ -1761,7 +1842,7 @@ function queuePlay(state: TrackerState, pile: TrackedPile, code: CardCode, newPi
   const landed = pile.center ? landedTracks(state, pile, code, Math.min(landMs, now) - config.flightGapMs, now, config) : [];
   // A copy followed in that came to rest only after the pile already showed the card is a second
   // copy (a racer), not the card that landed: the first copy was not followed.
-  const first = landed.find(({ landedMs }) => landedMs <= Math.min(landMs, now) + config.firstLanderSlackMs);
+  const first = landed.find(({ arrivedMs }) => arrivedMs <= Math.min(landMs, now) + config.firstLanderSlackMs);
   const trackOwner = first?.track.origin ?? undefined;
   if (legal && pile.race) pile.race.landers = Object.fromEntries(landed.map(({ track, landedMs }) => [String(track.id), { origin: track.origin!, landedMs }]));
   state.pending.push({ foundationId: pile.id, code, newPile, landMs: Math.min(landMs, now), decideAtMs: now + config.attributionDelayMs, candidates, maybe, legal, ...(trackOwner ? { trackOwner } : {}), ...(unseen ? { unseen } : {}) });
@@ -1969,7 +2050,7 @@ function watchRace(
   // kept once the window closed (a copy may come home after the motion is forgotten).
   const reachers = () =>
     Object.fromEntries(
-      [...reachesBetween(state, pile.center, pile.cardSizePx * HAND_OVER_PILE_CARDS, race.landMs, race.landMs + config.raceReachWindowMs)].map(([playerId, { frames, firstMs }]) => [playerId, { frames, firstMs }]),
+      [...reachesBetween(state, pile.center, pile.cardSizePx * HAND_OVER_PILE_CARDS, race.landMs, race.landMs + config.raceReachWindowMs, undefined, config.reachByArm)].map(([playerId, { frames, firstMs }]) => [playerId, { frames, firstMs }]),
     );
   if (!race.reachers && now >= race.landMs + config.raceReachWindowMs) race.reachers = reachers();
   let winner = pile.cards.find((card) => card.code === race.code)?.player ?? '';
@@ -2087,7 +2168,7 @@ function ownerCameHome(
   if (race.ownerHomeFrames < config.raceHomeFrames) return null;
   if ((reachersAfterLanding()[owner]?.frames ?? 0) < config.raceReachFrames) return null;
   // The first racer's hand put the card down: it was over the pile by the landing.
-  const others = [...reachesBetween(state, pile.center, pile.cardSizePx * HAND_OVER_PILE_CARDS, race.landMs - config.disputeWindowMs, race.landMs)].filter(([playerId]) => playerId !== owner);
+  const others = [...reachesBetween(state, pile.center, pile.cardSizePx * HAND_OVER_PILE_CARDS, race.landMs - config.disputeWindowMs, race.landMs, undefined, config.reachByArm)].filter(([playerId]) => playerId !== owner);
   others.sort(([, a], [, b]) => a.firstMs - b.firstMs || b.frames - a.frames);
   return others[0]?.[0] ?? null;
 }

@@ -102,6 +102,18 @@ describe('tracker on simulated hands (ground-truth observations)', () => {
     for (const player of view.players) expect(player.centreCards, `${player.id} centre`).toBe(truth.centre[player.id]);
   });
 
+  it('30 fps, 5 players, seed 2, noisy: a card slowing over its pile is the first lander, though its rest was estimated after the pile showed it', async () => {
+    // Failed before: p2's 6C, followed from p2's Nerts pile, was last seen moving as the pile first
+    // showed it; a frame was dropped, and its touchdown estimated from the next frame fell 46 ms
+    // later, past firstLanderSlackMs: taken for a racer's copy, the card went to p4, whose seat
+    // had shown a 6C last. Now the copy counts from when it came over the pile (CardTrack.arrival).
+    const sim = await createSimTable({ players: 5, seed: 2, fps: 30, render: false, hands: 1 });
+    const [{ truth, centre }] = await refereeFromTruth(sim, { drop: 0.1, misread: 0.03 }, 2 * 7919);
+    const owners = (plays: Array<{ card: string; owner: string | null }>) => plays.filter((p) => p.card === '6C').map((p) => p.owner).sort();
+    const truthPlays = truth.plays.filter((p) => p.move.type === 'to-foundation').map((p) => ({ card: p.cards[0].code, owner: p.tableau }));
+    expect(owners(centre)).toEqual(owners(truthPlays));
+  });
+
   it('30 fps, 6 players, seed 2: a copy followed in after the pile already showed the card is the racer, not the owner; a copy that flew and came home raced', async () => {
     // Failed before: p5's 4D landed unfollowed (it vanished in the air under a hand); p2's copy,
     // followed from its seat, came to rest 80 ms later and went back. The play was credited to p2

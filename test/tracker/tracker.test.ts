@@ -287,6 +287,41 @@ describe('tracker: disputes', () => {
     expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([played('ann', '2S', 'f1', false, 'hand')]);
   });
 
+  describe('whose arm a moving blob is, by where it reaches (reachByArm)', () => {
+    // Each player's Nerts pile shows a card all along, so the tracker knows each side of the
+    // table. A 2S nobody was seen holding lands on the AS pile while one blob covers the pile.
+    const towards = (home: { x: number; y: number }, k: number): [number, number] => {
+      const length = Math.hypot(home.x - CENTRE.x, home.y - CENTRE.y);
+      return [CENTRE.x + ((home.x - CENTRE.x) / length) * k * 64, CENTRE.y + ((home.y - CENTRE.y) / length) * k * 64];
+    };
+    const sides = () => [face('9D', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts'), face('7H', BOB_NERTS.x, BOB_NERTS.y, 'seat-1/nerts')];
+    const landing = (arm: { seats: number[]; cells: Array<[number, number]>; cellSize: number }) => [
+      ...frames(0, 5, 100, () => [face('AS', CENTRE.x, CENTRE.y, 'centre'), ...sides()]).map((f) => ({ ...f, motion: [] })),
+      ...frames(500, 4, 100, () => [...sides()]).map((f) => ({ ...f, motion: [arm] })),
+      ...frames(900, 12, 100, () => [face('2S', CENTRE.x, CENTRE.y, 'centre'), ...sides()]).map((f) => ({ ...f, motion: [] })),
+    ];
+    const twos = (events: ReturnType<typeof run>['events']) => events.filter((e) => e.type === 'card-played' && e.card === '2S');
+
+    it('names the player whose side an arm touching no seat zone stretches towards', () => {
+      // Only bob's hand and forearm moved: cells from the pile towards his side, in no seat zone.
+      // Failed before: a blob touching no seat was dropped, and the card was a blind guess.
+      const arm = { seats: [], cells: [0, 1, 2, 3].map((k) => towards(BOB_NERTS, k)), cellSize: 64 };
+      expect(twos(run(landing(arm)).events)).toEqual([played('bob', '2S', 'f1', false, 'hand')]);
+    });
+
+    it('names the player an arm reaches back to, not a neighbour whose zone it touches by the pile', () => {
+      // One blob over the pile reaches four cells towards bob and one towards ann, whose zone its
+      // near end touches. Failed before: the card went to ann, the only seat the blob touched.
+      const arm = { seats: [0], cells: [towards(ANN_NERTS, 1), ...[0, 1, 2, 3, 4].map((k) => towards(BOB_NERTS, k))], cellSize: 64 };
+      expect(twos(run(landing(arm)).events)).toEqual([played('bob', '2S', 'f1', false, 'hand')]);
+    });
+
+    it('keeps the seats a blob touches when it reaches nowhere in particular', () => {
+      const blob = { seats: [0], cells: [[CENTRE.x, CENTRE.y] as [number, number]], cellSize: 64 };
+      expect(twos(run(landing(blob)).events)).toEqual([played('ann', '2S', 'f1', false, 'hand')]);
+    });
+  });
+
   describe('a seat that showed the card against the hand that put it down', () => {
     // Bob's seat showed a 2S (his, or another card misread as it), then it went from view; later
     // ann's hand comes down on the pile as a 2S lands. Nobody else was seen holding a 2S.
