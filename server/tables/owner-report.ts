@@ -1,0 +1,112 @@
+/**
+ * Who the tracker credited each centre card to over a recorded hand, against the truth: every
+ * card played to a foundation beside the player the tracker named and the cue that named them
+ * (`ownerBy`: track, left-seat, hand, …), with the truth's race when the card was raced for. For
+ * finding why the centre counts went wrong and which cue to work on (`npm run owners -- FILE`);
+ * pure apart from reading the recording.
+ */
+import type { CardCode } from '../game/cards';
+import type { OwnerEvidence } from '../protocol';
+import type { HandTruth } from '../sim/bots/engine';
+import { flushPending, initialTrackerState, markCalled, step, type TimedEvent, type TrackerState } from '../tracker/tracker';
+import { trackerConfigFor, type ObservedFrame, type RefereedTable } from './truth-referee';
+
+/** A truth play is matched to the tracker's play of its card landing at most this far from it, ms. */
+export const OWNER_MATCH_MS = 4000;
+
+/** One card the truth has played to a foundation; times are hand time (from the hand's first frame), ms. */
+export interface OwnerRow {
+  card: CardCode;
+  /** The player whose tableau the card came from. */
+  truthOwner: string;
+  landMs: number;
+  /** The player the tracker credited, and the cue that named them; null when it reported no such play. */
+  seenOwner: string | null;
+  cue: OwnerEvidence | 'unseen';
+  /** The truth's race for this card's slot, when there was one. */
+  race?: { winner: string | null; loser: string; marginMs: number | null };
+}
+
+/** One hand: every centre card, and per cue how often it named the right player. */
+export interface OwnerHand {
+  handIndex: number;
+  rows: OwnerRow[];
+  byCue: Record<string, { right: number; wrong: number }>;
+}
+
+type CardPlayed = Extract<TimedEvent['event'], { type: 'card-played' }>;
+
+/**
+ * Lines up the truth's centre plays with the tracker's, one to one: each truth play (in the order
+ * played) takes the tracker's play of the same card nearest in time, within OWNER_MATCH_MS. The
+ * tracker's plays for a race's second lander (`race`) are left out: the rules send them back.
+ */
+export function matchOwners(truth: HandTruth, played: ReadonlyArray<{ timeMs: number; event: CardPlayed }>): OwnerRow[] {
+  const candidates = played.filter(({ event }) => event.ownerBy !== 'race');
+  const used = new Set<number>();
+  return truth.plays
+    .filter((play) => play.move.type === 'to-foundation')
+    .map((play) => {
+      const card = play.cards[0].code;
+      let best = -1;
+      candidates.forEach(({ timeMs, event }, i) => {
+        if (used.has(i) || event.card !== card || Math.abs(timeMs - play.landMs) > OWNER_MATCH_MS) return;
+        if (best < 0 || Math.abs(timeMs - play.landMs) < Math.abs(candidates[best].timeMs - play.landMs)) best = i;
+      });
+      if (best >= 0) used.add(best);
+      const seen = best >= 0 ? candidates[best].event : null;
+      const race = truth.disputes.find((d) => d.code === card && d.winner?.playIndex === play.index);
+      return {
+        card,
+        truthOwner: play.tableau,
+        landMs: play.landMs,
+        seenOwner: seen?.player ?? null,
+        cue: seen ? (seen.ownerBy ?? 'guess') : 'unseen',
+        ...(race ? { race: { winner: race.winner?.player ?? null, loser: race.loser.player, marginMs: race.marginMs } } : {}),
+      };
+    });
+}
+
+/** Per cue, how often it named the right player (`unseen`: plays the tracker never reported). */
+export function tallyByCue(rows: readonly OwnerRow[]): Record<string, { right: number; wrong: number }> {
+  const tally: Record<string, { right: number; wrong: number }> = {};
+  for (const row of rows) {
+    const entry = (tally[row.cue] ??= { right: 0, wrong: 0 });
+    if (row.seenOwner === row.truthOwner) entry.right += 1;
+    else entry.wrong += 1;
+  }
+  return tally;
+}
+
+/** Replays the frames through the tracker (as truth-referee.ts does) and reports each hand's centre cards by owner. */
+export async function ownerReport(table: RefereedTable, frames: AsyncIterable<ObservedFrame> | Iterable<ObservedFrame>): Promise<OwnerHand[]> {
+  const config = trackerConfigFor(table);
+  const hands: OwnerHand[] = [];
+  let state: TrackerState = initialTrackerState(config);
+  let hand = -1;
+  let startMs = 0;
+  let played: Array<{ timeMs: number; event: CardPlayed }> = [];
+  const keep = (events: TimedEvent[]) => {
+    for (const { timeMs, event } of events) if (event.type === 'card-played') played.push({ timeMs: timeMs - startMs, event });
+  };
+  for await (const frame of frames) {
+    if (frame.handIndex !== hand) {
+      hand = frame.handIndex;
+      startMs = frame.timeMs;
+      state = initialTrackerState(config);
+      played = [];
+    }
+    if (frame.calledBy !== undefined) state = markCalled(state, frame.calledBy);
+    const result = step(state, { ...frame.observations, timestampMs: frame.timeMs }, config);
+    state = result.state;
+    keep(result.events);
+    if (frame.handTruth) {
+      const flushed = flushPending(state, config);
+      state = flushed.state;
+      keep(flushed.events);
+      const rows = matchOwners(frame.handTruth, played);
+      hands.push({ handIndex: frame.handIndex, rows, byCue: tallyByCue(rows) });
+    }
+  }
+  return hands;
+}
