@@ -1,7 +1,7 @@
 /**
  * npm run bench:referee -- --players N --hands K --seed S [--art DIR] [--camera top|oblique] [--use-back-count]
  *   [--tables T] [--fps F] [--workers W] [--width 1280 --height 720]
- *   [--observations truth [--drop 0.1] [--misread 0.03]] [--observations FILE[,FILE…]] [--frames N]
+ *   [--observations truth [--drop 0.1] [--misread 0.03] [--motion]] [--observations FILE[,FILE…]] [--frames N]
  *   [--record FILE]
  *
  * Peer help between the recognition workers is on (server default); NERTS_PEER_HELP=0 turns it off.
@@ -28,7 +28,9 @@
  *
  * `--observations truth` measures the tracker and rules alone: no rendering, no recogniser, no
  * server; observations come from the simulator's ground truth with seeded noise. Its numbers
- * are an upper bound for the full pipeline, labelled as such in the JSON line.
+ * are an upper bound for the full pipeline, labelled as such in the JSON line. `--motion` adds
+ * what moved (each moving hand and forearm as 64-px cells, server/tracker/sim-observations.ts
+ * sceneMotion), so the hand cues are measured too; without it the frames carry no motion.
  *
  * `--record FILE` writes what the server's tracker was given on the first table (every frame it
  * stepped on, the referee's calls, each hand's truth) as a recording (server/tables/recording.ts),
@@ -360,6 +362,7 @@ async function main(): Promise<void> {
       record: { type: 'string' },
       drop: { type: 'string' },
       misread: { type: 'string' },
+      motion: { type: 'boolean' },
     },
     strict: true,
   });
@@ -442,13 +445,13 @@ async function main(): Promise<void> {
     const started = performance.now();
     for (let t = 0; t < tables; t += 1) {
       const sim = await createSimTable({ players, seed: seed + t, fps, hands, render: false });
-      for (const hand of await refereeFromTruth(sim, { drop, misread }, seed * 7919 + t)) {
+      for (const hand of await refereeFromTruth(sim, { drop, misread, motion: values.motion === true }, seed * 7919 + t)) {
         const result = compare(t, hand.handIndex, hand.view, hand.truth, sim.variant.name, sim.variant.callGraceMs, hand.centre);
         results.push(result);
         log(describe(result));
       }
     }
-    console.log(JSON.stringify({ bench: 'referee', observations: 'truth (tracker + rules only, no recogniser)', drop, misread, players, hands, seed, tables, fps, ...accuracy(results), wallS: Math.round((performance.now() - started) / 100) / 10 }));
+    console.log(JSON.stringify({ bench: 'referee', observations: 'truth (tracker + rules only, no recogniser)', drop, misread, motion: values.motion === true, players, hands, seed, tables, fps, ...accuracy(results), wallS: Math.round((performance.now() - started) / 100) / 10 }));
     return;
   }
 

@@ -5,7 +5,7 @@
  * the sockets, so the tracker is measured apart from vision and in seconds
  * (tests, `bench:referee -- --observations truth|FILE`).
  */
-import type { SimTable } from '../sim/live';
+import type { SimFrame, SimTable } from '../sim/live';
 import type { HandTruth } from '../sim/bots/engine';
 import { presetCamera, type CameraPose } from '../sim/render/camera';
 import type { TableView } from '../protocol';
@@ -102,8 +102,10 @@ export async function refereeFromTruth(sim: SimTable, noise: Noise, noiseSeed: n
   const calibration = simCalibration(sim.layout, camera);
   const random = seededRandom(noiseSeed);
   async function* frames(): AsyncGenerator<ObservedFrame> {
+    let previous: SimFrame['scene'] | null = null;
     for await (const frame of sim) {
-      const observations = sceneObservations(frame.scene, camera, calibration, noise, random);
+      const observations = sceneObservations(frame.scene, camera, calibration, noise, random, previous);
+      previous = frame.scene;
       yield { handIndex: frame.handIndex, timeMs: frame.timeMs, observations, ...(frame.lastOfHand ? { handTruth: frame.handTruth } : {}) };
     }
   }

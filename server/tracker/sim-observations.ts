@@ -13,12 +13,15 @@ import type { Calibration } from '../protocol';
 import { cardCorners } from '../sim/layout';
 import { cameraFrame, projectPoint, type CameraPose } from '../sim/render/camera';
 import type { CardPose, TableScene } from '../sim/scene';
-import type { CardObservation, FrameObservations, Quad } from '../vision/types';
+import type { CardObservation, FrameObservations, MotionBlob, Quad } from '../vision/types';
+import type { HandPose } from '../sim/scene';
 
 /** Seeded noise levels: probabilities per visible card. */
 export interface Noise {
   drop: number;
   misread: number;
+  /** Report what moved (FrameObservations.motion, see sceneMotion), as a recogniser's change detector does; off: no motion at all. */
+  motion?: boolean;
 }
 
 /** A small seeded generator (mulberry32) so failing seeds can be replayed. */
@@ -57,8 +60,68 @@ function distanceToSegment(px: number, py: number, ax: number, ay: number, bx: n
   return Math.hypot(px - (ax + t * dx), py - (ay + t * dy));
 }
 
-/** Builds the observations of one scene. */
-export function sceneObservations(scene: TableScene, camera: CameraPose, calibration: Calibration, noise: Noise, random: () => number): FrameObservations {
+/** Side of a motion cell, image pixels: the recogniser's change-detection grid (server/vision/change.ts) is 64 px. */
+export const MOTION_CELL_PX = 64;
+/** A hand moved when it travelled more than this since the previous frame, mm; a hand held still changes no pixels. */
+const HAND_MOVED_MM = 3;
+/** Half an arm's width, mm, and the step its length and width are sampled at, mm. */
+const ARM_HALF_WIDTH_MM = 35;
+const ARM_STEP_MM = 15;
+
+/**
+ * What moved between two scenes, as the recogniser's change detector reports it: the 64-px cells
+ * under each hand and forearm that moved since `previous` (fingertips to where the forearm leaves
+ * the table), arms whose cells touch merged into one blob, each blob with the seats whose zones
+ * it touches. The real detector sees only the pixels that changed (often the hand and forearm
+ * alone); this one sees the whole arm, so it is kinder to the tracker.
+ */
+export function sceneMotion(scene: TableScene, previous: TableScene | null, camera: CameraPose, calibration: Calibration): MotionBlob[] {
+  const frame = cameraFrame(camera);
+  const moved = (hand: HandPose) => {
+    const before = previous?.hands.filter((h) => h.seat === hand.seat).sort((a, b) => Math.hypot(a.xMm - hand.xMm, a.yMm - hand.yMm) - Math.hypot(b.xMm - hand.xMm, b.yMm - hand.yMm))[0];
+    return !before || Math.hypot(before.xMm - hand.xMm, before.yMm - hand.yMm) > HAND_MOVED_MM;
+  };
+  const arms = scene.hands.filter(moved).map((hand) => {
+    const cells = new Set<string>();
+    const seats = new Set<number>();
+    const [dx, dy] = [hand.elbowXMm - hand.xMm, hand.elbowYMm - hand.yMm];
+    const length = Math.hypot(dx, dy) || 1;
+    const [nx, ny] = [-dy / length, dx / length];
+    for (let along = 0; along <= length; along += ARM_STEP_MM) {
+      for (let across = -ARM_HALF_WIDTH_MM; across <= ARM_HALF_WIDTH_MM; across += ARM_STEP_MM) {
+        const [x, y] = [hand.xMm + (dx / length) * along + nx * across, hand.yMm + (dy / length) * along + ny * across];
+        const point = projectPoint(frame, x, y, 0);
+        if (!point || point[0] < 0 || point[1] < 0 || point[0] >= camera.width || point[1] >= camera.height) continue;
+        cells.add(`${Math.floor(point[0] / MOTION_CELL_PX)},${Math.floor(point[1] / MOTION_CELL_PX)}`);
+        const seat = /^seat-(\d+)/.exec(zoneOf(calibration, x, y) ?? '');
+        if (seat) seats.add(Number(seat[1]));
+      }
+    }
+    return { cells, seats };
+  });
+  // Arms whose cells touch (8-neighbours) are one blob, as the detector groups changed cells.
+  const touching = (a: Set<string>, b: Set<string>) =>
+    [...a].some((key) => {
+      const [cx, cy] = key.split(',').map(Number);
+      for (let ox = -1; ox <= 1; ox++) for (let oy = -1; oy <= 1; oy++) if (b.has(`${cx + ox},${cy + oy}`)) return true;
+      return false;
+    });
+  const groups: Array<{ cells: Set<string>; seats: Set<number> }> = [];
+  for (const arm of arms.filter((a) => a.cells.size > 0)) {
+    const joined = groups.filter((group) => touching(group.cells, arm.cells));
+    const merged = { cells: new Set([...arm.cells, ...joined.flatMap((g) => [...g.cells])]), seats: new Set([...arm.seats, ...joined.flatMap((g) => [...g.seats])]) };
+    for (const group of joined) groups.splice(groups.indexOf(group), 1);
+    groups.push(merged);
+  }
+  return groups.map(({ cells, seats }) => ({
+    seats: [...seats].sort((a, b) => a - b),
+    cells: [...cells].map((key) => key.split(',').map((n) => Number(n) * MOTION_CELL_PX + MOTION_CELL_PX / 2) as [number, number]),
+    cellSize: MOTION_CELL_PX,
+  }));
+}
+
+/** Builds the observations of one scene (with `noise.motion`, also what moved since `previous`). */
+export function sceneObservations(scene: TableScene, camera: CameraPose, calibration: Calibration, noise: Noise, random: () => number, previous: TableScene | null = null): FrameObservations {
   const frame = cameraFrame(camera);
   const topOfPile = new Map<string, CardPose>();
   for (const card of scene.cards) {
@@ -89,5 +152,6 @@ export function sceneObservations(scene: TableScene, camera: CameraPose, calibra
     const code: CardCode = misread ? ALL_CARD_CODES[Math.floor(random() * 52)] : card.code;
     cards.push({ kind: 'face', code, confidence: misread ? confidence * 0.7 : confidence, corners: quad, ...(zone ? { zone } : {}) });
   }
-  return { timestampMs: scene.timeMs, width: camera.width, height: camera.height, cards };
+  const observations: FrameObservations = { timestampMs: scene.timeMs, width: camera.width, height: camera.height, cards };
+  return noise.motion ? { ...observations, motion: sceneMotion(scene, previous, camera, calibration) } : observations;
 }
