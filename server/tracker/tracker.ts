@@ -945,7 +945,7 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
   return { state, events };
 }
 
-/** Keeps this frame's moving blobs that touched a seat (an arm reaching from a player's side), for motionKeepMs. */
+/** Keeps this frame's moving blobs that touched a seat (an arm reaching from a player's side), with reachByArm every blob, for motionKeepMs. */
 function rememberMotion(state: TrackerState, frame: FrameObservations, now: number, config: TrackerConfig): void {
   const kept = (state.motion ?? []).filter((m) => now - m.atMs <= config.motionKeepMs);
   // With reachByArm a blob touching no seat zone is an arm too: where it reaches says whose.
