@@ -8,8 +8,7 @@
 import type { CardCode } from '../game/cards';
 import type { OwnerEvidence } from '../protocol';
 import type { HandTruth } from '../sim/bots/engine';
-import { flushPending, initialTrackerState, markCalled, step, type TimedEvent, type TrackerState } from '../tracker/tracker';
-import { trackerConfigFor, type ObservedFrame, type RefereedTable } from './truth-referee';
+import { refereeObservations, type ObservedFrame, type RefereedTable, type TruthRefereedHand } from './truth-referee';
 
 /** A truth play is matched to the tracker's play of its card landing at most this far from it, ms. */
 export const OWNER_MATCH_MS = 4000;
@@ -34,14 +33,12 @@ export interface OwnerHand {
   byCue: Record<string, { right: number; wrong: number }>;
 }
 
-type CardPlayed = Extract<TimedEvent['event'], { type: 'card-played' }>;
-
 /**
  * Lines up the truth's centre plays with the tracker's, one to one: each truth play (in the order
  * played) takes the tracker's play of the same card nearest in time, within OWNER_MATCH_MS. The
  * tracker's plays for a race's second lander (`race`) are left out: the rules send them back.
  */
-export function matchOwners(truth: HandTruth, played: ReadonlyArray<{ timeMs: number; event: CardPlayed }>): OwnerRow[] {
+export function matchOwners(truth: HandTruth, played: Readonly<TruthRefereedHand['played']>): OwnerRow[] {
   const candidates = played.filter(({ event }) => event.ownerBy !== 'race');
   const used = new Set<number>();
   return truth.plays
@@ -78,35 +75,10 @@ export function tallyByCue(rows: readonly OwnerRow[]): Record<string, { right: n
   return tally;
 }
 
-/** Replays the frames through the tracker (as truth-referee.ts does) and reports each hand's centre cards by owner. */
+/** Referees the frames as truth-referee.ts does and reports each hand's centre cards by owner. */
 export async function ownerReport(table: RefereedTable, frames: AsyncIterable<ObservedFrame> | Iterable<ObservedFrame>): Promise<OwnerHand[]> {
-  const config = trackerConfigFor(table);
-  const hands: OwnerHand[] = [];
-  let state: TrackerState = initialTrackerState(config);
-  let hand = -1;
-  let startMs = 0;
-  let played: Array<{ timeMs: number; event: CardPlayed }> = [];
-  const keep = (events: TimedEvent[]) => {
-    for (const { timeMs, event } of events) if (event.type === 'card-played') played.push({ timeMs: timeMs - startMs, event });
-  };
-  for await (const frame of frames) {
-    if (frame.handIndex !== hand) {
-      hand = frame.handIndex;
-      startMs = frame.timeMs;
-      state = initialTrackerState(config);
-      played = [];
-    }
-    if (frame.calledBy !== undefined) state = markCalled(state, frame.calledBy);
-    const result = step(state, { ...frame.observations, timestampMs: frame.timeMs }, config);
-    state = result.state;
-    keep(result.events);
-    if (frame.handTruth) {
-      const flushed = flushPending(state, config);
-      state = flushed.state;
-      keep(flushed.events);
-      const rows = matchOwners(frame.handTruth, played);
-      hands.push({ handIndex: frame.handIndex, rows, byCue: tallyByCue(rows) });
-    }
-  }
-  return hands;
+  return (await refereeObservations(table, frames)).map(({ handIndex, truth, played }) => {
+    const rows = matchOwners(truth, played);
+    return { handIndex, rows, byCue: tallyByCue(rows) };
+  });
 }

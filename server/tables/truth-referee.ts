@@ -22,6 +22,8 @@ export interface TruthRefereedHand {
   truth: HandTruth;
   /** The cards the rules hold in the centre at the end of the hand, with the owner each was given. */
   centre: Array<{ card: string; owner: string | null }>;
+  /** The plays the tracker reported this hand (race losers' included), times in hand time: ms since the hand's first frame. */
+  played: Array<{ timeMs: number; event: Extract<TimedEvent['event'], { type: 'card-played' }> }>;
 }
 
 /** One frame to referee: which hand, when, and what was seen; the last frame of a hand carries its truth. */
@@ -64,12 +66,19 @@ export async function refereeObservations(table: RefereedTable, frames: AsyncIte
   let rules: RulesState = initialRulesState();
   let seq = 0;
   let hand = -1;
+  let startMs = 0;
+  let played: TruthRefereedHand['played'] = [];
   const apply = (events: TimedEvent[]) => {
-    for (const { event, timeMs } of events) rules = applyRules(rules, event, timeMs, seq++, context).state;
+    for (const { event, timeMs } of events) {
+      if (event.type === 'card-played') played.push({ timeMs: timeMs - startMs, event });
+      rules = applyRules(rules, event, timeMs, seq++, context).state;
+    }
   };
   for await (const frame of frames) {
     if (frame.handIndex !== hand) {
       hand = frame.handIndex;
+      startMs = frame.timeMs;
+      played = [];
       tracker = initialTrackerState(config);
       apply([{ timeMs: frame.timeMs, event: { type: 'hand-started', hand: frame.handIndex + 1 } }]);
     }
@@ -87,7 +96,7 @@ export async function refereeObservations(table: RefereedTable, frames: AsyncIte
       apply(flushed.events);
       apply([{ timeMs: frame.timeMs + 1, event: { type: 'hand-ended' } }]);
       const centre = (rules.referee.hand?.plays ?? []).filter((play) => play.status === 'on-foundation').map((play) => ({ card: play.card, owner: play.owner }));
-      hands.push({ handIndex: frame.handIndex, view: toView(rules, context), truth: frame.handTruth, centre });
+      hands.push({ handIndex: frame.handIndex, view: toView(rules, context), truth: frame.handTruth, centre, played });
     }
   }
   return hands;

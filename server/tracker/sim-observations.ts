@@ -12,9 +12,8 @@ import { ALL_CARD_CODES, type CardCode } from '../game/cards';
 import type { Calibration } from '../protocol';
 import { cardCorners } from '../sim/layout';
 import { cameraFrame, projectPoint, type CameraPose } from '../sim/render/camera';
-import type { CardPose, TableScene } from '../sim/scene';
+import type { CardPose, HandPose, TableScene } from '../sim/scene';
 import type { CardObservation, FrameObservations, MotionBlob, Quad } from '../vision/types';
-import type { HandPose } from '../sim/scene';
 
 /** Seeded noise levels: probabilities per visible card. */
 export interface Noise {

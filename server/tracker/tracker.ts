@@ -928,7 +928,8 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
   state.frames += 1;
 
   rememberMotion(state, frame, now, config);
-  noteSeatHomes(state, frame);
+  // Where each seat's side lies matters only to telling arms by where they reach.
+  if (config.reachByArm) noteSeatHomes(state, frame);
   const sight = readFrame(state, frame, now, config);
   updateTracks(state, sight.usable, now, config);
   followNertsPiles(state, frame, sight, now, config, emit);

@@ -1,7 +1,16 @@
 /**
  * Builders for hand-made observation sequences: cards at image positions in named zones.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'vitest';
+import type { HandTruth } from '../../server/sim/bots/engine';
+import { createSimTable } from '../../server/sim/live';
+import { presetCamera } from '../../server/sim/render/camera';
+import { RecordingWriter } from '../../server/tables/recording';
+import { simCalibration } from '../../server/tables/sim-calibration';
+import { sceneObservations, seededRandom } from '../../server/tracker/sim-observations';
 import type { CardCode } from '../../server/game/cards';
 import type { OwnerEvidence } from '../../server/protocol';
 import type { CardObservation, FrameObservations, Quad } from '../../server/vision/types';
@@ -29,4 +38,29 @@ export function frames(startMs: number, count: number, stepMs: number, cardsAt: 
 export function played(player: string, card: CardCode, foundationId: string, newPile: boolean, ownerBy?: OwnerEvidence): unknown {
   const event = { type: 'card-played', player, card, foundationId, newPile };
   return ownerBy ? { ...event, ownerBy } : expect.objectContaining(event);
+}
+
+/**
+ * Records one 2-player hand (seed 3, 10 fps) of clean ground-truth observations to a fresh file
+ * under `prefix` (a temporary folder), as `record:observations` would; returns the file and the
+ * hand's truth.
+ */
+export async function recordCleanHand(prefix: string): Promise<{ file: string; truth: HandTruth }> {
+  const file = join(mkdtempSync(join(tmpdir(), prefix)), 'hand.jsonl');
+  const sim = await createSimTable({ players: 2, seed: 3, fps: 10, render: false, hands: 1 });
+  const camera = presetCamera('top', 1280, 720, sim.layout.table);
+  const calibration = simCalibration(sim.layout, camera);
+  const writer = new RecordingWriter(file, { seed: 3, players: sim.players, variant: sim.variant, calibration });
+  const random = seededRandom(2);
+  let truth: HandTruth | null = null;
+  for await (const frame of sim) {
+    writer.frame(frame.handIndex, frame.frameIndex, frame.timeMs, sceneObservations(frame.scene, camera, calibration, { drop: 0, misread: 0 }, random));
+    if (frame.lastOfHand) {
+      writer.truth(frame.handIndex, frame.handTruth);
+      truth = frame.handTruth;
+    }
+  }
+  await writer.close();
+  if (!truth) throw new Error('the simulated hand ended without its truth');
+  return { file, truth };
 }

@@ -8,12 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { HandTruth } from '../../server/sim/bots/engine';
-import { createSimTable } from '../../server/sim/live';
-import { presetCamera } from '../../server/sim/render/camera';
-import { openRecording, RecordingWriter } from '../../server/tables/recording';
+import { openRecording } from '../../server/tables/recording';
 import { matchOwners, ownerReport, tallyByCue } from '../../server/tables/owner-report';
-import { simCalibration } from '../../server/tables/sim-calibration';
-import { sceneObservations, seededRandom } from '../../server/tracker/sim-observations';
+import { recordCleanHand } from './observations';
 
 /** A truth play of `code` to a foundation from `tableau`'s tableau, landing at `landMs`. */
 function truthPlay(index: number, code: 'AS' | '2S' | '3S', tableau: string, landMs: number): HandTruth['plays'][number] {
@@ -37,24 +34,10 @@ describe('owner report', () => {
   });
 
   it("reports a recorded hand's centre cards by owner, and the command prints them", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'owner-report-')), 'hand.jsonl');
-    const sim = await createSimTable({ players: 2, seed: 3, fps: 10, render: false, hands: 1 });
-    const camera = presetCamera('top', 1280, 720, sim.layout.table);
-    const calibration = simCalibration(sim.layout, camera);
-    const writer = new RecordingWriter(file, { seed: 3, players: sim.players, variant: sim.variant, calibration });
-    const random = seededRandom(2);
-    let truth: HandTruth | null = null;
-    for await (const frame of sim) {
-      writer.frame(frame.handIndex, frame.frameIndex, frame.timeMs, sceneObservations(frame.scene, camera, calibration, { drop: 0, misread: 0 }, random));
-      if (frame.lastOfHand) {
-        writer.truth(frame.handIndex, frame.handTruth);
-        truth = frame.handTruth;
-      }
-    }
-    await writer.close();
+    const { file, truth } = await recordCleanHand('owner-report-');
     const { meta, frames } = await openRecording(file);
     const [hand] = await ownerReport(meta, frames);
-    const centrePlays = truth!.plays.filter((play) => play.move.type === 'to-foundation');
+    const centrePlays = truth.plays.filter((play) => play.move.type === 'to-foundation');
     expect(hand.rows).toHaveLength(centrePlays.length);
     expect(hand.rows.map((row) => row.card)).toEqual(centrePlays.map((play) => play.cards[0].code));
     // Clean observations of two players: every card is credited to the player who played it.
