@@ -11,7 +11,9 @@
  * image's labels and predictions (OUT/predictions.jsonl), and ends with one JSON line:
  * {"images","boxes","recall","precision","facePrecision","accuracy","rankAccuracy","msPerImage"}
  * (facePrecision: of the faces reported, the share matching a labelled card; label sets that box
- * no backs, as the rendered sets, count every back reported as unmatched in precision).
+ * no backs, as the real photos, count every back reported as unmatched in precision). A label
+ * may also be `back` (the rendered sets since session 58): found by any prediction, named right
+ * as a back; `accuracy` stays over the card codes.
  */
 import { existsSync, promises as fs, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -19,7 +21,7 @@ import { ALL_CARD_CODES, isCardCode, RANKS } from '../../server/game/cards';
 import { createRecognizer, DEFAULT_MODEL_DIR, type CardRecognizer, type RecognizerConfig } from '../../server/vision/index';
 import { Confusion, matchBoxes, parseLabelsCsv, predictedBox, predictionRecord, rankOfLabel, type PredictedBox } from '../lib/metrics';
 import { confusionSvg, mistakesSvg, writeOverlayPng, writeSvgAsPng } from '../lib/plots';
-import { writeRenderedEvalSet } from '../lib/rendered';
+import { LABEL_MIN_VISIBLE, writeRenderedEvalSet, type RenderedLabels } from '../lib/rendered';
 import { REPO_ROOT } from '../lib/shared-data';
 import { liveBackNaming } from '../lib/live-backs';
 import { backEnrolmentAccuracy, enrolledDeckAccuracy, heldOutDeckAccuracy, suiteSources } from '../lib/suite';
@@ -37,6 +39,8 @@ interface EvalArgs {
   frames: number;
   /** Share of rendered scenes seen by a whole-table webcam ('render' mode; undefined: the synth default). */
   webcamShare?: number;
+  /** Which cards a rendered set labels ('render' mode; see RenderedLabels). */
+  renderedLabels?: RenderedLabels;
   /** Scene seed and deck styles of a rendered set ('render' mode; default 4242 and the held-out decks). */
   seed?: number;
   decks?: string[];
@@ -84,6 +88,7 @@ function parseArgs(argv: string[]): EvalArgs {
   let mode: EvalArgs['mode'] = 'data';
   let frames: number | undefined;
   let webcamShare: number | undefined;
+  let renderedLabels: RenderedLabels | undefined;
   let seed: number | undefined;
   let decks: string[] | undefined;
   let indexModel: string | null | undefined;
@@ -118,6 +123,11 @@ function parseArgs(argv: string[]): EvalArgs {
       out = value;
     } else if (argv[i] === '--frames') frames = Number(value);
     else if (argv[i] === '--webcam-share') webcamShare = Number(value);
+    else if (argv[i] === '--labels') {
+      if (value === 'readable') renderedLabels = { kind: 'readable' };
+      else if (value === 'faces') renderedLabels = { kind: 'faces', minVisible: LABEL_MIN_VISIBLE };
+      else throw new Error('--labels needs readable or faces');
+    }
     else if (argv[i] === '--seed') seed = Number(value);
     else if (argv[i] === '--decks') decks = value.split(',').filter(Boolean);
     else if (argv[i] === '--data') data = value;
@@ -137,7 +147,7 @@ function parseArgs(argv: string[]): EvalArgs {
     else if (argv[i] === '--out') out = value;
     else if (argv[i] === '--limit') limit = Number(value);
     else if (argv[i] === '--help') {
-      console.log('npm run eval -- --data DIR [--model DIR] [--index-model DIR|none] [--locator-model DIR|none] [--live-models | --live-model DIR --live-index-model DIR] [--live-below PX] [--whole-card-weight W] [--face-override F] [--min-confidence C] [--out DIR] [--limit N]\n  or --suite (held-out deck + back enrolment) [--back-model DIR|none] [--back-middle K]\n  or --live-backs [--players 4] [--seeds 1,2] [--frames 200] [--back-model DIR|none] [--back-middle K] (backs named on the live simulated table; K: share of each enrolled back view kept for its middle, 1 = none)\n  or --make-rendered DIR [--frames 40] [--webcam-share S] [--seed 4242] [--decks kennard,letele] (rendered layout-b set, by default of held-out deck art only; S of the scenes seen by a whole-table webcam; another seed or training decks give a set to tune on)');
+      console.log('npm run eval -- --data DIR [--model DIR] [--index-model DIR|none] [--locator-model DIR|none] [--live-models | --live-model DIR --live-index-model DIR] [--live-below PX] [--whole-card-weight W] [--face-override F] [--min-confidence C] [--out DIR] [--limit N]\n  or --suite (held-out deck + back enrolment) [--back-model DIR|none] [--back-middle K]\n  or --live-backs [--players 4] [--seeds 1,2] [--frames 200] [--back-model DIR|none] [--back-middle K] (backs named on the live simulated table; K: share of each enrolled back view kept for its middle, 1 = none)\n  or --make-rendered DIR [--frames 40] [--webcam-share S] [--seed 4242] [--decks kennard,letele] [--labels readable|faces] (rendered layout-b set, by default of held-out deck art only; S of the scenes seen by a whole-table webcam; another seed or training decks give a set to tune on; readable: every card a person could read, cascade strips by their index and backs as `back`; faces: face-up cards at least 30 % visible, as before session 58)');
       process.exit(0);
     } else throw new Error(`unknown argument ${argv[i]} (try --help)`);
     i++;
@@ -146,7 +156,7 @@ function parseArgs(argv: string[]): EvalArgs {
     if (!out) throw new Error('--make-rendered needs a folder');
     if (webcamShare !== undefined && !(webcamShare >= 0 && webcamShare <= 1)) throw new Error('--webcam-share needs a number in 0..1');
     if (seed !== undefined && !Number.isInteger(seed)) throw new Error('--seed needs an integer');
-    return { mode, frames: frames ?? 40, webcamShare, seed, decks, data: '', model: path.resolve(model), out: path.resolve(out), limit };
+    return { mode, frames: frames ?? 40, webcamShare, renderedLabels, seed, decks, data: '', model: path.resolve(model), out: path.resolve(out), limit };
   }
   if (wholeCardWeight !== undefined && !(wholeCardWeight >= 0)) throw new Error('--whole-card-weight needs a number ≥ 0');
   if (minConfidence !== undefined && !(minConfidence >= 0 && minConfidence < 1)) throw new Error('--min-confidence needs a number in 0..1');
@@ -251,6 +261,9 @@ async function evalPhotos(recognizer: CardRecognizer, args: EvalArgs): Promise<E
   let matchedPredictions = 0;
   let faces = 0;
   const unmatched = { back: 0, face: 0 };
+  let backLabels = 0;
+  let backsFound = 0;
+  let backsRight = 0;
   let right = 0;
   let scoredRight = 0;
   let rankRight = 0;
@@ -294,6 +307,7 @@ async function evalPhotos(recognizer: CardRecognizer, args: EvalArgs): Promise<E
       drawnPhotos++;
     }
     boxes += entry.boxes.length;
+    backLabels += entry.boxes.filter((box) => box.label === 'back').length;
     predictions += preds.length;
     faces += preds.filter((p) => p.label !== 'back').length;
     found += match.size;
@@ -307,9 +321,14 @@ async function evalPhotos(recognizer: CardRecognizer, args: EvalArgs): Promise<E
         return;
       }
       const predicted = preds[p].label;
-      const predictedRank = rankOfLabel(predicted);
-      confusion.add(truth, codeLabels ? predicted : predictedRank ?? predicted);
+      const predictedRank = rankOfLabel(predicted) ?? predicted;
+      confusion.add(truth, codeLabels ? predicted : predictedRank);
+      // A card labelled `back` (the rendered sets') is named right as a back.
       if (predictedRank === truthRank) rankRight++;
+      if (box.label === 'back') {
+        backsFound++;
+        if (predicted === 'back') backsRight++;
+      }
       if (isCardCode(box.label)) {
         scoredRight++;
         if (predicted === box.label) right++;
@@ -322,6 +341,7 @@ async function evalPhotos(recognizer: CardRecognizer, args: EvalArgs): Promise<E
   printReport(confusion);
   if (mistakes.length) console.log(`mistakes (${mistakes.length}):\n  ${mistakes.slice(0, 40).join('\n  ')}`);
   console.log(`predictions matching no labelled card: ${unmatched.back} backs, ${unmatched.face} faces`);
+  if (backLabels > 0) console.log(`cards labelled back: ${backLabels}, found ${backsFound}, read as a back ${backsRight}; faces labelled: ${boxes - backLabels}, found ${found - backsFound}`);
   if (drawnPhotos) console.error(`[eval] ${drawnPhotos} photos with a card missed or reported where none is labelled drawn → ${path.join(args.out, 'mistakes')}`);
   await writeConfusion(confusion, args.out, `photos: ${path.basename(args.data)}`);
   console.error(`[eval] confusion matrix → ${path.join(args.out, 'confusion.png')}`);
@@ -361,7 +381,7 @@ function recognizerConfig(args: EvalArgs): RecognizerConfig {
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   if (args.mode === 'render') {
-    const written = await writeRenderedEvalSet(args.out, args.frames, args.seed ?? 4242, args.decks ?? ['kennard', 'letele'], 0.3, args.webcamShare);
+    const written = await writeRenderedEvalSet(args.out, args.frames, args.seed ?? 4242, args.decks ?? ['kennard', 'letele'], args.renderedLabels, args.webcamShare);
     console.log(JSON.stringify({ out: args.out, ...written }));
     return;
   }

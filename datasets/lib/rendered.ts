@@ -9,6 +9,7 @@ import { promises as fs, existsSync } from 'node:fs';
 import path from 'node:path';
 import { canonicalBack } from '../../server/sim/art/decks';
 import { synthSamples } from '../synth/generate';
+import type { CardTruth } from '../../server/sim/render/index';
 import { HELD_OUT_BACKS, SOURCE_HEIGHT, SOURCE_WIDTH, sharedBackDesigns, type SourceEntry } from './sources';
 import { cacheDir } from './shared-data';
 
@@ -103,21 +104,47 @@ export async function loadRenderedCrops(): Promise<{ entries: SourceEntry[]; pix
 }
 
 /**
- * Writes an evaluation folder in layout (b): rendered 1280x720 frames whose faces all come from
- * `styles` (default: the held-out ones), with labels.csv of face-up cards at least
- * `minVisible` visible (boxes around the visible card, clipped to the image). `presetCameraShare`:
- * the share of scenes seen by a whole-table webcam (see SynthOptions; 1 gives live-size cards only).
+ * Which cards of a rendered frame an evaluation set labels:
+ * - `readable` (the default since session 58): the cards a referee reads. Face-up cards at least
+ *   30 % visible, and in a work pile or waste those whose index corner shows (90 % of it: the
+ *   strips of cascades and fanned wastes, which the localiser must read), by their code;
+ *   face-down cards at least 30 % visible as `back`. The lower cards of a foundation pile are
+ *   left out however much of their corner peeks out: only its top card counts.
+ * - `faces`: face-up cards at least `minVisible` visible only (the sets up to session 57: they
+ *   leave out cascade strips and every back, so reading those counted against precision).
  */
-export async function writeRenderedEvalSet(outDir: string, frames: number, seed: number, styles: string[] = ['kennard'], minVisible = 0.3, presetCameraShare?: number): Promise<{ frames: number; labels: number }> {
+export type RenderedLabels = { kind: 'readable' } | { kind: 'faces'; minVisible: number };
+
+/** Share of a card that must show for it to be labelled whole (RenderedLabels). */
+export const LABEL_MIN_VISIBLE = 0.3;
+/** Share of a card's index corner that must show for a card under others to be labelled (RenderedLabels). */
+export const LABEL_MIN_INDEX_VISIBLE = 0.9;
+
+/** The label a rendered card gets in an evaluation set (a card code or `back`), or null when it is left out. Pure. */
+export function renderedLabel(truth: Pick<CardTruth, 'faceUp' | 'code' | 'visibleFraction' | 'indexVisibleFraction' | 'zone'>, rule: RenderedLabels = { kind: 'readable' }): string | null {
+  if (rule.kind === 'faces') return truth.faceUp && truth.visibleFraction >= rule.minVisible ? truth.code : null;
+  if (!truth.faceUp) return truth.visibleFraction >= LABEL_MIN_VISIBLE ? 'back' : null;
+  const fanned = truth.zone.kind === 'work' || truth.zone.kind === 'waste';
+  return truth.visibleFraction >= LABEL_MIN_VISIBLE || (fanned && truth.indexVisibleFraction >= LABEL_MIN_INDEX_VISIBLE) ? truth.code : null;
+}
+
+/**
+ * Writes an evaluation folder in layout (b): rendered 1280x720 frames whose faces all come from
+ * `styles` (default: the held-out ones), with labels.csv of the cards `labels` picks (boxes
+ * around the whole card, clipped to the image). `presetCameraShare`: the share of scenes seen by
+ * a whole-table webcam (see SynthOptions; 1 gives live-size cards only).
+ */
+export async function writeRenderedEvalSet(outDir: string, frames: number, seed: number, styles: string[] = ['kennard'], labels: RenderedLabels = { kind: 'readable' }, presetCameraShare?: number): Promise<{ frames: number; labels: number }> {
   await fs.mkdir(outDir, { recursive: true });
   const rows = ['filename,width,height,code,xmin,ymin,xmax,ymax'];
   for await (const sample of synthSamples({ seed, frames, decks: styles, framesPerSession: 2, presetCameraShare })) {
     const name = `render_${String(sample.index).padStart(4, '0')}.jpg`;
     await fs.writeFile(path.join(outDir, name), sample.jpeg);
     for (const label of sample.labels) {
-      if (!label.truth.faceUp || label.truth.visibleFraction < minVisible) continue;
+      const code = renderedLabel(label.truth, labels);
+      if (code === null) continue;
       const { x, y, w, h } = label.box;
-      rows.push(`${name},${sample.width},${sample.height},${label.truth.code},${Math.round(x)},${Math.round(y)},${Math.round(x + w)},${Math.round(y + h)}`);
+      rows.push(`${name},${sample.width},${sample.height},${code},${Math.round(x)},${Math.round(y)},${Math.round(x + w)},${Math.round(y + h)}`);
     }
   }
   await fs.writeFile(path.join(outDir, 'labels.csv'), `${rows.join('\n')}\n`);

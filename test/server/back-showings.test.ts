@@ -53,7 +53,7 @@ describe('ShownBacks', () => {
   it("collects each deck's views at the showings, cropped from the frame, the newest kept", async () => {
     const jpeg = await sharp({ create: { width: 320, height: 180, channels: 3, background: '#2060c0' } }).jpeg().toBuffer();
     const card = (deckId: string, faceUp: boolean, visibleFraction = 1): CardTruth => ({
-      id: `${deckId}-1`, code: 'AS', deckId, owner: deckId, backDesign: 'x', faceUp, visibleFraction, zone: { kind: 'stock', seat: 0 }, faceStyle: 'x',
+      id: `${deckId}-1`, code: 'AS', deckId, owner: deckId, backDesign: 'x', faceUp, visibleFraction, indexVisibleFraction: visibleFraction, zone: { kind: 'stock', seat: 0 }, faceStyle: 'x',
       corners: [[100, 40], [140, 40], [140, 96], [100, 96]],
     });
     // Ann's stock shows its back; Bob's only card is face up; Cyd's back is mostly covered.

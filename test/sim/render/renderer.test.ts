@@ -100,6 +100,28 @@ describe('visible fraction', () => {
     expect(underHand === undefined || underHand.visibleFraction < 0.6).toBe(true);
   });
 
+  it("measures the index corner: a cascade's strip shows it whole, a narrower sliver or a card on it hides it", async () => {
+    const renderer = await createRenderer(plainOptions('top'));
+    const alone = await renderer.render(scene([card('2H', 0, 0)]));
+    expect(alone.truth[0].indexVisibleFraction).toBe(1);
+    // Cascaded down: the 2H shows an 18 mm strip along its top edge, the top-left index in it.
+    const cascade = await renderer.render(scene([card('2H', 0, 0), card('3H', 0, 18, { zMm: 0.3 })]));
+    const strip = cascade.truth.find((t) => t.code === '2H')!;
+    expect(strip.visibleFraction).toBeLessThan(0.3);
+    expect(strip.indexVisibleFraction).toBeGreaterThan(0.95);
+    // Lying the other way up, the strip holds the bottom-right index: the same.
+    const turned = await renderer.render(scene([card('2H', 0, 0, { rotationRad: Math.PI }), card('3H', 0, 18, { zMm: 0.3 })]));
+    expect(turned.truth.find((t) => t.code === '2H')!.indexVisibleFraction).toBeGreaterThan(0.95);
+    // Fanned 5 mm to the right: the sliver along the left edge shows only part of the index.
+    const sliver = await renderer.render(scene([card('2H', 0, 0), card('3H', 5, 0, { zMm: 0.3 })]));
+    const part = sliver.truth.find((t) => t.code === '2H')!.indexVisibleFraction;
+    expect(part).toBeGreaterThan(0.2);
+    expect(part).toBeLessThan(0.8);
+    // A card squarely on top hides both corners.
+    const covered = await renderer.render(scene([card('2H', 0, 0), card('3H', 0, 2, { zMm: 0.3 })]));
+    expect(covered.truth.find((t) => t.code === '2H')?.indexVisibleFraction ?? 0).toBe(0);
+  });
+
   it('counts the image border: a card half outside the image is about half visible', async () => {
     const renderer = await createRenderer(plainOptions('top'));
     const probe = await renderer.render(scene([card('KD', 0, 0)]));
