@@ -43,7 +43,7 @@ import { planeSizer } from './card-size';
 import { cardOfSizeAbout, geometryQuad, LOCATOR_ALIGN, locatorScaleForCard, locatorScales, refineLocated, runLocator, SURE_DETECTION, sureCardsClaimedAmiss, typicalCardSize, unionOfLocated, newRivalGroup } from './locator';
 import { refineGeometry, REFINE_DEFAULTS, toGrey } from './refine';
 import { dealtGaps, gapShowsDesign, GAP_LOOK } from './dealt-gaps';
-import { stripHypotheses } from './strips';
+import { stripHypotheses, type StripCard } from './strips';
 import { loadInferenceModelFromDir, readModelMetadata } from './model-io';
 import { loadOpenCv, type OpenCv } from './opencv';
 import { pileReadAsNoCard, placesToProbe, PROBE_DEFAULTS, probeDue, probePile, probeSpanPolygon, rememberCentreCards, type LastProbe, type RememberedCard } from './probe';
@@ -460,6 +460,29 @@ export function agreeingFace(whole: Identity, corner: Identity | null | undefine
   if (whole.kind !== 'face' || corner?.kind !== 'face' || whole.code !== corner.code) return null;
   if (Math.min(whole.confidence, corner.confidence) < AGREEING_FLOOR) return null;
   return whole.confidence >= corner.confidence ? whole : corner;
+}
+
+/**
+ * Which strip hypotheses (lookForStrips) are rivals, of which the surest reading stands
+ * (keepSurestRivals): for each, the index of its group's first member. The candidate ends of one
+ * strip (one sure card's side) are rivals where their corners name one face; two ends whose
+ * corners name two faces are two cards of a fan, one under the other (each end one card's edge on
+ * the next), and both stand (rendered scenes' fanned wastes: a KC and a 7C under a 3D). Hypotheses
+ * off two sure cards lying mostly over each other are rivals whatever they read (one card between
+ * them, or a sure card outlined at the wrong size: IMG_2623's JD, and a KD read off its
+ * too-small outline). Pure.
+ */
+export function stripRivalGroups(hypotheses: ReadonlyArray<{ strip: StripCard; code: CardCode | undefined }>): number[] {
+  const group = hypotheses.map((_, k) => k);
+  const root = (k: number): number => (group[k] === k ? k : (group[k] = root(group[k])));
+  hypotheses.forEach(({ strip, code }, k) => {
+    for (let j = 0; j < k; j++) {
+      const other = hypotheses[j];
+      const oneStrip = other.strip.under === strip.under && other.strip.side === strip.side;
+      if (oneStrip ? other.code === code : outlinesRepeat(other.strip.corners, strip.corners)) group[root(k)] = root(j);
+    }
+  });
+  return hypotheses.map((_, k) => root(k));
 }
 
 /**
@@ -1727,21 +1750,12 @@ class TfjsRecognizer implements CardRecognizer {
     const quads = strips.map((strip) => strip.corners);
     const { reads } = await this.readQuads(image, quads);
     const kept = strips.flatMap((strip, k) => (namedByStripCorner(reads[k], sureCodes[strip.under], this.minConfidence) ? [{ strip, read: reads[k] }] : []));
-    // The candidate ends of one strip are rivals, and so are hypotheses off two sure cards lying
-    // mostly over each other (one card between them, or a sure card outlined at the wrong size):
-    // the surest reading stands (keepSurestRivals).
-    const group = kept.map((_, k) => k);
-    const root = (k: number): number => (group[k] === k ? k : (group[k] = root(group[k])));
-    kept.forEach(({ strip }, k) => {
-      for (let j = 0; j < k; j++) {
-        const other = kept[j].strip;
-        if ((other.under === strip.under && other.side === strip.side) || outlinesRepeat(other.corners, strip.corners)) group[root(k)] = root(j);
-      }
-    });
+    const cornerCode = (read: TrackedIdentity) => (read.fromIndex?.kind === 'face' ? read.fromIndex.code : undefined);
+    const groups = stripRivalGroups(kept.map(({ strip, read }) => ({ strip, code: cornerCode(read) })));
     const numbers = new Map<number, number>();
     return kept.map(({ strip, read }, k) => {
-      if (!numbers.has(root(k))) numbers.set(root(k), newRivalGroup());
-      return { card: { corners: strip.corners, source: 'strip' as const, support: 1, rivalGroup: numbers.get(root(k)) }, id: { ...read, readAtMs: timestampMs } };
+      if (!numbers.has(groups[k])) numbers.set(groups[k], newRivalGroup());
+      return { card: { corners: strip.corners, source: 'strip' as const, support: 1, rivalGroup: numbers.get(groups[k]) }, id: { ...read, readAtMs: timestampMs } };
     });
   }
 

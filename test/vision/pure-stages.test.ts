@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ALL_CARD_CODES, type CardCode } from '../../server/game/cards';
 import { classMeaning, classNames, FIRST_BACK_CLASS, OTHER_CLASS } from '../../server/vision/classes';
 import { decodeFrame } from '../../server/vision/decode';
-import { agreedBelowFloor, agreeingFace, namedByStripCorner, STRIP_AGREEING_FLOOR, countsAtFloor, surelyAnotherFace, coveredCards, dropUnsureOverSure, dueForRereading, showsBeside, onHiddenPart, sizeTieBreak, SIZE_TIE_BREAK, FAINT_REREAD_MS, keptByWholeRead, ONE_WAY_BELOW_PX, rememberedBack, turnPolicy, WHOLE_READ_KEEPS } from '../../server/vision/index';
+import { agreedBelowFloor, agreeingFace, namedByStripCorner, stripRivalGroups, STRIP_AGREEING_FLOOR, countsAtFloor, surelyAnotherFace, coveredCards, dropUnsureOverSure, dueForRereading, showsBeside, onHiddenPart, sizeTieBreak, SIZE_TIE_BREAK, FAINT_REREAD_MS, keptByWholeRead, ONE_WAY_BELOW_PX, rememberedBack, turnPolicy, WHOLE_READ_KEEPS } from '../../server/vision/index';
 import { BackLooks, backByLooks, backConfidence, EnrollmentStore, LOOK_RESCUE, mayBeBack, OTHER_RESCUE_UNCALIBRATED } from '../../server/vision/enrollment';
 import { backEvidence, BACK_EVIDENCE_FROM, decideFromIndex, decideIdentity, identityOutputs, readingRows, rejectIndexless, type Identity, type IndexReading } from '../../server/vision/identify';
 import { playArea, tablePlane, zoneAt } from '../../server/vision/rectify';
@@ -567,6 +567,18 @@ describe('coveredCards', () => {
     expect(namedByStripCorner(read(face('QC', 0.99), { kind: 'other', confidence: 0.9 }), '10D', 0.6)).toBe(false);
     expect(namedByStripCorner(read(face('10S', 0.69), face('10S', 0.28)), '9S', 0.6)).toBe(false);
     expect(namedByStripCorner(read(face('KS', 0.9), face('JS', STRIP_AGREEING_FLOOR + 0.1)), 'QD', 0.6)).toBe(false);
+  });
+  it('keeps two cards of a fan under one sure card where its strip\'s ends name two faces, one where they name one (stripRivalGroups)', () => {
+    // A sure card at x 100..163; its strip on the left ends at 17 and at 34 pixels.
+    const under = (shift: number, underIndex = 0, side = 3): { corners: Quad; under: number; side: number } => ({ corners: [[100 - shift, 0], [163 - shift, 0], [163 - shift, 88], [100 - shift, 88]], under: underIndex, side });
+    // A fanned waste: the two ends' corners name a 7C (the card just under) and a KC (under it).
+    expect(stripRivalGroups([{ strip: under(17), code: '7C' }, { strip: under(34), code: 'KC' }])).toEqual([0, 1]);
+    // Two guesses at one card's width: its corner names it both times, the surer stands.
+    expect(stripRivalGroups([{ strip: under(17), code: '7C' }, { strip: under(34), code: '7C' }])).toEqual([0, 0]);
+    // Off two sure cards, two hypotheses lying over each other: rivals whatever they read (IMG_2623's JD and a KD).
+    expect(stripRivalGroups([{ strip: under(17), code: 'JD' }, { strip: under(20, 1, 1), code: 'KD' }])).toEqual([0, 0]);
+    // Off two sure cards far apart: both stand.
+    expect(stripRivalGroups([{ strip: under(17), code: 'JD' }, { strip: under(300, 1, 1), code: 'KD' }])).toEqual([0, 1]);
   });
   it('leaves alone cards found whole, cards nothing covers, corners naming the card on top, and faint corners', () => {
     const top = card(20, 'single', face('KD', 0.95), null);
