@@ -12,6 +12,12 @@
  * `--strength S` (0 < S ≤ 1, default 1) scales the training batches' augmentation, for a last,
  * gentler fine-tune.
  *
+ * `--strip-share S` (index model; default 0) covers that share of the face corners as a cascade
+ * covers the card under it (coverAsCascade): the card above from a cut across the corner, its own
+ * index past its edge. Session 58's fine-tune: `--model index --init-from models/card-index
+ * --fresh --lr 0.0005 --epochs 4 --steps 100 --strip-share 0.3 --out DIR`, then
+ * `npm run average-models -- --from models/card-index --to DIR --alpha 0.3`.
+ *
  * `--model back` trains the back-look model (datasets/lib/back-embed.ts) into models/back-looks:
  * generated back designs, a contrastive loss, scored by enrolling unseen designs.
  *
@@ -57,6 +63,8 @@ interface TrainArgs {
   strength: number;
   /** The live-size variant of a classifier. */
   live: boolean;
+  /** Index model: share of face corners covered as a cascade's strip is (coverAsCascade). */
+  stripShare: number;
   /** A fresh live run starts from this full-size model (default the committed one; 'none': random). */
   initFrom?: string;
 }
@@ -73,7 +81,7 @@ export interface EpochRecord {
 }
 
 function parseArgs(argv: string[]): TrainArgs {
-  const args: TrainArgs = { model: 'identity', epochs: 14, steps: 100, batch: 64, lr: 0.002, fresh: false, plotOnly: false, seed: 7, warmRestart: false, strength: 1, live: false };
+  const args: TrainArgs = { model: 'identity', epochs: 14, steps: 100, batch: 64, lr: 0.002, fresh: false, plotOnly: false, seed: 7, warmRestart: false, strength: 1, live: false, stripShare: 0 };
   for (let i = 0; i < argv.length; i++) {
     const key = argv[i];
     const value = argv[i + 1];
@@ -101,6 +109,10 @@ function parseArgs(argv: string[]): TrainArgs {
     }
     else if (key === '--plot-only') args.plotOnly = true;
     else if (key === '--live') args.live = true;
+    else if (key === '--strip-share') {
+      args.stripShare = num();
+      if (!(args.stripShare >= 0 && args.stripShare <= 1)) throw new Error(`--strip-share is a share in 0..1, got ${args.stripShare}`);
+    }
     else if (key === '--init-from') {
       args.initFrom = value === 'none' ? value : path.resolve(value);
       i++;
@@ -109,7 +121,7 @@ function parseArgs(argv: string[]): TrainArgs {
       args.out = path.resolve(value);
       i++;
     } else if (key === '--help') {
-      console.log('npm run train -- [--model identity|index|locator|back] [--live] [--init-from DIR|none] [--epochs 14] [--steps 100 per epoch] [--batch 64] [--lr 0.002] [--seed 7] [--fresh | --warm-restart] [--strength 1] [--out models/card-identity] [--plot-only]');
+      console.log('npm run train -- [--model identity|index|locator|back] [--live] [--init-from DIR|none] [--epochs 14] [--steps 100 per epoch] [--batch 64] [--lr 0.002] [--seed 7] [--fresh | --warm-restart] [--strength 1] [--strip-share 0] [--out models/card-identity] [--plot-only]');
       process.exit(0);
     } else throw new Error(`unknown argument ${key} (try --help)`);
   }
@@ -128,11 +140,11 @@ async function plotHistory(history: EpochRecord[], task: Pick<TrainTask, 'name' 
 }
 
 /** The task to train; the classifiers' sources are loaded here (the locator has its own frames). */
-async function makeTask(name: TrainTask['name'], live: boolean): Promise<TrainTask> {
+async function makeTask(name: TrainTask['name'], live: boolean, stripShare = 0): Promise<TrainTask> {
   if (name === 'locator') return locatorTask();
   const set = await loadSources();
   if (name === 'back') return backTask(set);
-  return name === 'index' ? indexTask(set, live) : identityTask(set, live);
+  return name === 'index' ? indexTask(set, live, stripShare) : identityTask(set, live);
 }
 
 async function main(): Promise<void> {
@@ -147,7 +159,7 @@ async function main(): Promise<void> {
   }
   const backend = await initBackend();
   if (backend === 'cpu') console.error('[train] warning: cpu backend is ~140x slower than wasm');
-  const task = await makeTask(args.model, args.live);
+  const task = await makeTask(args.model, args.live, args.stripShare);
   const files = taskFiles(task.name, args.out, task.live);
   const outDir = files.outDir;
   console.error(`[train] ${task.name} model: ${task.pool.length} pooled training samples`);

@@ -197,7 +197,7 @@ export function identityTask(set: SourceSet, live = false): TrainTask {
 }
 
 /** The index-corner model: rank and suit heads over the card's corner (`live`: its live-size variant). */
-export function indexTask(set: SourceSet, live = false): TrainTask {
+export function indexTask(set: SourceSet, live = false, stripShare = 0): TrainTask {
   const { validIdx, heldoutIdx } = validAndHeldout(set);
   const faces = (indices: number[]) => indices.filter((i) => !NO_INDEX_GROUPS.includes(set.entries[i].group));
   const judge: Judge = {
@@ -218,7 +218,7 @@ export function indexTask(set: SourceSet, live = false): TrainTask {
     trainable: (model) => model,
     loss: ['categoricalCrossentropy', 'categoricalCrossentropy'],
     batch(indices, rng, strength = 1) {
-      const { x, ranks, suits } = makeIndexBatch(set, indices, rng, strength);
+      const { x, ranks, suits } = makeIndexBatch(set, indices, rng, strength, undefined, stripShare);
       return {
         xs: tf.tensor4d(x, [indices.length, INDEX_HEIGHT, INDEX_WIDTH, 3]),
         ys: [labelBatch(ranks, INDEX_RANK_CLASSES, 0.05), labelBatch(suits, INDEX_SUIT_CLASSES, 0.05)],

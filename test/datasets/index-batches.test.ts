@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { INDEX_HEIGHT, INDEX_WIDTH, NO_RANK, NO_SUIT } from '../../server/vision/classes';
-import { indexLabels, makeIndexBatch } from '../../datasets/lib/index-batches';
+import { coverAsCascade, indexLabels, makeIndexBatch } from '../../datasets/lib/index-batches';
 import { makeRng } from '../../datasets/lib/rng';
 import { SOURCE_HEIGHT, SOURCE_WIDTH, type SourceSet } from '../../datasets/lib/sources';
 
@@ -41,5 +41,35 @@ describe('index batches', () => {
     const none = ranks.filter((r) => r === NO_RANK).length;
     expect(none).toBeGreaterThan(60);
     expect(none).toBeLessThan(140);
+  });
+});
+
+describe('coverAsCascade (index corners of cards under a cascade)', () => {
+  it('lays the card above over the crop from a cut below or beside the index, its own corner past its edge', () => {
+    const size = INDEX_WIDTH * INDEX_HEIGHT * 3;
+    const seen = (down: boolean) => {
+      const x = new Float32Array(size).fill(1);
+      const over = new Float32Array(size);
+      for (let i = 0; i < size; i++) over[i] = (i % 97) / 97; // a pattern to find again
+      // rng: the first draw picks the direction, the next the cut, then the edge and the shadow.
+      const draws = [down ? 0.1 : 0.9, 0.5, 0.5, 0.5];
+      coverAsCascade(x, 0, over, () => draws.shift() ?? 0.5);
+      return { x, over };
+    };
+    const px = (a: Float32Array, x: number, y: number) => a[(y * INDEX_WIDTH + x) * 3];
+    {
+      const { x, over } = seen(true);
+      const cut = Math.round((0.66 + 0.5 * (0.95 - 0.66)) * INDEX_HEIGHT);
+      expect(px(x, 5, 3)).toBe(1); // the strip's own index untouched
+      expect(px(x, 5, cut)).toBeLessThan(1); // the edge line
+      expect(px(x, 5, cut - 1)).toBeLessThan(1); // its shadow
+      expect(px(x, 7, cut + 3)).toBeCloseTo(px(over, 7, 3), 6); // the card above's own corner
+    }
+    {
+      const { x, over } = seen(false);
+      const cut = Math.round((0.55 + 0.5 * (0.95 - 0.55)) * INDEX_WIDTH);
+      expect(px(x, 3, 20)).toBe(1);
+      expect(px(x, cut + 2, 9)).toBeCloseTo(px(over, 2, 9), 6);
+    }
   });
 });

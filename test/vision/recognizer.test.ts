@@ -514,8 +514,11 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
     const sort = await sortOf(3, 2, 'deck-p3');
     expect(sort.sorted.length).toBe(29);
     const [wider, edgeOnly] = [await sortedBacksFound(sort), await sortedBacksFound(sort, { backWiderLook: 1 })];
-    expect(wider).toBeGreaterThanOrEqual(27); // 28 measured
-    expect(wider).toBeGreaterThan(edgeOnly); // 24 measured
+    expect(wider).toBeGreaterThanOrEqual(27); // 28 measured; 29 since session 58's index model
+    // Session 58's index model (trained on cascade strips too) no longer reads these backs' edge
+    // as a 2D: read at their outline alone 29 are found as well (24 with the session-33 model),
+    // so the wider look adds nothing on this frame; it must not cost any.
+    expect(wider).toBeGreaterThanOrEqual(edgeOnly);
     await expect(createRecognizer({ log: () => {}, backWiderLook: 0.9 })).rejects.toThrow(/backWiderLook/);
   });
 
