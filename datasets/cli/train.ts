@@ -140,7 +140,7 @@ async function plotHistory(history: EpochRecord[], task: Pick<TrainTask, 'name' 
 }
 
 /** The task to train; the classifiers' sources are loaded here (the locator has its own frames). */
-async function makeTask(name: TrainTask['name'], live: boolean, stripShare = 0): Promise<TrainTask> {
+async function makeTask(name: TrainTask['name'], live: boolean, stripShare: number): Promise<TrainTask> {
   if (name === 'locator') return locatorTask();
   const set = await loadSources();
   if (name === 'back') return backTask(set);

@@ -44,8 +44,7 @@ export function makeIndexBatch(
   indices: readonly number[],
   rng: Rng,
   strength: number,
-  interiorShare = 0.12,
-  stripShare = 0,
+  { interiorShare = 0.12, stripShare = 0 }: { interiorShare?: number; stripShare?: number } = {},
 ): { x: Float32Array; ranks: number[]; suits: number[] } {
   const size = INDEX_WIDTH * INDEX_HEIGHT * 3;
   const x = new Float32Array(indices.length * size);

@@ -201,7 +201,7 @@ export function indexTask(set: SourceSet, live = false, stripShare = 0): TrainTa
   const { validIdx, heldoutIdx } = validAndHeldout(set);
   const faces = (indices: number[]) => indices.filter((i) => !NO_INDEX_GROUPS.includes(set.entries[i].group));
   const judge: Judge = {
-    input: (chunk, rng, strength) => ({ x: makeIndexBatch(set, chunk, rng, strength, 0).x, shape: [chunk.length, INDEX_HEIGHT, INDEX_WIDTH, 3] }),
+    input: (chunk, rng, strength) => ({ x: makeIndexBatch(set, chunk, rng, strength, { interiorShare: 0 }).x, shape: [chunk.length, INDEX_HEIGHT, INDEX_WIDTH, 3] }),
     right: (index, [ranks, suits], k) => {
       const truth = indexLabels(set.entries[index].label);
       return ranks[k] === truth.rank && suits[k] === truth.suit;
@@ -218,7 +218,7 @@ export function indexTask(set: SourceSet, live = false, stripShare = 0): TrainTa
     trainable: (model) => model,
     loss: ['categoricalCrossentropy', 'categoricalCrossentropy'],
     batch(indices, rng, strength = 1) {
-      const { x, ranks, suits } = makeIndexBatch(set, indices, rng, strength, undefined, stripShare);
+      const { x, ranks, suits } = makeIndexBatch(set, indices, rng, strength, { stripShare });
       return {
         xs: tf.tensor4d(x, [indices.length, INDEX_HEIGHT, INDEX_WIDTH, 3]),
         ys: [labelBatch(ranks, INDEX_RANK_CLASSES, 0.05), labelBatch(suits, INDEX_SUIT_CLASSES, 0.05)],

@@ -14,6 +14,7 @@ import { cardCorners } from '../sim/layout';
 import { cameraFrame, projectPoint, type CameraPose } from '../sim/render/camera';
 import type { CardPose, HandPose, TableScene } from '../sim/scene';
 import type { CardObservation, FrameObservations, MotionBlob, Quad } from '../vision/types';
+import { parseZone } from './tracker';
 
 /** Seeded noise levels: probabilities per visible card. */
 export interface Noise {
@@ -92,8 +93,8 @@ export function sceneMotion(scene: TableScene, previous: TableScene | null, came
         const point = projectPoint(frame, x, y, 0);
         if (!point || point[0] < 0 || point[1] < 0 || point[0] >= camera.width || point[1] >= camera.height) continue;
         cells.add(`${Math.floor(point[0] / MOTION_CELL_PX)},${Math.floor(point[1] / MOTION_CELL_PX)}`);
-        const seat = /^seat-(\d+)/.exec(zoneOf(calibration, x, y) ?? '');
-        if (seat) seats.add(Number(seat[1]));
+        const zone = parseZone(zoneOf(calibration, x, y));
+        if (zone?.area === 'seat') seats.add(zone.seat);
       }
     }
     return { cells, seats };

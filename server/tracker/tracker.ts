@@ -1024,7 +1024,7 @@ function reachesAt(state: TrackerState, point: Point, slackPx: number, landMs: n
     const focused = atMs >= landMs - config.reachFocusMs && atMs <= landMs;
     return (focused ? 1 : config.reachOutsideWeight) / seats;
   };
-  const reaches = reachesBetween(state, point, slackPx, landMs - config.reachBeforeMs, landMs + config.reachAfterMs, weigh, config.reachByArm);
+  const reaches = reachesBetween(state, point, slackPx, landMs - config.reachBeforeMs, landMs + config.reachAfterMs, config.reachByArm, weigh);
   return new Map([...reaches].map(([playerId, reach]) => [playerId, reach.weight]));
 }
 
@@ -1039,7 +1039,8 @@ interface Reach {
 /**
  * Per player, the frames from `fromMs` to `toMs` in which their hand covered `point` (see
  * reachesAt), the first of them, and those frames' total weight by `weigh` (of the frame's time
- * and how many seats the blob touched; 1 each by default).
+ * and how many seats the arm is; 1 each by default). `byArm`: whose arm by where it reaches
+ * (TrackerConfig.reachByArm).
  */
 function reachesBetween(
   state: TrackerState,
@@ -1047,8 +1048,8 @@ function reachesBetween(
   slackPx: number,
   fromMs: number,
   toMs: number,
+  byArm: boolean,
   weigh: (atMs: number, seats: number) => number = () => 1,
-  byArm = false,
 ): Map<string, Reach> {
   const reaches = new Map<string, Reach>();
   for (const motion of state.motion ?? []) {
@@ -1765,8 +1766,10 @@ function landedTracks(state: TrackerState, pile: { center: Point; cardSizePx: nu
   for (const track of state.tracks ?? []) {
     if (track.code !== code || track.origin === null) continue;
     const rest = track.rest;
-    if (rest && rest.landedMs >= sinceMs && near(rest.x, rest.y, track.sizePx)) landed.push({ track, landedMs: rest.landedMs, arrivedMs: arrivedBy(track, rest.landedMs) });
-    else if (track.lastMs < now && near(track.x, track.y, track.sizePx) && (track.movingMs ?? track.lastMs) >= sinceMs) landed.push({ track, landedMs: track.movingMs ?? track.lastMs, arrivedMs: arrivedBy(track, track.movingMs ?? track.lastMs) });
+    let landedMs: number | undefined;
+    if (rest && rest.landedMs >= sinceMs && near(rest.x, rest.y, track.sizePx)) landedMs = rest.landedMs;
+    else if (track.lastMs < now && near(track.x, track.y, track.sizePx) && (track.movingMs ?? track.lastMs) >= sinceMs) landedMs = track.movingMs ?? track.lastMs;
+    if (landedMs !== undefined) landed.push({ track, landedMs, arrivedMs: arrivedBy(track, landedMs) });
   }
   return landed.sort((a, b) => a.landedMs - b.landedMs);
 }
@@ -2051,7 +2054,7 @@ function watchRace(
   // kept once the window closed (a copy may come home after the motion is forgotten).
   const reachers = () =>
     Object.fromEntries(
-      [...reachesBetween(state, pile.center, pile.cardSizePx * HAND_OVER_PILE_CARDS, race.landMs, race.landMs + config.raceReachWindowMs, undefined, config.reachByArm)].map(([playerId, { frames, firstMs }]) => [playerId, { frames, firstMs }]),
+      [...reachesBetween(state, pile.center, pile.cardSizePx * HAND_OVER_PILE_CARDS, race.landMs, race.landMs + config.raceReachWindowMs, config.reachByArm)].map(([playerId, { frames, firstMs }]) => [playerId, { frames, firstMs }]),
     );
   if (!race.reachers && now >= race.landMs + config.raceReachWindowMs) race.reachers = reachers();
   let winner = pile.cards.find((card) => card.code === race.code)?.player ?? '';
@@ -2169,7 +2172,7 @@ function ownerCameHome(
   if (race.ownerHomeFrames < config.raceHomeFrames) return null;
   if ((reachersAfterLanding()[owner]?.frames ?? 0) < config.raceReachFrames) return null;
   // The first racer's hand put the card down: it was over the pile by the landing.
-  const others = [...reachesBetween(state, pile.center, pile.cardSizePx * HAND_OVER_PILE_CARDS, race.landMs - config.disputeWindowMs, race.landMs, undefined, config.reachByArm)].filter(([playerId]) => playerId !== owner);
+  const others = [...reachesBetween(state, pile.center, pile.cardSizePx * HAND_OVER_PILE_CARDS, race.landMs - config.disputeWindowMs, race.landMs, config.reachByArm)].filter(([playerId]) => playerId !== owner);
   others.sort(([, a], [, b]) => a.firstMs - b.firstMs || b.frames - a.frames);
   return others[0]?.[0] ?? null;
 }

@@ -464,13 +464,13 @@ export function agreeingFace(whole: Identity, corner: Identity | null | undefine
 
 /**
  * Which strip hypotheses (lookForStrips) are rivals, of which the surest reading stands
- * (keepSurestRivals): for each, the index of its group's first member. The candidate ends of one
- * strip (one sure card's side) are rivals where their corners name one face; two ends whose
- * corners name two faces are two cards of a fan, one under the other (each end one card's edge on
- * the next), and both stand (rendered scenes' fanned wastes: a KC and a 7C under a 3D). Hypotheses
- * off two sure cards lying mostly over each other are rivals whatever they read (one card between
- * them, or a sure card outlined at the wrong size: IMG_2623's JD, and a KD read off its
- * too-small outline). Pure.
+ * (keepSurestRivals): for each, a group number (the index of one member), the same for rivals.
+ * The candidate ends of one strip (one sure card's side) are rivals where their corners name one
+ * face; two ends whose corners name two faces are two cards of a fan, one under the other (each
+ * end one card's edge on the next), and both stand (rendered scenes' fanned wastes: a KC and a 7C
+ * under a 3D). Hypotheses off two sure cards lying mostly over each other are rivals whatever they
+ * read (one card between them, or a sure card outlined at the wrong size: IMG_2623's JD, and a KD
+ * read off its too-small outline). Pure.
  */
 export function stripRivalGroups(hypotheses: ReadonlyArray<{ strip: StripCard; code: CardCode | undefined }>): number[] {
   const group = hypotheses.map((_, k) => k);

@@ -37,7 +37,7 @@ describe('index batches', () => {
     expect(mean).toBeLessThan(0.6);
   });
   it('turns some faces into interior "no index" examples when augmenting', () => {
-    const { ranks } = makeIndexBatch(tinySet(), new Array(200).fill(0), makeRng(2), 1, 0.5);
+    const { ranks } = makeIndexBatch(tinySet(), new Array(200).fill(0), makeRng(2), 1, { interiorShare: 0.5 });
     const none = ranks.filter((r) => r === NO_RANK).length;
     expect(none).toBeGreaterThan(60);
     expect(none).toBeLessThan(140);
