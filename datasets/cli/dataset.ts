@@ -9,10 +9,11 @@
  * in parallel: `--shard K` renders only shard K) and 60 validation frames of held-out deck art
  * under .cache/vision/locator/. Shards already there are kept.
  *
- * `npm run dataset -- --rendered-crops [--frames 120] [--seed 1] [--webcam-share 0.25] [--append] [--kinds face|back|face,back]`
+ * `npm run dataset -- --rendered-crops [--frames 120] [--seed 1] [--webcam-share 0.25] [--append] [--kinds face,back,strip]`
  * Renders training scenes (held-out deck styles left out) and caches their face crops (and with
- * `--kinds`, backs of the training back designs) in .cache/vision/rendered.*, which
- * `npm run train` mixes into both card models. `--webcam-share` is the share of scenes seen by a
+ * `--kinds`, backs of the training back designs, and `strip`: the cards of cascades and fans whose
+ * index corner shows) in .cache/vision/rendered.*, which `npm run train` mixes into both card
+ * models (strips into the index model only). `--webcam-share` is the share of scenes seen by a
  * whole-table webcam (cards about 36x50 pixels, as live); `--append` adds to the crops already cached.
  *
  * `npm run dataset -- --gpu-pack DIR`
@@ -33,7 +34,7 @@ import path from 'node:path';
 import { buildLocatorShard, loadLocatorFrames } from '../lib/locator-data';
 import { TRAIN_QUALITY, writeLocatorPack } from '../lib/locator-pack';
 import { writeGpuPack } from '../lib/gpu-pack';
-import { buildRenderedCrops } from '../lib/rendered';
+import { buildRenderedCrops, type RenderedCropKind } from '../lib/rendered';
 import { loadSources } from '../lib/sources';
 import { cacheDir } from '../lib/shared-data';
 import { writeDataset, type SynthOptions } from '../synth/generate';
@@ -112,8 +113,8 @@ async function main(): Promise<void> {
     const seed = Number(values.seed);
     const started = Date.now();
     const kinds = values.kinds.split(',');
-    if (kinds.length === 0 || kinds.some((k) => k !== 'face' && k !== 'back')) throw new Error('--kinds must be face, back or face,back');
-    const crops = await buildRenderedCrops(frames, seed, { presetCameraShare: share, append: values.append, kinds: kinds as Array<'face' | 'back'> });
+    if (kinds.length === 0 || kinds.some((k) => k !== 'face' && k !== 'back' && k !== 'strip')) throw new Error('--kinds must list face, back and/or strip (comma-separated)');
+    const crops = await buildRenderedCrops(frames, seed, { presetCameraShare: share, append: values.append, kinds: kinds as RenderedCropKind[] });
     console.log(JSON.stringify({ renderedCrops: crops, frames, seed, webcamShare: share, kinds, seconds: Math.round((Date.now() - started) / 1000) }));
     return;
   }

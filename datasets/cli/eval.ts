@@ -14,11 +14,19 @@
  * no backs, as the real photos, count every back reported as unmatched in precision). A label
  * may also be `back` (the rendered sets since session 58): found by any prediction, named right
  * as a back; `accuracy` stays over the card codes.
+ *
+ * `npm run eval -- --strips [--index-model DIR] [--frames 24] [--seed 31337] [--decks kennard,letele]`
+ * reads the strips of cascades and fans in rendered scenes of unseen deck art with the index model
+ * alone, each cut at its true outline (datasets/lib/strip-reading.ts), and ends with one JSON line:
+ * {"strips","namedRight","readNoIndex","coveredNoIndex"} (shares of the strips).
  */
 import { existsSync, promises as fs, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ALL_CARD_CODES, isCardCode, RANKS } from '../../server/game/cards';
-import { createRecognizer, DEFAULT_MODEL_DIR, type CardRecognizer, type RecognizerConfig } from '../../server/vision/index';
+import { createRecognizer, DEFAULT_INDEX_MODEL_DIR, DEFAULT_MODEL_DIR, type CardRecognizer, type RecognizerConfig } from '../../server/vision/index';
+import { initBackend } from '../../server/vision/backend';
+import { loadLayersModelFromDir } from '../../server/vision/model-io';
+import { readIndexCorners, renderedStripSet, scoreStripReadings, turnedSet } from '../lib/strip-reading';
 import { Confusion, matchBoxes, parseLabelsCsv, predictedBox, predictionRecord, rankOfLabel, type PredictedBox } from '../lib/metrics';
 import { confusionSvg, mistakesSvg, writeOverlayPng, writeSvgAsPng } from '../lib/plots';
 import { LABEL_MIN_VISIBLE, writeRenderedEvalSet, type RenderedLabels } from '../lib/rendered';
@@ -27,8 +35,8 @@ import { liveBackNaming } from '../lib/live-backs';
 import { backEnrolmentAccuracy, enrolledDeckAccuracy, heldOutDeckAccuracy, suiteSources } from '../lib/suite';
 
 interface EvalArgs {
-  /** Extra modes: 'suite' (held-out deck + back enrolment), 'render' (write a rendered eval set), 'live-backs' (backs named on the live simulated table). */
-  mode: 'data' | 'suite' | 'render' | 'live-backs';
+  /** Extra modes: 'suite' (held-out deck + back enrolment), 'render' (write a rendered eval set), 'live-backs' (backs named on the live simulated table), 'strips' (the index model on rendered strips). */
+  mode: 'data' | 'suite' | 'render' | 'live-backs' | 'strips';
   /** Back-look model folder; null names backs by the whole-card model's embedding (undefined: the default, when present). */
   backModel?: string | null;
   /** Share of each enrolled back view kept for its middle (recogniser's backMiddle). */
@@ -114,6 +122,10 @@ function parseArgs(argv: string[]): EvalArgs {
       mode = 'live-backs';
       continue;
     }
+    if (argv[i] === '--strips') {
+      mode = 'strips';
+      continue;
+    }
     if (argv[i] === '--live-models') {
       liveModels = 'all';
       continue;
@@ -147,7 +159,7 @@ function parseArgs(argv: string[]): EvalArgs {
     else if (argv[i] === '--out') out = value;
     else if (argv[i] === '--limit') limit = Number(value);
     else if (argv[i] === '--help') {
-      console.log('npm run eval -- --data DIR [--model DIR] [--index-model DIR|none] [--locator-model DIR|none] [--live-models | --live-model DIR --live-index-model DIR] [--live-below PX] [--whole-card-weight W] [--face-override F] [--min-confidence C] [--out DIR] [--limit N]\n  or --suite (held-out deck + back enrolment) [--back-model DIR|none] [--back-middle K]\n  or --live-backs [--players 4] [--seeds 1,2] [--frames 200] [--back-model DIR|none] [--back-middle K] (backs named on the live simulated table; K: share of each enrolled back view kept for its middle, 1 = none)\n  or --make-rendered DIR [--frames 40] [--webcam-share S] [--seed 4242] [--decks kennard,letele] [--labels readable|faces] (rendered layout-b set, by default of held-out deck art only; S of the scenes seen by a whole-table webcam; another seed or training decks give a set to tune on; readable: every card a person could read, cascade strips by their index and backs as `back`; faces: face-up cards at least 30 % visible, as before session 58)');
+      console.log('npm run eval -- --data DIR [--model DIR] [--index-model DIR|none] [--locator-model DIR|none] [--live-models | --live-model DIR --live-index-model DIR] [--live-below PX] [--whole-card-weight W] [--face-override F] [--min-confidence C] [--out DIR] [--limit N]\n  or --suite (held-out deck + back enrolment) [--back-model DIR|none] [--back-middle K]\n  or --live-backs [--players 4] [--seeds 1,2] [--frames 200] [--back-model DIR|none] [--back-middle K] (backs named on the live simulated table; K: share of each enrolled back view kept for its middle, 1 = none)\n  or --strips [--index-model DIR] [--frames 24] [--seed 31337] [--decks kennard,letele] (the index model alone on the strips of cascades and fans of rendered unseen art, cut at their true outlines)\n  or --make-rendered DIR [--frames 40] [--webcam-share S] [--seed 4242] [--decks kennard,letele] [--labels readable|faces] (rendered layout-b set, by default of held-out deck art only; S of the scenes seen by a whole-table webcam; another seed or training decks give a set to tune on; readable: every card a person could read, cascade strips by their index and backs as `back`; faces: face-up cards at least 30 % visible, as before session 58)');
       process.exit(0);
     } else throw new Error(`unknown argument ${argv[i]} (try --help)`);
     i++;
@@ -157,6 +169,12 @@ function parseArgs(argv: string[]): EvalArgs {
     if (webcamShare !== undefined && !(webcamShare >= 0 && webcamShare <= 1)) throw new Error('--webcam-share needs a number in 0..1');
     if (seed !== undefined && !Number.isInteger(seed)) throw new Error('--seed needs an integer');
     return { mode, frames: frames ?? 40, webcamShare, renderedLabels, seed, decks, data: '', model: path.resolve(model), out: path.resolve(out), limit };
+  }
+  if (mode === 'strips') {
+    if (indexModel === null) throw new Error('--strips reads with an index model: give --index-model DIR, not none');
+    if (frames !== undefined && !(Number.isInteger(frames) && frames > 0)) throw new Error('--frames needs a positive integer');
+    if (seed !== undefined && !Number.isInteger(seed)) throw new Error('--seed needs an integer');
+    return { mode, frames: frames ?? 24, seed, decks, indexModel, data: '', model: path.resolve(model), out: '', limit };
   }
   if (wholeCardWeight !== undefined && !(wholeCardWeight >= 0)) throw new Error('--whole-card-weight needs a number ≥ 0');
   if (minConfidence !== undefined && !(minConfidence >= 0 && minConfidence < 1)) throw new Error('--min-confidence needs a number in 0..1');
@@ -383,6 +401,16 @@ async function main(): Promise<void> {
   if (args.mode === 'render') {
     const written = await writeRenderedEvalSet(args.out, args.frames, args.seed ?? 4242, args.decks ?? ['kennard', 'letele'], args.renderedLabels, args.webcamShare);
     console.log(JSON.stringify({ out: args.out, ...written }));
+    return;
+  }
+  if (args.mode === 'strips') {
+    await initBackend();
+    const set = await renderedStripSet({ frames: args.frames, seed: args.seed ?? 31337, decks: args.decks });
+    const model = await loadLayersModelFromDir(args.indexModel ?? DEFAULT_INDEX_MODEL_DIR);
+    const score = scoreStripReadings(set.entries.map((e) => e.label), await readIndexCorners(model, set), await readIndexCorners(model, turnedSet(set)));
+    model.dispose();
+    const share = (n: number) => Number((n / Math.max(1, score.strips)).toFixed(4));
+    console.log(JSON.stringify({ strips: score.strips, namedRight: share(score.namedRight), readNoIndex: share(score.readNoIndex), coveredNoIndex: share(score.coveredNoIndex) }));
     return;
   }
   if (args.mode === 'live-backs') {

@@ -1,5 +1,6 @@
 /**
  * `npm run trace -- IMAGE [--box X0,Y0,X1,Y1]`, or `npm run trace -- --misses OUT/predictions.jsonl --data DIR`
+ * (either with `--index-model DIR` to trace another index-corner model)
  * What the recogniser makes of one image (no calibration, no tracking, as `npm run eval` reads
  * it), stage by stage: the classical localiser's outlines, the learned locator's (unrefined), the
  * outlines the reading starts from, every outline's reading (whole crop, and what its index corner
@@ -23,17 +24,21 @@ interface TraceArgs {
   box: TraceBox;
   /** An eval's predictions.jsonl, and the folder of its images (`--misses`). */
   misses?: { predictions: string; data: string };
+  /** The index-corner model's folder (`--index-model`; default the committed one). */
+  indexModel?: string;
 }
 
-const USAGE = 'npm run trace -- IMAGE [--box X0,Y0,X1,Y1]\n  or --misses OUT/predictions.jsonl --data DIR (every card that eval missed)';
+const USAGE = 'npm run trace -- IMAGE [--box X0,Y0,X1,Y1] [--index-model DIR]\n  or --misses OUT/predictions.jsonl --data DIR [--index-model DIR] (every card that eval missed)';
 
 function parseArgs(argv: string[]): TraceArgs {
   let image = '';
   let box: TraceArgs['box'] = null;
   let predictions = '';
   let data = '';
+  let indexModel: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--misses') predictions = argv[++i] ?? '';
+    else if (argv[i] === '--index-model') indexModel = argv[++i];
     else if (argv[i] === '--data') data = argv[++i] ?? '';
     else if (argv[i] === '--box') {
       const values = (argv[++i] ?? '').split(',').map(Number);
@@ -47,10 +52,10 @@ function parseArgs(argv: string[]): TraceArgs {
   }
   if (predictions || data) {
     if (!predictions || !data || image) throw new Error(`--misses needs a predictions.jsonl and --data DIR, and no image: ${USAGE}`);
-    return { image, box, misses: { predictions, data } };
+    return { image, box, misses: { predictions, data }, indexModel };
   }
   if (!image) throw new Error(`an image file is required: ${USAGE}`);
-  return { image, box };
+  return { image, box, indexModel };
 }
 
 /** One image's record in predictions.jsonl (see predictionRecord in datasets/lib/metrics.ts). */
@@ -61,13 +66,13 @@ interface PredictionRecord {
 }
 
 /** `--misses`: one line per labelled card the eval found no prediction for. */
-async function traceMisses({ predictions, data }: { predictions: string; data: string }): Promise<void> {
+async function traceMisses({ predictions, data }: { predictions: string; data: string }, indexModelDir?: string): Promise<void> {
   const records = (await fs.readFile(predictions, 'utf8'))
     .split('\n')
     .filter((line) => line.trim())
     .map((line) => JSON.parse(line) as PredictionRecord);
   let reads: TracedRead[] = [];
-  const recognizer = await createRecognizer({ tracking: false, log: () => {}, trace: (event: TraceEvent) => (event.stage === 'read' ? reads.push(...event.cards) : undefined) });
+  const recognizer = await createRecognizer({ tracking: false, indexModelDir, log: () => {}, trace: (event: TraceEvent) => (event.stage === 'read' ? reads.push(...event.cards) : undefined) });
   let missed = 0;
   try {
     for (const record of records) {
@@ -91,9 +96,9 @@ async function traceMisses({ predictions, data }: { predictions: string; data: s
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  if (args.misses) return traceMisses(args.misses);
+  if (args.misses) return traceMisses(args.misses, args.indexModel);
   const data = new Uint8Array(await fs.readFile(args.image));
-  const recognizer = await createRecognizer({ tracking: false, log: () => {}, trace: (event) => traceLines(event, args.box).forEach((line) => console.log(line)) });
+  const recognizer = await createRecognizer({ tracking: false, indexModelDir: args.indexModel, log: () => {}, trace: (event) => traceLines(event, args.box).forEach((line) => console.log(line)) });
   try {
     const result = await recognizer.recognize({ kind: 'encoded', data }, 0);
     const cards = result.cards.filter((card) => centreIn(card.corners, args.box));

@@ -252,7 +252,7 @@ class Augmenter:
         """
         Float crops [B,3,out_h,out_w] 0..1 of entries `idx` at strength `s`; `regions` [B,4] card
         units; `backgrounds` [B] entries whose pixels show where the crop leaves the card (-1: a
-        random colour, as augment.ts).
+        random colour, as augment.ts). `self.last_upside` [B] says which were turned upside down.
         """
         src = self.images[idx].float() / 255
         b, _, h, w = src.shape
@@ -266,9 +266,11 @@ class Augmenter:
         dy = (base[..., 1] - h / 2) * scale[:, None] + self.n(b, 4) * 0.025 * h * s
         cos, sin = torch.cos(angle)[:, None], torch.sin(angle)[:, None]
         quad = torch.stack([cx[:, None] + dx * cos - dy * sin, cy[:, None] + dx * sin + dy * cos], -1)
+        upside = torch.zeros(b, dtype=torch.bool, device=dev)
         if s > 0:
             upside = self.u(b) < 0.5
             quad = torch.where(upside[:, None, None], quad[:, [2, 3, 0, 1]], quad)
+        self.last_upside = upside
         if regions is not None:
             card_to_image = homographies(rect(1, 1, b, dev), quad)
             x0, y0, x1, y1 = regions.double().unbind(1)
@@ -465,6 +467,9 @@ class IndexTask:
         self.ranks = torch.tensor([e['rank'] for e in self.entries], device=device)
         self.suits = torch.tensor([e['suit'] for e in self.entries], device=device)
         self.pool = torch.tensor(manifest['indexPool'], device=device)
+        # Rendered strip crops (index-batches.ts isStripCrop): read turned, their covered corner shows no index.
+        self.strip = torch.zeros(len(self.entries), dtype=torch.bool, device=device)
+        self.strip[torch.tensor(manifest.get('strip', []), dtype=torch.long, device=device)] = True
         no_index = set(manifest['noIndex'])
         self.valid = [i for i in manifest['valid'] if i not in no_index]
         self.heldout = [i for i in manifest['heldout'] if i not in no_index]
@@ -489,6 +494,9 @@ class IndexTask:
             ranks = torch.where(interior, torch.full_like(ranks, NO_RANK), ranks)
             suits = torch.where(interior, torch.full_like(suits, NO_SUIT), suits)
         x = aug.crops(idx, s, self.width, self.height, regions=regions, occlusion=0.08)
+        covered = aug.last_upside & self.strip[idx]
+        ranks = torch.where(covered, torch.full_like(ranks, NO_RANK), ranks)
+        suits = torch.where(covered, torch.full_like(suits, NO_SUIT), suits)
         return x, torch.stack([ranks, suits], 1)
 
     def loss_and_right(self, model, x, y):

@@ -31,8 +31,11 @@ export interface Grid {
 
 const GAMMA_LUT_SIZE = 1024;
 
-/** Writes one augmented crop of `src` into `out` at `offset` (float RGB 0..1). */
-export function augmentInto(src: RgbImage, rng: Rng, out: Float32Array, offset: number, options: AugmentOptions): void {
+/**
+ * Writes one augmented crop of `src` into `out` at `offset` (float RGB 0..1); says whether the
+ * card was turned upside down (so `region` came from its opposite corner).
+ */
+export function augmentInto(src: RgbImage, rng: Rng, out: Float32Array, offset: number, options: AugmentOptions): { upsideDown: boolean } {
   const s = options.strength;
   const w = src.width;
   const h = src.height;
@@ -58,7 +61,7 @@ export function augmentInto(src: RgbImage, rng: Rng, out: Float32Array, offset: 
   const pixels = grid.w * grid.h;
   const outToSrc = homographyFromPoints(rectQuad(grid.w, grid.h), target);
   warpInto(src, outToSrc, grid.w, grid.h, out, offset, fill);
-  if (s === 0) return;
+  if (s === 0) return { upsideDown };
   const view = out.subarray(offset, offset + pixels * 3);
 
   // Low resolution (webcam cards far away): average down by k, then blow back up (blocky blur).
@@ -73,6 +76,7 @@ export function augmentInto(src: RgbImage, rng: Rng, out: Float32Array, offset: 
   if (rng() < 0.15 * s) glare(view, grid, rng);
 
   photometric(view, pixels, rng, s);
+  return { upsideDown };
 }
 
 /**

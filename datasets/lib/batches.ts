@@ -7,7 +7,7 @@ import { CROP_HEIGHT, CROP_WIDTH, OTHER_CLASS } from '../../server/vision/classe
 import { ALL_CARD_CODES, type CardCode } from '../../server/game/cards';
 import { augmentInto } from './augment';
 import { type Rng } from './rng';
-import { SOURCE_HEIGHT, SOURCE_WIDTH, sourceView, type SourceSet } from './sources';
+import { RENDERED_STRIP_GROUP, SOURCE_HEIGHT, SOURCE_WIDTH, sourceView, type SourceSet } from './sources';
 
 /** Class index for an entry label, given the model's class names; -1 when the model lacks it. */
 export function classIndexOf(label: string, names: readonly string[]): number {
@@ -30,6 +30,8 @@ export interface PoolWeights {
   back: number;
   other: number;
   rendered: number;
+  /** Rendered strip crops (RENDERED_STRIP_GROUP; default 0: only the index model learns from them). */
+  strip?: number;
   /** Groups left out altogether. */
   skip?: readonly string[];
 }
@@ -39,7 +41,7 @@ export function weightedPool(set: SourceSet, weights: PoolWeights): number[] {
   const pool: number[] = [];
   set.entries.forEach((e, i) => {
     if (e.split !== 'train' || weights.skip?.includes(e.group)) return;
-    const repeats = e.group.startsWith('art:') ? weights.art : e.group === 'back' ? weights.back : e.group === 'other' ? weights.other : e.group.startsWith('rendered:') ? weights.rendered : 1;
+    const repeats = e.group.startsWith(RENDERED_STRIP_GROUP) ? (weights.strip ?? 0) : e.group.startsWith('art:') ? weights.art : e.group === 'back' ? weights.back : e.group === 'other' ? weights.other : e.group.startsWith('rendered:') ? weights.rendered : 1;
     for (let r = 0; r < repeats; r++) pool.push(i);
   });
   return pool;

@@ -13,7 +13,7 @@ import sharp from 'sharp';
 import { CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH, classNames } from '../../server/vision/classes';
 import { classIndexOf, trainingBackDesigns, trainingPool } from './batches';
 import { indexLabels, indexTrainingPool, NO_INDEX_GROUPS } from './index-batches';
-import { SOURCE_HEIGHT, SOURCE_WIDTH, sourceView, type SourceSet } from './sources';
+import { RENDERED_STRIP_GROUP, SOURCE_HEIGHT, SOURCE_WIDTH, sourceView, type SourceSet } from './sources';
 
 export const GPU_PACK_FORMAT = 'nerts-gpu-pack/1';
 
@@ -46,6 +46,8 @@ export interface GpuPackManifest {
   heldout: number[];
   /** Entries whose corners print no index (not index examples). */
   noIndex: number[];
+  /** Rendered strip crops: turned, their covered corner is a "no index" example (isStripCrop). */
+  strip: number[];
 }
 
 /**
@@ -89,6 +91,7 @@ export async function writeGpuPack(dir: string, set: SourceSet): Promise<GpuPack
     valid: indexOf((e) => e.group === 'cards53' && e.split === 'valid'),
     heldout: indexOf((e) => e.group.startsWith('art:') && e.split === 'heldout'),
     noIndex: indexOf((e) => NO_INDEX_GROUPS.includes(e.group)),
+    strip: indexOf((e) => e.group.startsWith(RENDERED_STRIP_GROUP)),
   };
   await fs.mkdir(dir, { recursive: true });
   await fs.writeFile(path.join(dir, 'cards.bin'), Buffer.concat(chunks));

@@ -8,7 +8,7 @@ import { INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH, NO_RANK, NO_SUIT, type CardReg
 import { augmentInto } from './augment';
 import { weightedPool } from './batches';
 import { uniform, type Rng } from './rng';
-import { SOURCE_HEIGHT, SOURCE_WIDTH, sourceView, type SourceSet } from './sources';
+import { RENDERED_STRIP_GROUP, SOURCE_HEIGHT, SOURCE_WIDTH, sourceView, type SourceSet } from './sources';
 
 /** Face decks whose corners carry no rank (deck-of-cards draws it as page text): not index examples. */
 export const NO_INDEX_GROUPS = ['art:aguilar-mod', 'rendered:npm-deck-of-cards'];
@@ -20,9 +20,17 @@ export function indexLabels(label: string): { rank: number; suit: number } {
   return { rank: RANKS.indexOf(rank), suit: SUITS.indexOf(suit) };
 }
 
-/** The index model's training pool: as the identity model's, but backs only x3 (they are all one "no index" class). */
-export function indexTrainingPool(set: SourceSet): number[] {
-  return weightedPool(set, { art: 5, back: 3, other: 2, rendered: 1, skip: NO_INDEX_GROUPS });
+/**
+ * The index model's training pool: as the identity model's, but backs only x3 (they are all one
+ * "no index" class), and rendered strip crops (RENDERED_STRIP_GROUP) `strip` times each.
+ */
+export function indexTrainingPool(set: SourceSet, strip = 1): number[] {
+  return weightedPool(set, { art: 5, back: 3, other: 2, rendered: 1, strip, skip: NO_INDEX_GROUPS });
+}
+
+/** Whether a source is a rendered strip crop: a card under another, its corner already covered. */
+export function isStripCrop(set: SourceSet, index: number): boolean {
+  return set.entries[index].group.startsWith(RENDERED_STRIP_GROUP);
 }
 
 /** A random card-interior region the size of the index region: pips or court art, no index. */
@@ -38,6 +46,7 @@ function interiorRegion(rng: Rng): CardRegion {
  * One batch: float corners [n, INDEX_HEIGHT, INDEX_WIDTH, 3] and their rank and suit classes.
  * `interiorShare` of the faces become a card-interior "no index" example; `stripShare` of the
  * others are covered as the card under a cascade is (coverAsCascade), keeping their label.
+ * Rendered strip crops (isStripCrop) read turned show their covered corner: "no index".
  */
 export function makeIndexBatch(
   set: SourceSet,
@@ -50,7 +59,7 @@ export function makeIndexBatch(
   const x = new Float32Array(indices.length * size);
   const ranks: number[] = [];
   const suits: number[] = [];
-  const faces = stripShare > 0 ? indices.filter((i) => indexLabels(set.entries[i].label).rank !== NO_RANK) : [];
+  const faces = stripShare > 0 ? indices.filter((i) => indexLabels(set.entries[i].label).rank !== NO_RANK && !isStripCrop(set, i)) : [];
   indices.forEach((index, k) => {
     let { rank, suit } = indexLabels(set.entries[index].label);
     let region = INDEX_REGION;
@@ -60,8 +69,13 @@ export function makeIndexBatch(
       suit = NO_SUIT;
     }
     const src = { data: sourceView(set, index), width: SOURCE_WIDTH, height: SOURCE_HEIGHT };
-    augmentInto(src, rng, x, k * size, { strength, width: INDEX_WIDTH, height: INDEX_HEIGHT, region, occlusion: 0.08 });
-    if (rank !== NO_RANK && region === INDEX_REGION && faces.length > 0 && rng() < stripShare) {
+    const { upsideDown } = augmentInto(src, rng, x, k * size, { strength, width: INDEX_WIDTH, height: INDEX_HEIGHT, region, occlusion: 0.08 });
+    // A strip crop shows its index at the top left only: turned, its corner is the covered one.
+    if (upsideDown && isStripCrop(set, index)) {
+      rank = NO_RANK;
+      suit = NO_SUIT;
+    }
+    if (rank !== NO_RANK && region === INDEX_REGION && faces.length > 0 && !isStripCrop(set, index) && rng() < stripShare) {
       const cover = faces[Math.floor(rng() * faces.length)];
       const over = new Float32Array(size);
       augmentInto({ data: sourceView(set, cover), width: SOURCE_WIDTH, height: SOURCE_HEIGHT }, rng, over, 0, { strength, width: INDEX_WIDTH, height: INDEX_HEIGHT, region: INDEX_REGION, occlusion: 0 });

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { canonicalBack } from '../../server/sim/art/decks';
 import { synthSamples } from '../synth/generate';
 import type { CardTruth } from '../../server/sim/render/index';
-import { HELD_OUT_BACKS, SOURCE_HEIGHT, SOURCE_WIDTH, sharedBackDesigns, type SourceEntry } from './sources';
+import { HELD_OUT_BACKS, RENDERED_STRIP_GROUP, SOURCE_HEIGHT, SOURCE_WIDTH, sharedBackDesigns, type SourceEntry } from './sources';
 import { cacheDir } from './shared-data';
 
 /** Face styles (renderer names/patterns) kept out of training. `letele` is kennard's npm twin. */
@@ -27,13 +27,19 @@ export interface RenderedCropOptions {
   presetCameraShare?: number;
   /** Keep the crops already cached and add these to them (a different seed gives new scenes). */
   append?: boolean;
-  /** Which crops to keep: faces (default), backs, or both. */
-  kinds?: ReadonlyArray<'face' | 'back'>;
+  /** Which crops to keep: faces (default), backs, strips (RENDERED_STRIP_GROUP), or several. */
+  kinds?: ReadonlyArray<RenderedCropKind>;
   log?: (message: string) => void;
 }
 
 /** Group of the rendered back crops in the source set (weighted as rendered crops). */
 export const RENDERED_BACK_GROUP = 'rendered:backs';
+
+/** The rendered crops the cache can hold. */
+export type RenderedCropKind = 'face' | 'back' | 'strip';
+
+/** Share of a strip card's rank and suit marks that must show for it to become a strip crop. */
+export const STRIP_MARKS_VISIBLE = 0.9;
 
 /**
  * The training back class (`<deck>/<file>` of the shared card art) a rendered back design shows,
@@ -60,6 +66,7 @@ export async function buildRenderedCrops(frames: number, seed: number, options: 
     cropHeight: SOURCE_HEIGHT,
     framesPerSession: 4,
     presetCameraShare: options.presetCameraShare,
+    minStripMarksVisible: options.kinds?.includes('strip') ? STRIP_MARKS_VISIBLE : undefined,
   });
   const kinds = options.kinds ?? ['face'];
   const backDesigns = kinds.includes('back') ? sharedBackDesigns() : [];
@@ -68,6 +75,10 @@ export async function buildRenderedCrops(frames: number, seed: number, options: 
     for (const crop of sample.crops) {
       if (crop.kind === 'face' && crop.code && kinds.includes('face')) {
         entries.push({ group: `rendered:${crop.faceStyle}`, label: crop.code, split: 'train', file });
+        chunks.push(crop.rgb);
+      }
+      if (crop.kind === 'strip' && crop.code && kinds.includes('strip')) {
+        entries.push({ group: `${RENDERED_STRIP_GROUP}${crop.faceStyle}`, label: crop.code, split: 'train', file });
         chunks.push(crop.rgb);
       }
       const design = crop.kind === 'back' && kinds.includes('back') ? trainingBackOf(crop.backDesign, backDesigns) : null;

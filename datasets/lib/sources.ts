@@ -29,9 +29,16 @@ export const GENERATED_BACKS = 46;
 /** Generated reject-class textures. */
 export const GENERATED_OTHERS = 400;
 
+/**
+ * Group prefix of the rendered strip crops (`strip:<face style>`, datasets/lib/rendered.ts):
+ * whole-card crops of cards of a cascade or fan whose index corner shows at the top left, the rest
+ * mostly the card above. They teach the index model only (weightedPool's `strip` weight).
+ */
+export const RENDERED_STRIP_GROUP = 'strip:';
+
 /** Where an image came from and what it is. */
 export interface SourceEntry {
-  /** 'cards53' | 'art:<deck>' | 'back' | 'other' */
+  /** 'cards53' | 'art:<deck>' | 'back' | 'other', or a rendered crop's (RENDERED_STRIP_GROUP, 'rendered:…') */
   group: string;
   /** A card code, 'other', or 'back:<design>'. */
   label: string;

@@ -19,6 +19,12 @@ export const WHOLE_CARD: CardRegion = { u0: 0, v0: 0, u1: 1, v1: 1 };
 export const TOP_LEFT_INDEX: CardRegion = { u0: 0, v0: 0, u1: 0.24, v1: 0.3 };
 /** The bottom-right corner index, read upside down so it looks like the top-left one. */
 export const BOTTOM_RIGHT_INDEX: CardRegion = { u0: 0.76, v0: 0.7, u1: 1, v1: 1 };
+/**
+ * The rank and suit marks alone at the top left (the renderer's INDEX_CORNER_MM on a 63 x 88 mm
+ * card), and their half-turn twin: where they show whole, the card can be read by its corner.
+ */
+export const TOP_LEFT_MARKS: CardRegion = { u0: 1.5 / 63, v0: 2 / 88, u1: 8 / 63, v1: 17 / 88 };
+export const BOTTOM_RIGHT_MARKS: CardRegion = { u0: 1 - 8 / 63, v0: 1 - 17 / 88, u1: 1 - 1.5 / 63, v1: 1 - 2 / 88 };
 
 /** A packed RGB image. */
 export interface RgbImage {

@@ -12,7 +12,7 @@ import { createRenderer, type CardTruth, type DetailedFrame } from '../../server
 import { randomScene } from '../../server/sim/render/random-scene';
 import { createRng } from '../../server/sim/render/rng';
 import type { TableScene } from '../../server/sim/scene';
-import { BOTTOM_RIGHT_INDEX, clippedQuadBox, quadInsideImage, rectifyCard, regionVisibility, TOP_LEFT_INDEX, WHOLE_CARD, type RgbImage } from './crops';
+import { BOTTOM_RIGHT_INDEX, BOTTOM_RIGHT_MARKS, clippedQuadBox, quadInsideImage, rectifyCard, regionVisibility, TOP_LEFT_INDEX, TOP_LEFT_MARKS, WHOLE_CARD, type CardRegion, type RgbImage } from './crops';
 
 /** Bump when the on-disk layout or label meaning changes. */
 export const DATASET_FORMAT = 'nerts-synth/1';
@@ -52,11 +52,18 @@ export interface SynthOptions {
   minCornerVisible?: number;
   /** Minimum visible fraction for a detection label (default 0.03). */
   minLabelVisible?: number;
+  /**
+   * Also crop the strips of cascaded work piles and fanned wastes: face-up cards there under
+   * `minCropVisible` whose rank and suit marks show at least this much at one corner (none when
+   * unset). Each is a whole-card crop turned so that corner is the top left, as the recogniser's
+   * strip hypotheses crop them (kind `strip`).
+   */
+  minStripMarksVisible?: number;
 }
 
 /** One rectified crop. */
 export interface SynthCrop {
-  kind: 'face' | 'back' | 'corner';
+  kind: 'face' | 'back' | 'corner' | 'strip';
   /** Card code for faces and corners. */
   code?: CardCode;
   backDesign: string;
@@ -117,12 +124,27 @@ export function cropsFromFrame(image: RgbImage, frame: DetailedFrame, scene: Tab
       });
     }
     if (!truth.faceUp) continue;
+    const strip = options.minStripMarksVisible === undefined || truth.visibleFraction >= minCrop ? null : stripCorner(frame, truth, ownerId, options.minStripMarksVisible);
+    if (strip !== null) crops.push({ ...base, kind: 'strip', code: truth.code, width: cropW, height: cropH, rgb: rectifyCard(image, truth.corners, cropW, cropH, WHOLE_CARD, strip === 'bottom-right') });
     for (const [region, flipped] of [[TOP_LEFT_INDEX, false], [BOTTOM_RIGHT_INDEX, true]] as const) {
       if (regionVisibility(frame.owner, frame.width, frame.height, truth.corners, ownerId, region) < minCorner) continue;
       crops.push({ ...base, kind: 'corner', code: truth.code, width: cornerW, height: cornerH, rgb: rectifyCard(image, truth.corners, cornerW, cornerH, region, flipped) });
     }
   }
   return crops;
+}
+
+/**
+ * Which corner of a face-up card in a work pile or waste (inside the frame) shows its rank and
+ * suit marks at least `minVisible`, the better one; null when neither does or it lies elsewhere.
+ */
+function stripCorner(frame: DetailedFrame, truth: CardTruth, ownerId: number, minVisible: number): 'top-left' | 'bottom-right' | null {
+  if ((truth.zone.kind !== 'work' && truth.zone.kind !== 'waste') || !quadInsideImage(truth.corners, frame.width, frame.height, 2)) return null;
+  const seen = (region: CardRegion) => regionVisibility(frame.owner, frame.width, frame.height, truth.corners, ownerId, region, 8);
+  const topLeft = seen(TOP_LEFT_MARKS);
+  const bottomRight = seen(BOTTOM_RIGHT_MARKS);
+  if (Math.max(topLeft, bottomRight) < minVisible) return null;
+  return topLeft >= bottomRight ? 'top-left' : 'bottom-right';
 }
 
 /** Per owner index: bounding box of the pixels it owns, from the owner map (one pass). */
@@ -218,6 +240,7 @@ export interface DatasetCounts {
   faceCrops: number;
   backCrops: number;
   cornerCrops: number;
+  stripCrops: number;
 }
 
 /**
@@ -229,7 +252,7 @@ export async function writeDataset(outDir: string, options: SynthOptions, onFram
   mkdirSync(path.join(outDir, 'images'), { recursive: true });
   mkdirSync(path.join(outDir, 'labels'), { recursive: true });
   mkdirSync(path.join(outDir, 'crops'), { recursive: true });
-  const counts: DatasetCounts = { frames: 0, labels: 0, faceCrops: 0, backCrops: 0, cornerCrops: 0 };
+  const counts: DatasetCounts = { frames: 0, labels: 0, faceCrops: 0, backCrops: 0, cornerCrops: 0, stripCrops: 0 };
   const cocoImages: unknown[] = [];
   const cocoAnnotations: unknown[] = [];
   const cropRows: string[] = ['file,kind,code,backDesign,faceStyle,deckId,visibleFraction,frame'];
@@ -271,14 +294,15 @@ export async function writeDataset(outDir: string, options: SynthOptions, onFram
     sample.session.faces.forEach((f) => facesUsed.add(f));
     sample.session.backs.forEach((b) => backsUsed.add(b));
     for (const [k, crop] of sample.crops.entries()) {
-      const folder = crop.kind === 'back' ? path.join('crops', 'backs', safe(crop.backDesign)) : path.join('crops', crop.kind === 'face' ? 'faces' : 'corners', crop.code as string);
+      const folder = crop.kind === 'back' ? path.join('crops', 'backs', safe(crop.backDesign)) : path.join('crops', `${crop.kind}s`, crop.code as string);
       mkdirSync(path.join(outDir, folder), { recursive: true });
       const file = path.join(folder, `${stem}-${k}.png`);
       await sharp(crop.rgb, { raw: { width: crop.width, height: crop.height, channels: 3 } }).png({ compressionLevel: 6 }).toFile(path.join(outDir, file));
       cropRows.push([file, crop.kind, crop.code ?? '', crop.backDesign, crop.faceStyle, crop.deckId, crop.visibleFraction.toFixed(3), stem].join(','));
       if (crop.kind === 'face') counts.faceCrops++;
       else if (crop.kind === 'back') counts.backCrops++;
-      else counts.cornerCrops++;
+      else if (crop.kind === 'corner') counts.cornerCrops++;
+      else counts.stripCrops++;
     }
     counts.frames++;
     onFrame(counts.frames, counts);
@@ -307,6 +331,7 @@ export async function writeDataset(outDir: string, options: SynthOptions, onFram
           corner: [options.cornerWidth ?? 48, options.cornerHeight ?? 60],
           minCropVisible: options.minCropVisible ?? 0.75,
           minCornerVisible: options.minCornerVisible ?? 0.95,
+          minStripMarksVisible: options.minStripMarksVisible ?? null,
         },
         labels: { yolo: 'labels/<frame>.txt: class cx cy w h (normalised), classes.txt', coco: 'annotations.json (bbox + 4 corner keypoints)', minLabelVisible: options.minLabelVisible ?? 0.03 },
         faceStylesUsed: [...facesUsed].sort(),

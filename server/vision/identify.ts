@@ -153,9 +153,17 @@ export function decideIdentity(
   // P(a face) x P(this face | a face), the second from the fused reading.
   const { alternatives } = fused;
   if (whole.kind === 'face') return { kind: 'face', code: fused.code, confidence: Math.min(1, faces.mass * fused.share), alternatives };
-  if (index.indexness >= fusion.faceOverride) return { kind: 'face', code: fused.code, confidence: Math.min(1, index.indexness * fused.share), alternatives, byIndex: true };
+  if (index.indexness >= fusion.faceOverride && fused.share >= OVERRIDE_MIN_SHARE) return { kind: 'face', code: fused.code, confidence: Math.min(1, index.indexness * fused.share), alternatives, byIndex: true };
   return whole;
 }
+
+/**
+ * A corner that looks like an index overrides the whole crop only where it names one face: that
+ * face's share of the fused reading at least this. A lattice back's grid corner reads as a rank
+ * (a "4" at 0.95) with no clear suit (hearts 0.37); the corner's indexness alone made it a face
+ * (session 59, when the index model had learned that covered corners show none).
+ */
+export const OVERRIDE_MIN_SHARE = 0.5;
 
 /**
  * A whole card in view whose corners show no index and whose picture is like no face is not one

@@ -20,9 +20,10 @@ function sourceSet(): SourceSet {
     { group: 'other', label: 'other', split: 'train', file: 'g' },
     { group: 'art:aguilar-mod', label: '5D', split: 'train', file: 'h' },
     { group: RENDERED_BACK_GROUP, label: 'back:gen-1', split: 'train', file: 'i' },
+    { group: 'strip:bellot', label: '7H', split: 'train', file: 'j' },
   ];
   const pixels = new Uint8Array(entries.length * SOURCE_BYTES);
-  entries.forEach((_, i) => pixels.fill(30 * i, i * SOURCE_BYTES, (i + 1) * SOURCE_BYTES));
+  entries.forEach((_, i) => pixels.fill(25 * i, i * SOURCE_BYTES, (i + 1) * SOURCE_BYTES));
   return { format: SOURCES_FORMAT, entries, pixels };
 }
 
@@ -40,7 +41,7 @@ describe('writeGpuPack', () => {
       const { data, info } = await sharp(blob.subarray(e.offset, e.offset + e.length)).raw().toBuffer({ resolveWithObject: true });
       expect([info.width, info.height]).toEqual([SOURCE_WIDTH, SOURCE_HEIGHT]);
       // Lossy, but the flat colour survives.
-      expect(Math.abs(data[Math.floor(data.length / 2)] - 30 * i)).toBeLessThan(6);
+      expect(Math.abs(data[Math.floor(data.length / 2)] - 25 * i)).toBeLessThan(6);
     }
 
     const byFile = (file: string) => manifest.entries[sourceSet().entries.findIndex((e) => e.file === file)];
@@ -61,6 +62,9 @@ describe('writeGpuPack', () => {
     expect(count(manifest.indexPool, 'e')).toBe(3);
     expect(count(manifest.indexPool, 'h')).toBe(0); // its corners print no rank
     expect(manifest.noIndex).toEqual([7]);
+    // A rendered strip crop teaches the index model only, flagged so the trainer reads it by its top-left corner.
+    expect([count(manifest.identityPool, 'j'), count(manifest.indexPool, 'j')]).toEqual([0, 1]);
+    expect(manifest.strip).toEqual([9]);
     expect(manifest.valid).toEqual([1]);
     expect(manifest.heldout).toEqual([3]);
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { INDEX_HEIGHT, INDEX_WIDTH, NO_RANK, NO_SUIT } from '../../server/vision/classes';
-import { coverAsCascade, indexLabels, makeIndexBatch } from '../../datasets/lib/index-batches';
+import { coverAsCascade, indexLabels, indexTrainingPool, makeIndexBatch } from '../../datasets/lib/index-batches';
+import { trainingPool } from '../../datasets/lib/batches';
 import { makeRng } from '../../datasets/lib/rng';
 import { SOURCE_HEIGHT, SOURCE_WIDTH, type SourceSet } from '../../datasets/lib/sources';
 
@@ -35,6 +36,25 @@ describe('index batches', () => {
     // The corner crop of the card is mostly the dark mark; a whole-card crop would be mostly white.
     const mean = x.subarray(0, INDEX_WIDTH * INDEX_HEIGHT * 3).reduce((a, b) => a + b, 0) / (INDEX_WIDTH * INDEX_HEIGHT * 3);
     expect(mean).toBeLessThan(0.6);
+  });
+  it('reads a rendered strip crop by its top-left corner only: turned, it shows no index', () => {
+    const set = tinySet();
+    set.entries[0] = { ...set.entries[0], group: 'strip:test' };
+    const { ranks, suits } = makeIndexBatch(set, new Array(200).fill(0), makeRng(3), 1, { interiorShare: 0, stripShare: 1 });
+    const named = ranks.filter((r) => r === 9).length;
+    // Half are turned (no index), the rest keep their label (never covered again as a cascade).
+    expect(named).toBeGreaterThan(70);
+    expect(named).toBeLessThan(130);
+    expect(ranks.every((r, k) => (r === 9 ? suits[k] === 3 : r === NO_RANK && suits[k] === NO_SUIT))).toBe(true);
+    // Unturned, the crop is the source's own corner: mostly the dark mark.
+    expect(makeIndexBatch(set, [0], makeRng(3), 0).ranks).toEqual([9]);
+  });
+  it('trains only the index model on strip crops', () => {
+    const set = tinySet();
+    set.entries.push({ group: 'strip:test', label: '10C', split: 'train', file: 'c' });
+    expect(trainingPool(set)).not.toContain(2);
+    expect(indexTrainingPool(set).filter((i) => i === 2)).toHaveLength(1);
+    expect(indexTrainingPool(set, 3).filter((i) => i === 2)).toHaveLength(3);
   });
   it('turns some faces into interior "no index" examples when augmenting', () => {
     const { ranks } = makeIndexBatch(tinySet(), new Array(200).fill(0), makeRng(2), 1, { interiorShare: 0.5 });

@@ -99,6 +99,26 @@ describe('decideIdentity with the index corner', () => {
     const index = readIndex(corners({ rank: RANKS.indexOf('2'), suit: 0, sure: 0.02 }, { rank: RANKS.indexOf('2'), suit: 0, sure: 0.02 }), 0);
     expect(decideIdentity(probs, 0, names.length, names, { index })).toMatchObject({ kind: 'face', code: 'QH' });
   });
+  it('keeps the whole crop\'s back where the corner looks like an index but names no one face (a lattice\'s grid corner)', () => {
+    // The whole crop: a back, the faces' little evidence spread evenly.
+    const probs = faceProbs({});
+    probs.fill(0.002, 0, 52);
+    probs[names.indexOf('back:gen-1')] = 0.88;
+    // Rank 4 sure, no suit standing out: the corner's index-ness is high, its face share low.
+    const rank = new Float32Array(2 * INDEX_RANK_CLASSES);
+    const suit = new Float32Array(2 * INDEX_SUIT_CLASSES);
+    rank[RANKS.indexOf('4')] = 0.97;
+    rank[NO_RANK] = 0.03;
+    suit.set([0.22, 0.37, 0.2, 0.18, 0.03]);
+    rank[INDEX_RANK_CLASSES + NO_RANK] = 1;
+    suit[INDEX_SUIT_CLASSES + NO_SUIT] = 1;
+    const index = readIndex({ count: 1, rank, suit }, 0);
+    expect(index.indexness).toBeGreaterThan(0.9);
+    expect(decideIdentity(probs, 0, names.length, names, { index })).toMatchObject({ kind: 'back' });
+    // The same corner naming a suit clearly makes it a face.
+    suit.set([0.02, 0.9, 0.03, 0.02, 0.03]);
+    expect(decideIdentity(probs, 0, names.length, names, { index: readIndex({ count: 1, rank, suit }, 0) })).toMatchObject({ kind: 'face', code: '4H' });
+  });
   it('keeps a confident reject when the corner is unsure', () => {
     const probs = faceProbs({ other: 0.9, '5S': 0.05 });
     const index = readIndex(corners({ rank: RANKS.indexOf('5'), suit: 0, sure: 0.5 }, { rank: 0, suit: 0, sure: 0 }), 0);

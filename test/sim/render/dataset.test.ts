@@ -99,8 +99,40 @@ describe('dataset writer', () => {
     expect(coco.annotations).toHaveLength(counts.labels);
     expect(coco.categories).toHaveLength(53);
     const index = readFileSync(path.join(dir, 'crops', 'index.csv'), 'utf8').trim().split('\n').slice(1);
-    expect(index).toHaveLength(counts.faceCrops + counts.backCrops + counts.cornerCrops);
+    expect(index).toHaveLength(counts.faceCrops + counts.backCrops + counts.cornerCrops + counts.stripCrops);
+    expect(counts.stripCrops).toBe(0);
     for (const row of index.slice(0, 20)) expect(existsSync(path.join(dir, row.split(',')[0]))).toBe(true);
+  });
+
+  it('crops the strips of cascades and fans whose index corner shows, only when asked', async () => {
+    let strips = 0;
+    let fanned = 0;
+    for await (const sample of synthSamples({ seed: 5, frames: 4, framesPerSession: 2, minStripMarksVisible: 0.9 })) {
+      const byCode = new Map<string, typeof sample.labels>();
+      for (const l of sample.labels) byCode.set(l.truth.code, [...(byCode.get(l.truth.code) ?? []), l]);
+      for (const crop of sample.crops.filter((c) => c.kind === 'strip')) {
+        strips++;
+        expect(crop.width).toBe(96);
+        expect(crop.height).toBe(144);
+        // A card of that face, deck and style lies in a work pile or waste, mostly covered, its index showing.
+        const card = (byCode.get(crop.code as string) ?? []).find((l) => l.truth.deckId === crop.deckId);
+        expect(card).toBeDefined();
+        expect(['work', 'waste']).toContain(card!.truth.zone.kind);
+        expect(card!.truth.faceUp).toBe(true);
+        expect(card!.truth.visibleFraction).toBeLessThan(0.75);
+        expect(card!.truth.indexVisibleFraction).toBeGreaterThan(0.75);
+      }
+      // Every face-up card of a cascade or fan whose index shows whole (and lies inside the frame) is cropped.
+      for (const l of sample.labels) {
+        const t = l.truth;
+        if (!t.faceUp || t.visibleFraction >= 0.75 || t.indexVisibleFraction < 1 || (t.zone.kind !== 'work' && t.zone.kind !== 'waste')) continue;
+        if (!t.corners.every(([x, y]) => x >= 0 && y >= 0 && x <= sample.width && y <= sample.height)) continue;
+        fanned++;
+        expect(sample.crops.some((c) => c.kind === 'strip' && c.code === t.code && c.deckId === t.deckId)).toBe(true);
+      }
+    }
+    expect(fanned).toBeGreaterThan(5);
+    expect(strips).toBeGreaterThanOrEqual(fanned);
   });
 
   it('gives each label a visible box inside its whole-card box', async () => {
