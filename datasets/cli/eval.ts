@@ -26,7 +26,7 @@ import { ALL_CARD_CODES, isCardCode, RANKS } from '../../server/game/cards';
 import { createRecognizer, DEFAULT_INDEX_MODEL_DIR, DEFAULT_MODEL_DIR, type CardRecognizer, type RecognizerConfig } from '../../server/vision/index';
 import { initBackend } from '../../server/vision/backend';
 import { loadLayersModelFromDir } from '../../server/vision/model-io';
-import { readIndexCorners, renderedStripSet, scoreStripReadings, turnedSet } from '../lib/strip-reading';
+import { readStripCorners, renderedStripSet, scoreStripReadings } from '../lib/strip-reading';
 import { Confusion, matchBoxes, parseLabelsCsv, predictedBox, predictionRecord, rankOfLabel, type PredictedBox } from '../lib/metrics';
 import { confusionSvg, mistakesSvg, writeOverlayPng, writeSvgAsPng } from '../lib/plots';
 import { LABEL_MIN_VISIBLE, writeRenderedEvalSet, type RenderedLabels } from '../lib/rendered';
@@ -407,7 +407,8 @@ async function main(): Promise<void> {
     await initBackend();
     const set = await renderedStripSet({ frames: args.frames, seed: args.seed ?? 31337, decks: args.decks });
     const model = await loadLayersModelFromDir(args.indexModel ?? DEFAULT_INDEX_MODEL_DIR);
-    const score = scoreStripReadings(set.entries.map((e) => e.label), await readIndexCorners(model, set), await readIndexCorners(model, turnedSet(set)));
+    const { shown, covered } = await readStripCorners(model, set);
+    const score = scoreStripReadings(set.entries.map((e) => e.label), shown, covered);
     model.dispose();
     const share = (n: number) => Number((n / Math.max(1, score.strips)).toFixed(4));
     console.log(JSON.stringify({ strips: score.strips, namedRight: share(score.namedRight), readNoIndex: share(score.readNoIndex), coveredNoIndex: share(score.coveredNoIndex) }));

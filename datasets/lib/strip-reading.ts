@@ -6,13 +6,14 @@
  * corner, which must say "no index", or the recogniser's merge of the two corners is diluted; see
  * readIndex). The localiser's own error is left out: this measures the model alone.
  */
-import * as tf from '@tensorflow/tfjs';
-import { INDEX_HEIGHT, INDEX_RANK_CLASSES, INDEX_SUIT_CLASSES, INDEX_WIDTH, NO_RANK } from '../../server/vision/classes';
+import type * as tf from '@tensorflow/tfjs';
+import { INDEX_HEIGHT, INDEX_WIDTH, NO_RANK } from '../../server/vision/classes';
+import { cropCard, indexCornerQuads, rectQuad } from '../../server/vision/crop';
 import { synthSamples } from '../synth/generate';
-import { indexLabels, makeIndexBatch } from './index-batches';
+import { indexLabels } from './index-batches';
 import { STRIP_MARKS_VISIBLE } from './rendered';
-import { makeRng } from './rng';
-import { RENDERED_STRIP_GROUP, SOURCE_HEIGHT, SOURCE_WIDTH, type SourceSet } from './sources';
+import { RENDERED_STRIP_GROUP, SOURCE_HEIGHT, SOURCE_WIDTH, sourceView, type SourceSet } from './sources';
+import { argMaxes } from './train-tasks';
 
 /** What `--strips` renders. */
 export interface StripSetOptions {
@@ -38,37 +39,10 @@ export async function renderedStripSet({ frames, seed, decks = ['kennard', 'lete
   return { format: 'strips', entries, pixels };
 }
 
-/** A source set with every image turned 180 degrees (its bottom-right corner read as the top-left). */
-export function turnedSet(set: SourceSet): SourceSet {
-  const size = SOURCE_WIDTH * SOURCE_HEIGHT;
-  const pixels = new Uint8Array(set.pixels.length);
-  for (let k = 0; k < set.entries.length; k++) {
-    const base = k * size * 3;
-    for (let p = 0; p < size; p++) {
-      const q = base + (size - 1 - p) * 3;
-      pixels[base + p * 3] = set.pixels[q];
-      pixels[base + p * 3 + 1] = set.pixels[q + 1];
-      pixels[base + p * 3 + 2] = set.pixels[q + 2];
-    }
-  }
-  return { ...set, pixels };
-}
-
-/** The index model's argmax rank and suit per image: rows of INDEX_RANK_CLASSES and INDEX_SUIT_CLASSES probabilities. */
+/** The index model's argmax rank and suit per image. */
 export interface IndexArgmax {
-  ranks: number[];
-  suits: number[];
-}
-
-/** Argmax of each row of `probs` (`width` columns). */
-export function rowArgmax(probs: ArrayLike<number>, width: number): number[] {
-  const out: number[] = [];
-  for (let row = 0; row * width < probs.length; row++) {
-    let best = 0;
-    for (let c = 1; c < width; c++) if (probs[row * width + c] > probs[row * width + best]) best = c;
-    out.push(best);
-  }
-  return out;
+  ranks: ArrayLike<number>;
+  suits: ArrayLike<number>;
 }
 
 /** What `--strips` prints: strips read right at their showing corner, and turned read as no index. Pure. */
@@ -85,20 +59,37 @@ export function scoreStripReadings(labels: readonly string[], shown: IndexArgmax
   return { strips: labels.length, namedRight, readNoIndex, coveredNoIndex };
 }
 
-/** Reads `set`'s top-left index corners (no augmentation) with `model`: argmax rank and suit per image. */
-export async function readIndexCorners(model: tf.LayersModel, set: SourceSet): Promise<IndexArgmax> {
-  const ranks: number[] = [];
-  const suits: number[] = [];
+/**
+ * Both index corners of entries `indices` of `set`, cut as the recogniser cuts a card's
+ * (indexCornerQuads, cropCard): per entry its top-left corner (a strip's showing one), then its
+ * bottom-right turned upright (the covered one), packed for the index model.
+ */
+export function stripCornerCrops(set: SourceSet, indices: readonly number[]): Float32Array {
+  const size = INDEX_WIDTH * INDEX_HEIGHT * 3;
+  const out = new Float32Array(indices.length * 2 * size);
+  const [topLeft, bottomRight] = indexCornerQuads(rectQuad(SOURCE_WIDTH, SOURCE_HEIGHT));
+  indices.forEach((index, k) => {
+    const src = { data: sourceView(set, index), width: SOURCE_WIDTH, height: SOURCE_HEIGHT };
+    cropCard(src, topLeft, INDEX_WIDTH, INDEX_HEIGHT, out, 2 * k * size);
+    cropCard(src, bottomRight, INDEX_WIDTH, INDEX_HEIGHT, out, (2 * k + 1) * size);
+  });
+  return out;
+}
+
+/** Reads both index corners of every strip of `set` with `model` (argmax rank and suit): the showing one and the covered one. */
+export async function readStripCorners(model: tf.LayersModel, set: SourceSet): Promise<{ shown: IndexArgmax; covered: IndexArgmax }> {
+  const shown = { ranks: [] as number[], suits: [] as number[] };
+  const covered = { ranks: [] as number[], suits: [] as number[] };
   const all = set.entries.map((_, i) => i);
-  for (let start = 0; start < all.length; start += 128) {
-    const chunk = all.slice(start, start + 128);
-    const { x } = makeIndexBatch(set, chunk, makeRng(1), 0, { interiorShare: 0 });
-    const [rankT, suitT] = tf.tidy(() => model.predict(tf.tensor4d(x, [chunk.length, INDEX_HEIGHT, INDEX_WIDTH, 3])) as tf.Tensor[]);
-    const [r, s] = await Promise.all([rankT.data(), suitT.data()]);
-    rankT.dispose();
-    suitT.dispose();
-    ranks.push(...rowArgmax(r, INDEX_RANK_CLASSES));
-    suits.push(...rowArgmax(s, INDEX_SUIT_CLASSES));
+  for (let start = 0; start < all.length; start += 64) {
+    const chunk = all.slice(start, start + 64);
+    const [ranks, suits] = await argMaxes(model, stripCornerCrops(set, chunk), [2 * chunk.length, INDEX_HEIGHT, INDEX_WIDTH, 3]);
+    chunk.forEach((_, k) => {
+      shown.ranks.push(ranks[2 * k]);
+      shown.suits.push(suits[2 * k]);
+      covered.ranks.push(ranks[2 * k + 1]);
+      covered.suits.push(suits[2 * k + 1]);
+    });
   }
-  return { ranks, suits };
+  return { shown, covered };
 }

@@ -117,7 +117,7 @@ function validAndHeldout(set: SourceSet): { validIdx: number[]; heldoutIdx: numb
 }
 
 /** The arg-max class of every output of `model` for a batch `x` of `shape`. Frees its tensors. */
-async function argMaxes(model: tf.LayersModel, x: Float32Array, shape: [number, number, number, number]): Promise<Int32Array[]> {
+export async function argMaxes(model: tf.LayersModel, x: Float32Array, shape: [number, number, number, number]): Promise<Int32Array[]> {
   const tops = tf.tidy(() => {
     const outputs = model.predict(tf.tensor4d(x, shape));
     return (Array.isArray(outputs) ? outputs : [outputs]).map((output) => output.argMax(-1));

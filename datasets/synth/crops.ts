@@ -3,6 +3,8 @@
  * warped upright to a fixed size with bilinear sampling. Pure functions over RGB buffers.
  */
 import { applyHomography, homographyFromPoints } from '../../server/sim/render/camera';
+import { INDEX_CORNER_MM } from '../../server/sim/render/index';
+import { CARD_HEIGHT_MM, CARD_WIDTH_MM } from '../../server/sim/scene';
 import type { Quad } from '../../server/vision/types';
 
 /** Region of a card in card-relative units (0..1 across, 0..1 down, upright card). */
@@ -23,8 +25,13 @@ export const BOTTOM_RIGHT_INDEX: CardRegion = { u0: 0.76, v0: 0.7, u1: 1, v1: 1 
  * The rank and suit marks alone at the top left (the renderer's INDEX_CORNER_MM on a 63 x 88 mm
  * card), and their half-turn twin: where they show whole, the card can be read by its corner.
  */
-export const TOP_LEFT_MARKS: CardRegion = { u0: 1.5 / 63, v0: 2 / 88, u1: 8 / 63, v1: 17 / 88 };
-export const BOTTOM_RIGHT_MARKS: CardRegion = { u0: 1 - 8 / 63, v0: 1 - 17 / 88, u1: 1 - 1.5 / 63, v1: 1 - 2 / 88 };
+export const TOP_LEFT_MARKS: CardRegion = {
+  u0: INDEX_CORNER_MM.u0 / CARD_WIDTH_MM,
+  v0: INDEX_CORNER_MM.v0 / CARD_HEIGHT_MM,
+  u1: INDEX_CORNER_MM.u1 / CARD_WIDTH_MM,
+  v1: INDEX_CORNER_MM.v1 / CARD_HEIGHT_MM,
+};
+export const BOTTOM_RIGHT_MARKS: CardRegion = { u0: 1 - TOP_LEFT_MARKS.u1, v0: 1 - TOP_LEFT_MARKS.v1, u1: 1 - TOP_LEFT_MARKS.u0, v1: 1 - TOP_LEFT_MARKS.v0 };
 
 /** A packed RGB image. */
 export interface RgbImage {

@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { NO_RANK, NO_SUIT } from '../../server/vision/classes';
-import { renderedStripSet, rowArgmax, scoreStripReadings, turnedSet } from '../../datasets/lib/strip-reading';
+import { INDEX_HEIGHT, INDEX_WIDTH, NO_RANK, NO_SUIT } from '../../server/vision/classes';
+import { renderedStripSet, scoreStripReadings, stripCornerCrops } from '../../datasets/lib/strip-reading';
 import { SOURCE_HEIGHT, SOURCE_WIDTH, type SourceSet } from '../../datasets/lib/sources';
 
 describe('strip reading (npm run eval -- --strips)', () => {
-  it('takes the argmax of each row', () => {
-    expect(rowArgmax([0.1, 0.7, 0.2, 0.5, 0.1, 0.4], 3)).toEqual([1, 0]);
-  });
-
   it('scores strips named right at their showing corner and covered corners read as no index', () => {
     // 10C (rank 9, suit 3) read right, AS read as no index, 2H misread as 2D.
     const shown = { ranks: [9, NO_RANK, 1], suits: [3, NO_SUIT, 2] };
@@ -15,15 +11,24 @@ describe('strip reading (npm run eval -- --strips)', () => {
     expect(scoreStripReadings(['10C', 'AS', '2H'], shown, covered)).toEqual({ strips: 3, namedRight: 1, readNoIndex: 1, coveredNoIndex: 2 });
   });
 
-  it('turns every image of a set 180 degrees', () => {
-    const size = SOURCE_WIDTH * SOURCE_HEIGHT * 3;
-    const pixels = new Uint8Array(size);
-    pixels.set([10, 20, 30], 0); // the top-left pixel
+  it('cuts each strip\'s showing corner and, turned upright, its covered one, as the recogniser cuts a card\'s', () => {
+    // A dark block in the source's top-left corner, a bright one in its bottom-right, grey between.
+    const pixels = new Uint8Array(SOURCE_WIDTH * SOURCE_HEIGHT * 3).fill(128);
+    for (let y = 0; y < 8; y++) {
+      for (let x = 0; x < 8; x++) {
+        pixels.fill(10, (y * SOURCE_WIDTH + x) * 3, (y * SOURCE_WIDTH + x) * 3 + 3);
+        pixels.fill(250, ((SOURCE_HEIGHT - 1 - y) * SOURCE_WIDTH + (SOURCE_WIDTH - 1 - x)) * 3, ((SOURCE_HEIGHT - 1 - y) * SOURCE_WIDTH + (SOURCE_WIDTH - 1 - x)) * 3 + 3);
+      }
+    }
     const set: SourceSet = { format: 't', entries: [{ group: 'strip:t', label: '5S', split: 'heldout', file: 'a' }], pixels };
-    const turned = turnedSet(set);
-    expect(Array.from(turned.pixels.subarray(size - 3))).toEqual([10, 20, 30]);
-    expect(Array.from(turned.pixels.subarray(0, 3))).toEqual([0, 0, 0]);
-    expect(set.pixels[0]).toBe(10);
+    const crops = stripCornerCrops(set, [0]);
+    const size = INDEX_WIDTH * INDEX_HEIGHT * 3;
+    expect(crops.length).toBe(2 * size);
+    // Each corner's first pixel is that corner of the card; the middle of each crop is the grey between.
+    expect(crops[0]).toBeCloseTo(10 / 255, 2);
+    expect(crops[size]).toBeCloseTo(250 / 255, 2);
+    expect(crops[size - 1]).toBeCloseTo(128 / 255, 2);
+    expect(crops[2 * size - 1]).toBeCloseTo(128 / 255, 2);
   });
 
   it('renders the strips of unseen deck art, each labelled by its card', async () => {
