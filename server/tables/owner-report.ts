@@ -34,34 +34,49 @@ export interface OwnerHand {
 }
 
 /**
- * Lines up the truth's centre plays with the tracker's, one to one: each truth play (in the order
- * played) takes the tracker's play of the same card nearest in time, within OWNER_MATCH_MS. The
- * tracker's plays for a race's second lander (`race`) are left out: the rules send them back.
+ * Lines up the truth's centre plays with the tracker's, one to one: each truth play takes the
+ * tracker's play of the same card nearest in time, within OWNER_MATCH_MS, one crediting the same
+ * player first (two decks' copies of a card landing together on two piles, say two aces starting
+ * piles at once, are each matched to their own). The tracker's plays for a race's second lander
+ * (`race`) are left out: the rules send them back.
  */
 export function matchOwners(truth: HandTruth, played: Readonly<TruthRefereedHand['played']>): OwnerRow[] {
   const candidates = played.filter(({ event }) => event.ownerBy !== 'race');
+  const plays = truth.plays.filter((play) => play.move.type === 'to-foundation');
   const used = new Set<number>();
-  return truth.plays
-    .filter((play) => play.move.type === 'to-foundation')
-    .map((play) => {
-      const card = play.cards[0].code;
-      let best = -1;
-      candidates.forEach(({ timeMs, event }, i) => {
-        if (used.has(i) || event.card !== card || Math.abs(timeMs - play.landMs) > OWNER_MATCH_MS) return;
-        if (best < 0 || Math.abs(timeMs - play.landMs) < Math.abs(candidates[best].timeMs - play.landMs)) best = i;
-      });
-      if (best >= 0) used.add(best);
-      const seen = best >= 0 ? candidates[best].event : null;
-      const race = truth.disputes.find((d) => d.code === card && d.winner?.playIndex === play.index);
-      return {
-        card,
-        truthOwner: play.tableau,
-        landMs: play.landMs,
-        seenOwner: seen?.player ?? null,
-        cue: seen ? (seen.ownerBy ?? 'guess') : 'unseen',
-        ...(race ? { race: { winner: race.winner?.player ?? null, loser: race.loser.player, marginMs: race.marginMs } } : {}),
-      };
+  const matched = new Map<number, number>();
+  const nearest = (play: (typeof plays)[number], sameOwner: boolean): number => {
+    let best = -1;
+    candidates.forEach(({ timeMs, event }, i) => {
+      if (used.has(i) || event.card !== play.cards[0].code || Math.abs(timeMs - play.landMs) > OWNER_MATCH_MS) return;
+      if (sameOwner && event.player !== play.tableau) return;
+      if (best < 0 || Math.abs(timeMs - play.landMs) < Math.abs(candidates[best].timeMs - play.landMs)) best = i;
     });
+    return best;
+  };
+  for (const sameOwner of [true, false]) {
+    plays.forEach((play, k) => {
+      if (matched.has(k)) return;
+      const best = nearest(play, sameOwner);
+      if (best < 0) return;
+      used.add(best);
+      matched.set(k, best);
+    });
+  }
+  return plays.map((play, k) => {
+    const card = play.cards[0].code;
+    const best = matched.get(k);
+    const seen = best === undefined ? null : candidates[best].event;
+    const race = truth.disputes.find((d) => d.code === card && d.winner?.playIndex === play.index);
+    return {
+      card,
+      truthOwner: play.tableau,
+      landMs: play.landMs,
+      seenOwner: seen?.player ?? null,
+      cue: seen ? (seen.ownerBy ?? 'guess') : 'unseen',
+      ...(race ? { race: { winner: race.winner?.player ?? null, loser: race.loser.player, marginMs: race.marginMs } } : {}),
+    };
+  });
 }
 
 /** Per cue, how often it named the right player (`unseen`: plays the tracker never reported). */

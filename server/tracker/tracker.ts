@@ -254,6 +254,8 @@ export interface TrackerConfig extends ReadingTuning, PileLookTuning {
    * up again where it was (a copy that vanished face down is not the one flying elsewhere).
    */
   trackReachMs: number;
+  /** A card last seen in flight may be hidden this long and still be followed, where its speed takes it, ms. */
+  flightReachMs: number;
 }
 
 /** Defaults tuned on simulated tables (10–30 fps). */
@@ -327,6 +329,7 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   trackGapMs: 2000,
   trackSpeedCards: 17,
   trackReachMs: 150,
+  flightReachMs: 400,
 };
 
 interface Vote {
@@ -1698,8 +1701,18 @@ function updateTracks(state: TrackerState, cards: CardObservation[], now: number
       // Where it should be now if it kept its speed: two copies crossing keep their own tracks.
       const px = track.x + (track.vx ?? 0) * dt;
       const py = track.y + (track.vy ?? 0) * dt;
+      // A card last seen in flight and hidden longer (under the arm carrying it) may have flown
+      // on: it is looked for where its speed takes it too, within a card's length.
+      const flying = gap > config.trackReachMs && gap <= config.flightReachMs && track.movingMs === track.lastMs;
       for (const card of observed) {
         const { center } = places.get(card)!;
+        if (flying) {
+          const ahead = Math.hypot(center[0] - (track.x + (track.vx ?? 0) * gap), center[1] - (track.y + (track.vy ?? 0) * gap));
+          if (ahead <= track.sizePx) {
+            pairs.push({ track, card, distance: ahead });
+            continue;
+          }
+        }
         if (Math.hypot(center[0] - track.x, center[1] - track.y) > reach) continue;
         pairs.push({ track, card, distance: Math.hypot(center[0] - px, center[1] - py) });
       }
@@ -1725,9 +1738,10 @@ function updateTracks(state: TrackerState, cards: CardObservation[], now: number
       };
       track.vx = (center[0] - track.x) / dt;
       track.vy = (center[1] - track.y) / dt;
-      if (dt > config.trackReachMs) {
+      if (dt > config.trackReachMs && moved <= 0.5 * size) {
         // Hidden a while and found again where it vanished: it came to rest there meanwhile (a card
-        // last seen in the air lands a few pixels from where it was last seen).
+        // last seen in the air lands a few pixels from where it was last seen). One found further
+        // on flew on while hidden (see flightReachMs).
         track.vx = 0;
         track.vy = 0;
         track.stillFrames = 1;

@@ -33,6 +33,15 @@ describe('owner report', () => {
     expect(tallyByCue(rows)).toEqual({ track: { right: 1, wrong: 0 }, hand: { right: 0, wrong: 1 }, unseen: { right: 0, wrong: 1 } });
   });
 
+  it('matches two copies of a card landing at once (two aces starting two piles) each to the play crediting its player', () => {
+    // 4 players seed 1 on truth observations: p1's and p4's AH landed 10 ms apart and the tracker
+    // credited each right, but matched by time alone the report swapped them (two wrong rows).
+    const truth = { plays: [truthPlay(0, 'AS', 'ann', 1370), truthPlay(1, 'AS', 'bob', 1380)], disputes: [] } as unknown as HandTruth;
+    const played = (player: string, timeMs: number) => ({ timeMs, event: { type: 'card-played' as const, player, card: 'AS' as const, foundationId: `f-${player}`, newPile: true, ownerBy: 'track' as const } });
+    const rows = matchOwners(truth, [played('bob', 1372), played('ann', 1378)]);
+    expect(rows.map((row) => [row.truthOwner, row.seenOwner])).toEqual([['ann', 'ann'], ['bob', 'bob']]);
+  });
+
   it("reports a recorded hand's centre cards by owner, and the command prints them", async () => {
     const { file, truth } = await recordCleanHand('owner-report-');
     const { meta, frames } = await openRecording(file);

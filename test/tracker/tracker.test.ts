@@ -160,6 +160,31 @@ describe('tracker: foundations', () => {
     const { events } = run(sequence);
     expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([played('ann', '2S', 'f1', false, 'track')]);
   });
+
+  it('follows a card hidden in flight for a few frames (under the arm carrying it) where its speed takes it', () => {
+    // Ann's 2S flies to the AS pile and is unseen for 200 ms on the way, past trackReachMs; bob's
+    // 2S in his seat goes under his hand meanwhile, so "the seat it left" would name bob.
+    // Failed before flightReachMs: the card found again 130 px on started a track of no owner
+    // (4 players seed 1 on truth observations: a 3H given to p1; 32 such plays over the sweep).
+    const start = { x: ANN_NERTS.x, y: ANN_NERTS.y };
+    const speed = { x: (CENTRE.x - start.x) / 400, y: (CENTRE.y - start.y) / 400 };
+    const at = (t: number, zone: string): CardObservation => face('2S', start.x + speed.x * t, start.y + speed.y * t, zone);
+    const bobsTwo = face('2S', 980, 200, 'seat-1/work');
+    const pile = face('AS', CENTRE.x, CENTRE.y, 'centre');
+    const step = 33;
+    const sequence = [
+      ...frames(0, 10, step, () => [pile, at(0, 'seat-0/work'), bobsTwo]),
+      // Picked up and carried: seen for 100 ms, then hidden for 200 ms (bob's copy goes under his hand).
+      ...frames(330, 4, step, (i) => [pile, at(i * step, i < 2 ? 'seat-0/work' : 'centre'), bobsTwo]),
+      ...frames(462, 5, step, () => [pile]),
+      // Seen again near the pile, then lying on it.
+      ...frames(627, 3, step, (i) => [pile, at(297 + i * step, 'centre')]).map((f) => ({ ...f, cards: f.cards.slice(1) })),
+      ...frames(726, 30, step, () => [face('2S', CENTRE.x, CENTRE.y, 'centre')]),
+    ];
+    expect(627 - (330 + 3 * step)).toBeGreaterThan(config.trackReachMs);
+    const { events } = run(sequence);
+    expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([played('ann', '2S', 'f1', false, 'track')]);
+  });
 });
 
 describe('tracker: disputes', () => {
