@@ -172,7 +172,7 @@ export interface TrackerConfig extends ReadingTuning, PileLookTuning {
   raceReachWindowMs: number;
   /** ... and their copy shows back in their seat with at least this confidence. */
   raceBackConfidence: number;
-  /** A card's owner lost its race when their copy shows at home in this many frames (ownerCameHome). */
+  /** A copy is back home (a racer's, or the card's owner's: ownerCameHome) once it shows there in this many frames. */
   raceHomeFrames: number;
   /**
    * A sure reading more than three cards ahead in a pile's suit that holds this long means the
@@ -405,6 +405,8 @@ export interface RaceWatch {
   coveredMs?: number;
   /** Per player, their hand's frames over the pile from the landing to raceReachWindowMs after (kept once the window closed). */
   reachers?: Record<string, { frames: number; firstMs: number }>;
+  /** Per player, frames their copy was seen back at home after going away (see raceHomeFrames). */
+  backFrames?: Record<string, number>;
   /** Frames the card's owner's copy was seen back at home (ownerCameHome). */
   ownerHomeFrames?: number;
   /** The card's owner was found to have lost the race (ownerCameHome): judged once. */
@@ -611,7 +613,7 @@ export function initialTrackerState(config: Pick<TrackerConfig, 'players'>): Tra
 }
 
 function cloneRace(race: RaceWatch): RaceWatch {
-  return { ...race, away: { ...race.away }, landers: { ...(race.landers ?? {}) }, losers: [...(race.losers ?? [])] };
+  return { ...race, away: { ...race.away }, landers: { ...(race.landers ?? {}) }, losers: [...(race.losers ?? [])], ...(race.backFrames ? { backFrames: { ...race.backFrames } } : {}) };
 }
 
 /**
@@ -2133,8 +2135,12 @@ function watchRace(
     }
     const awaySince = race.away[seat.playerId];
     if (awaySince === undefined || now - awaySince < config.raceAwayMs || winner === '' || awaySince > (race.coveredMs ?? Infinity)) continue;
-    // The copy is back for sure (a faint reading of another card is not it).
+    // The copy is back for sure (a faint reading of another card is not it), in raceHomeFrames
+    // frames (one or two are a misread, or a card of that name turned up from the stock).
     if (!copies.some((card) => card.confidence >= config.raceBackConfidence)) continue;
+    const backFrames = ((race.backFrames ??= {})[seat.playerId] ?? 0) + 1;
+    race.backFrames[seat.playerId] = backFrames;
+    if (backFrames < config.raceHomeFrames) continue;
     // The racer's hand went to the pile as its copy landed, within the dispute window, and covers
     // its card there until it takes it back (so the second copy itself is rarely seen). Without
     // motion in the frames, only a second copy seen in the centre tells.
