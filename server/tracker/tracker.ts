@@ -613,7 +613,14 @@ export function initialTrackerState(config: Pick<TrackerConfig, 'players'>): Tra
 }
 
 function cloneRace(race: RaceWatch): RaceWatch {
-  return { ...race, away: { ...race.away }, landers: { ...(race.landers ?? {}) }, losers: [...(race.losers ?? [])], ...(race.backFrames ? { backFrames: { ...race.backFrames } } : {}) };
+  return {
+    ...race,
+    away: { ...race.away },
+    landers: { ...(race.landers ?? {}) },
+    losers: [...(race.losers ?? [])],
+    ...(race.awayFlying ? { awayFlying: { ...race.awayFlying } } : {}),
+    ...(race.backFrames ? { backFrames: { ...race.backFrames } } : {}),
+  };
 }
 
 /**
@@ -1469,7 +1476,8 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
       const was = suitOf(pile.cards[0].code);
       reviseSuit(state, pile, twin, `its cards read as ${SUIT_NAMES[twin]} rather than ${SUIT_NAMES[was]} (${Object.keys(pile.suitLean ?? {}).length} cards weighed)`, emit);
       // Readings the old suit's prior turned into its cards were of the new suit.
-      for (const vote of pile.votes) if (vote.code && suitOf(vote.code) === was) vote.code = inSuit(vote.code, twin);
+      // (New votes: the old ones are shared with the previous state, see cloneState.)
+      pile.votes = pile.votes.map((vote) => (vote.code && suitOf(vote.code) === was ? { ...vote, code: inSuit(vote.code, twin) } : vote));
     }
     pile.votes = pruneVotes(pile.votes, now, config);
     const decided = tally(pile.votes, config);
@@ -1566,7 +1574,7 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
     const startsPile = start ? cardsBetween(undefined, start) : null;
     if (decided?.code && start && startsPile) {
       // Started in the look-alike suit: its readings so far are of that suit too.
-      if (start !== decided.code) for (const vote of candidate.votes) if (vote.code) vote.code = inSuit(vote.code, suitOf(start));
+      if (start !== decided.code) candidate.votes = candidate.votes.map((vote) => (vote.code ? { ...vote, code: inSuit(vote.code, suitOf(start)) } : vote));
       const pile: TrackedPile = {
         id: `f${state.nextPileNumber++}`,
         center: candidate.center,
@@ -1706,10 +1714,12 @@ function updateTracks(state: TrackerState, cards: CardObservation[], now: number
       // A card last seen in flight and hidden longer (under the arm carrying it) may have flown
       // on: it is looked for where its speed takes it too, within a card's length.
       const flying = gap > config.trackReachMs && gap <= config.flightReachMs && track.movingMs === track.lastMs;
+      const fx = track.x + (track.vx ?? 0) * gap;
+      const fy = track.y + (track.vy ?? 0) * gap;
       for (const card of observed) {
         const { center } = places.get(card)!;
         if (flying) {
-          const ahead = Math.hypot(center[0] - (track.x + (track.vx ?? 0) * gap), center[1] - (track.y + (track.vy ?? 0) * gap));
+          const ahead = Math.hypot(center[0] - fx, center[1] - fy);
           if (ahead <= track.sizePx) {
             pairs.push({ track, card, distance: ahead });
             continue;

@@ -32,3 +32,34 @@ describe('tracker state stays bounded over many frames', () => {
     expect(JSON.stringify(state).length).toBeLessThan(200_000);
   });
 });
+
+describe('step leaves the state it was given as it was', () => {
+  it('over a simulated hand with races (6 players, 30 fps, with motion): the previous state is never edited', async () => {
+    // The live table keeps its last state to persist and to resume after a restart, and the
+    // bench and tests replay from saved states: step must copy what it changes (cloneState).
+    // Failed before session 60's tidy: a pile's votes re-suited in place (they are shared with the previous
+    // state) and a race watch's awayFlying written into the previous state's object.
+    const sim = await createSimTable({ players: 6, seed: 2, fps: 30, render: false, hands: 1 });
+    const camera = presetCamera('top', 1280, 720, sim.layout.table);
+    const calibration = simCalibration(sim.layout, camera);
+    const config = { ...DEFAULT_TRACKER_TUNING, players: sim.players.map((p) => ({ seat: p.seat, playerId: p.id, nertsPileSize: 13 })) };
+    const random = seededRandom(7);
+    let state = initialTrackerState(config);
+    let previousScene: Parameters<typeof sceneObservations>[5] = null;
+    let edited = 0;
+    let frames = 0;
+    for await (const frame of sim) {
+      const observations = sceneObservations(frame.scene, camera, calibration, { drop: 0.1, misread: 0.03, motion: true }, random, previousScene);
+      previousScene = frame.scene;
+      const before = JSON.stringify(state);
+      const next = step(state, { ...observations, timestampMs: frame.timeMs }, config).state;
+      if (JSON.stringify(state) !== before) edited += 1;
+      state = next;
+      frames += 1;
+      if (frames >= 2400) break;
+    }
+    expect(frames).toBe(2400);
+    expect(state.disputes.length).toBeGreaterThan(0);
+    expect(edited).toBe(0);
+  }, 120_000);
+});
