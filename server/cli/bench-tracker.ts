@@ -71,13 +71,16 @@ export function sumRuns(runs: readonly RunLine[]) {
 function runOne(args: string[]): Promise<RunLine> {
   const script = fileURLToPath(new URL('./bench-referee.ts', import.meta.url));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
+    // The run's progress lines are dropped; its last few are kept to say why it failed.
+    let err = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err = (err + chunk.toString()).slice(-2000)));
     child.on('error', reject);
     child.on('close', (code) => {
       const last = out.trim().split('\n').at(-1) ?? '';
-      if (code !== 0 || !last.startsWith('{')) return reject(new Error(`bench:referee ${args.join(' ')} exited ${code}`));
+      if (code !== 0 || !last.startsWith('{')) return reject(new Error(`bench:referee ${args.join(' ')} exited ${code}:\n${err.trim().split('\n').slice(-5).join('\n')}`));
       resolve(JSON.parse(last) as RunLine);
     });
   });

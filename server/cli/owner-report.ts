@@ -1,17 +1,25 @@
 /**
  * npm run owners -- FILE [--hand K] [--wrong]
+ * npm run owners -- --sim --players P --seed S [--hands 3] [--drop 0.1] [--misread 0.03] [--motion] [--hand K] [--wrong]
  *
- * Who the tracker credited each centre card to over a recording (`record:observations`, or
- * `bench:referee --record`), against the truth, with the cue that named the player
- * (server/tables/owner-report.ts). `--wrong` lists only the cards credited to the wrong player.
- * Ends with one JSON line: plays, credited right, and per cue right / wrong.
+ * Who the tracker credited each centre card to, against the truth, with the cue that named the
+ * player (server/tables/owner-report.ts). Over a recording (`record:observations`, or
+ * `bench:referee --record`), or with `--sim` over the simulator's ground truth exactly as one
+ * `bench:tracker` run sees it (same table, noise and noise seed as `bench:referee --observations
+ * truth`). `--wrong` lists only the cards credited to the wrong player. Ends with one JSON line:
+ * plays, credited right, and per cue right / wrong.
  */
 import { parseArgs } from 'node:util';
+import { createSimTable } from '../sim/live';
 import { openRecording } from '../tables/recording';
-import { ownerReport, tallyByCue, type OwnerRow } from '../tables/owner-report';
+import { ownerReport, tallyByCue, type OwnerHand, type OwnerRow } from '../tables/owner-report';
+import { truthFrames } from '../tables/truth-referee';
+
+const USAGE = `usage: npm run owners -- FILE [--hand K] [--wrong]
+       npm run owners -- --sim --players P --seed S [--hands 3] [--drop 0.1] [--misread 0.03] [--motion] [--hand K] [--wrong]`;
 
 function usage(message: string): never {
-  console.error(`owners: ${message}\nusage: npm run owners -- FILE [--hand K] [--wrong]`);
+  console.error(`owners: ${message}\n${USAGE}`);
   process.exit(2);
 }
 
@@ -21,19 +29,54 @@ function describe(row: OwnerRow): string {
   return `${(row.landMs / 1000).toFixed(2).padStart(7)} s  ${row.card.padEnd(3)} ${row.truthOwner} → ${seen}${race}`;
 }
 
+function number(value: string | undefined, name: string, fallback: number): number {
+  const n = value === undefined ? fallback : Number(value);
+  if (!Number.isFinite(n)) usage(`--${name} must be a number`);
+  return n;
+}
+
+async function report(values: Record<string, string | boolean | undefined>, positionals: string[]): Promise<OwnerHand[]> {
+  if (values.sim) {
+    if (positionals.length) usage('--sim takes no FILE');
+    const players = number(values.players as string | undefined, 'players', 3);
+    const seed = number(values.seed as string | undefined, 'seed', 1);
+    const hands = number(values.hands as string | undefined, 'hands', 3);
+    const drop = number(values.drop as string | undefined, 'drop', 0.1);
+    const misread = number(values.misread as string | undefined, 'misread', 0.03);
+    const sim = await createSimTable({ players, seed, fps: 30, hands, render: false }).catch((error: Error) => usage(error.message));
+    // bench:referee --observations truth seeds table t's noise with seed * 7919 + t.
+    return ownerReport(sim, truthFrames(sim, { drop, misread, motion: values.motion === true }, seed * 7919));
+  }
+  if (positionals.length !== 1) usage('one recording FILE (or --sim) is required');
+  const { meta, frames } = await openRecording(positionals[0]).catch((error: Error) => usage(error.message));
+  return ownerReport(meta, frames);
+}
+
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({ options: { hand: { type: 'string' }, wrong: { type: 'boolean' } }, allowPositionals: true, strict: true });
-  if (positionals.length !== 1) usage('one recording FILE is required');
+  const { values, positionals } = parseArgs({
+    options: {
+      hand: { type: 'string' },
+      wrong: { type: 'boolean' },
+      sim: { type: 'boolean' },
+      players: { type: 'string' },
+      seed: { type: 'string' },
+      hands: { type: 'string' },
+      drop: { type: 'string' },
+      misread: { type: 'string' },
+      motion: { type: 'boolean' },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
   const hand = values.hand === undefined ? null : Number(values.hand);
   if (hand !== null && !(Number.isInteger(hand) && hand >= 0)) usage('--hand must be a hand index (0, 1, …)');
-  const { meta, frames } = await openRecording(positionals[0]).catch((error: Error) => usage(error.message));
   const all: OwnerRow[] = [];
-  for (const report of await ownerReport(meta, frames)) {
-    if (hand !== null && report.handIndex !== hand) continue;
-    all.push(...report.rows);
-    const right = report.rows.filter((row) => row.seenOwner === row.truthOwner).length;
-    console.log(`hand ${report.handIndex}: ${right} of ${report.rows.length} centre cards credited right; by cue ${JSON.stringify(report.byCue)}`);
-    for (const row of report.rows) if (!values.wrong || row.seenOwner !== row.truthOwner) console.log(`  ${describe(row)}`);
+  for (const entry of await report(values, positionals)) {
+    if (hand !== null && entry.handIndex !== hand) continue;
+    all.push(...entry.rows);
+    const right = entry.rows.filter((row) => row.seenOwner === row.truthOwner).length;
+    console.log(`hand ${entry.handIndex}: ${right} of ${entry.rows.length} centre cards credited right; by cue ${JSON.stringify(entry.byCue)}`);
+    for (const row of entry.rows) if (!values.wrong || row.seenOwner !== row.truthOwner) console.log(`  ${describe(row)}`);
   }
   console.log(JSON.stringify({ plays: all.length, right: all.filter((row) => row.seenOwner === row.truthOwner).length, byCue: tallyByCue(all) }));
 }

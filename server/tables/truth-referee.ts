@@ -103,20 +103,22 @@ export async function refereeObservations(table: RefereedTable, frames: AsyncIte
 }
 
 /**
- * Plays every hand of `sim` (created with `render: false` is enough) through tracker and rules,
- * observations built from each scene with `noise` (seeded by `noiseSeed`). The camera defaults
- * to the top-down preset framing the table at 1280x720.
+ * The frames of every hand of `sim` (created with `render: false` is enough) as the tracker
+ * would see them: observations built from each scene with `noise` (seeded by `noiseSeed`). The
+ * camera defaults to the top-down preset framing the table at 1280x720.
  */
-export async function refereeFromTruth(sim: SimTable, noise: Noise, noiseSeed: number, camera: CameraPose = sim.camera ?? presetCamera('top', 1280, 720, sim.layout.table)): Promise<TruthRefereedHand[]> {
+export async function* truthFrames(sim: SimTable, noise: Noise, noiseSeed: number, camera: CameraPose = sim.camera ?? presetCamera('top', 1280, 720, sim.layout.table)): AsyncGenerator<ObservedFrame> {
   const calibration = simCalibration(sim.layout, camera);
   const random = seededRandom(noiseSeed);
-  async function* frames(): AsyncGenerator<ObservedFrame> {
-    let previous: SimFrame['scene'] | null = null;
-    for await (const frame of sim) {
-      const observations = sceneObservations(frame.scene, camera, calibration, noise, random, previous);
-      previous = frame.scene;
-      yield { handIndex: frame.handIndex, timeMs: frame.timeMs, observations, ...(frame.lastOfHand ? { handTruth: frame.handTruth } : {}) };
-    }
+  let previous: SimFrame['scene'] | null = null;
+  for await (const frame of sim) {
+    const observations = sceneObservations(frame.scene, camera, calibration, noise, random, previous);
+    previous = frame.scene;
+    yield { handIndex: frame.handIndex, timeMs: frame.timeMs, observations, ...(frame.lastOfHand ? { handTruth: frame.handTruth } : {}) };
   }
-  return refereeObservations(sim, frames());
+}
+
+/** Plays every hand of `sim` through tracker and rules on its truth frames (`truthFrames`). */
+export async function refereeFromTruth(sim: SimTable, noise: Noise, noiseSeed: number, camera?: CameraPose): Promise<TruthRefereedHand[]> {
+  return refereeObservations(sim, truthFrames(sim, noise, noiseSeed, camera));
 }
