@@ -256,6 +256,11 @@ export interface TrackerConfig extends ReadingTuning, PileLookTuning {
   trackReachMs: number;
   /** A card last seen in flight may be hidden this long and still be followed, where its speed takes it, ms. */
   flightReachMs: number;
+  /**
+   * Two tracked copies of a card in the centre this close (card heights) lie stacked: the one
+   * that came there later is on top, and only it can be seen until it leaves (see updateTracks).
+   */
+  stackedCards: number;
 }
 
 /** Defaults tuned on simulated tables (10–30 fps). */
@@ -330,6 +335,7 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   trackSpeedCards: 17,
   trackReachMs: 150,
   flightReachMs: 400,
+  stackedCards: 0.45,
 };
 
 interface Vote {
@@ -1729,7 +1735,27 @@ function updateTracks(state: TrackerState, cards: CardObservation[], now: number
         pairs.push({ track, card, distance: Math.hypot(center[0] - px, center[1] - py) });
       }
     }
-    pairs.sort((a, b) => a.distance - b.distance);
+    // Racing copies stacked on a pile: the one that came later lies on top, so a sighting there is
+    // its copy (lifted, or lying), and the copy under it takes a sighting only once the top one has
+    // one elsewhere (it was carried off). By distance alone, the copy a loser lifted off went to
+    // the winner's track, and the winner's card, left lying, to the loser's.
+    // When a copy came to lie where it is (near `other`): its landing there; one last seen in
+    // flight, once it had covered the rest of the way (slowing to a stop, in about twice the time
+    // its speed would take, as touchdown below reckons).
+    const restsHere = (t: CardTrack) => t.rest !== undefined && t.rest !== null && Math.hypot(t.rest.x - t.x, t.rest.y - t.y) <= config.stackedCards * t.sizePx;
+    const cameAt = (t: CardTrack, other: CardTrack): number => {
+      if (restsHere(t)) return t.rest!.landedMs;
+      const speed = Math.hypot(t.vx ?? 0, t.vy ?? 0);
+      if (t.movingMs === t.lastMs && speed > 0) return t.lastMs + (2 * Math.hypot(other.x - t.x, other.y - t.y)) / speed;
+      return t.movingMs ?? t.bornMs ?? t.lastMs;
+    };
+    // One seen moving off the place it came to rest is being lifted away: it covers nothing now.
+    const liftedOff = (t: CardTrack) => t.movingMs === t.lastMs && restsHere(t);
+    const covers = (top: CardTrack, under: CardTrack) =>
+      top !== under && !liftedOff(top) && Math.hypot(top.x - under.x, top.y - under.y) <= config.stackedCards * Math.max(top.sizePx, under.sizePx) && cameAt(top, under) > cameAt(under, top);
+    // (Only a copy lying still can be under another: one last seen moving is in a hand.)
+    const buried = new Set(tracks.filter((under) => parseZone(under.zone)?.area === 'centre' && under.movingMs !== under.lastMs && tracks.some((top) => covers(top, under))));
+    pairs.sort((a, b) => Number(buried.has(a.track)) - Number(buried.has(b.track)) || a.distance - b.distance);
     const usedTracks = new Set<CardTrack>();
     const usedCards = new Set<CardObservation>();
     for (const { track, card, distance } of pairs) {

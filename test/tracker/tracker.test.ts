@@ -188,6 +188,41 @@ describe('tracker: foundations', () => {
 });
 
 describe('tracker: disputes', () => {
+  it('gives the copy lifted off a pile two racing copies lie on to the one that came there last (it lies on top)', () => {
+    // Ann's 2S lands on the AS pile; bob's lands on it a moment later, seen last still in flight
+    // a few pixels short. His hand covers the pile for half a second, then lifts his copy (the
+    // top one) and carries it home. Failed before stackedCards: by distance alone the lifted copy
+    // went to ann's track (lying at the very spot) and bob's track took ann's card left lying; the
+    // play lost its track (here the seat it left still named ann; in the 3-player seed-4 hand a
+    // 6S that p1 won by 208 ms went to p2, the loser).
+    const frameMs = 33;
+    const BOB_WORK = { x: 980, y: 200 };
+    const copy = (from: { x: number; y: number }, t: number, zone: string) => face('2S', from.x + (CENTRE.x - from.x) * t, from.y + (CENTRE.y - from.y) * t, zone);
+    const pile = face('AS', CENTRE.x, CENTRE.y, 'centre');
+    const sequence = [
+      ...frames(0, 10, frameMs, () => [pile, copy(ANN_NERTS, 0, 'seat-0/work'), copy(BOB_WORK, 0, 'seat-1/work')]),
+      // Ann's copy flies in and is seen lying on the pile once; bob's flies in behind it, last
+      // seen a few pixels short (his arm hides the pile from then on).
+      ...frames(330, 12, frameMs, (i) => [
+        ...(i < 7 ? [copy(ANN_NERTS, Math.min(1, (i + 1) / 6), i < 2 ? 'seat-0/work' : 'centre')] : []),
+        ...(i < 2 ? [copy(BOB_WORK, 0, 'seat-1/work')] : [copy(BOB_WORK, 0.97 * ((i - 1) / 10), i < 4 ? 'seat-1/work' : 'centre')]),
+      ]),
+      // Bob's hand over the pile: nothing there seen for half a second.
+      ...frames(726, 15, frameMs, () => []),
+      // His copy lifted off the top, held a moment just above the pile, and carried home; ann's
+      // shows on the pile once his hand has left it.
+      ...[0.998, 0.975, 0.94, 0.935].map((t, i) => frame(1221 + i * frameMs, [copy(BOB_WORK, t, 'centre')])),
+      ...frames(1353, 8, frameMs, (i) => [copy(BOB_WORK, 0.85 - i / 8, i < 5 ? 'centre' : 'seat-1/work'), ...(i >= 2 ? [face('2S', CENTRE.x, CENTRE.y, 'centre')] : [])]),
+      ...frames(1617, 40, frameMs, () => [face('2S', CENTRE.x, CENTRE.y, 'centre'), copy(BOB_WORK, 0, 'seat-1/work')]),
+    ];
+    const { events, state } = run(sequence);
+    expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([played('ann', '2S', 'f1', false, 'track'), played('bob', '2S', 'f1', false, 'race')]);
+    // Each track follows its own copy: ann's lies on the pile, bob's is home.
+    const place = (origin: string) => (state.tracks ?? []).filter((t) => t.code === '2S' && t.origin === origin).map((t) => [Math.round(t.x), Math.round(t.y)]);
+    expect(place('ann')).toEqual([[CENTRE.x, CENTRE.y]]);
+    expect(place('bob')).toEqual([[BOB_WORK.x, BOB_WORK.y]]);
+  });
+
   it('a second copy flying in and going back is reported as the second player\'s play', () => {
     const BOB_WORK = { x: 980, y: 200 };
     const sequence = [
