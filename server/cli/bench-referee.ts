@@ -53,7 +53,7 @@ import { simCalibration } from '../tables/sim-calibration';
 import { BackShowings, backViews } from '../tables/sim-feed';
 import { openRecording, RecordingWriter } from '../tables/recording';
 import type { LiveTable } from '../tables/live-table';
-import { refereeFromTruth, refereeObservations } from '../tables/truth-referee';
+import { refereeFromTruth, refereeObservations, truthNoiseSeed } from '../tables/truth-referee';
 import type { CreatedTable, PipelineStats, TableView } from '../protocol';
 import type { HandTruth } from '../sim/bots/engine';
 import { LatencyHistogram } from '../tables/stats';
@@ -445,7 +445,7 @@ async function main(): Promise<void> {
     const started = performance.now();
     for (let t = 0; t < tables; t += 1) {
       const sim = await createSimTable({ players, seed: seed + t, fps, hands, render: false });
-      for (const hand of await refereeFromTruth(sim, { drop, misread, motion: values.motion === true }, seed * 7919 + t)) {
+      for (const hand of await refereeFromTruth(sim, { drop, misread, motion: values.motion === true }, truthNoiseSeed(seed, t))) {
         const result = compare(t, hand.handIndex, hand.view, hand.truth, sim.variant.name, sim.variant.callGraceMs, hand.centre);
         results.push(result);
         log(describe(result));

@@ -14,11 +14,10 @@ import { isCardCode, type CardCode } from '../game/cards';
 import { createSimTable } from '../sim/live';
 import { cameraFrame, presetCamera, projectPoint } from '../sim/render/camera';
 import { quadCentre, type Point } from '../geometry';
-import { simCalibration } from '../tables/sim-calibration';
-import { trackerConfigFor } from '../tables/truth-referee';
-import { seededRandom, sceneObservations } from '../tracker/sim-observations';
+import { trackerConfigFor, truthFrames, truthNoiseSeed } from '../tables/truth-referee';
 import { flushPending, initialTrackerState, step, type RaceWatch, type TrackerState } from '../tracker/tracker';
 import type { TableScene } from '../sim/scene';
+import { finiteNumber } from './args';
 
 const USAGE = 'usage: npm run card-trace -- --players P --seed S --hand K --card C --at SECONDS [--before 1.5] [--after 3] [--drop 0.1] [--misread 0.03] [--motion]';
 
@@ -27,12 +26,7 @@ function usage(message: string): never {
   process.exit(2);
 }
 
-function number(value: string | undefined, name: string, fallback?: number): number {
-  if (value === undefined && fallback === undefined) usage(`--${name} is required`);
-  const n = value === undefined ? fallback! : Number(value);
-  if (!Number.isFinite(n)) usage(`--${name} must be a number`);
-  return n;
-}
+const number = (value: string | undefined, name: string, fallback?: number) => finiteNumber(value, name, fallback, usage);
 
 const px = (x: number, y: number) => `(${Math.round(x)},${Math.round(y)})`;
 
@@ -93,33 +87,27 @@ async function main(): Promise<void> {
   // As bench:referee --observations truth: as many hands as the sweep plays (noise draws depend on them all), table 0's noise seed.
   const sim = await createSimTable({ players, seed, fps: 30, hands: Math.max(hand + 1, number(values.hands, 'hands', 3)), render: false }).catch((error: Error) => usage(error.message));
   const camera = sim.camera ?? presetCamera('top', 1280, 720, sim.layout.table);
-  const calibration = simCalibration(sim.layout, camera);
   const frameOfCamera = cameraFrame(camera);
   const project = (x: number, y: number, z: number) => projectPoint(frameOfCamera, x, y, z);
-  const random = seededRandom(seed * 7919);
   const config = trackerConfigFor(sim);
   let tracker: TrackerState = initialTrackerState(config);
-  let previous: TableScene | null = null;
-  let startMs = 0;
-  for await (const frame of sim) {
-    const observations = sceneObservations(frame.scene, camera, calibration, noise, random, previous);
-    previous = frame.scene;
+  let startMs: number | null = null;
+  for await (const frame of truthFrames(sim, noise, truthNoiseSeed(seed), camera)) {
     if (frame.handIndex < hand) continue;
     if (frame.handIndex > hand) break;
-    if (frame.frameIndex === 0) {
-      startMs = frame.timeMs;
-      tracker = initialTrackerState(config);
-    }
+    const start = (startMs ??= frame.timeMs);
+    const { observations } = frame;
+    const lastOfHand = frame.handTruth !== undefined;
     const result = step(tracker, { ...observations, timestampMs: frame.timeMs }, config);
     tracker = result.state;
-    const t = frame.timeMs - startMs;
+    const t = frame.timeMs - start;
     const events = [...result.events];
-    if (frame.lastOfHand) events.push(...flushPending(tracker, config).events);
+    if (lastOfHand) events.push(...flushPending(tracker, config).events);
     if (t < fromMs || t > toMs) {
-      if (frame.lastOfHand) break;
+      if (lastOfHand) break;
       continue;
     }
-    const rel = (ms: number) => ((ms - startMs) / 1000).toFixed(2);
+    const rel = (ms: number) => ((ms - start) / 1000).toFixed(2);
     const lines: string[] = [];
     lines.push(`truth: ${truthCopies(frame.scene, code, project)}`);
     const hands = frame.scene.hands.map((h) => {
@@ -141,12 +129,12 @@ async function main(): Promise<void> {
       if (mine < 0 && watches.length === 0) continue;
       const cards = pile.cards.slice(Math.max(0, mine - 1)).map((card) => `${card.code}:${card.player || '?'}`);
       lines.push(`pile ${pile.id} ${px(...pile.center)}: … ${cards.join(' ')}`);
-      for (const race of watches) lines.push(`  race ${describeRace(race, frame.timeMs, startMs)}`);
+      for (const race of watches) lines.push(`  race ${describeRace(race, frame.timeMs, start)}`);
     }
     for (const play of tracker.pending.filter((p) => p.code === code)) lines.push(`pending on ${play.foundationId}: landed ${rel(play.landMs)}, candidates ${play.candidates.map((c) => `${c.playerId}@${rel(c.seenMs)}`).join(' ') || '-'}, track owner ${play.trackOwner ?? '-'}`);
     for (const { event, timeMs } of events) if ('card' in event && event.card === code) lines.push(`EVENT ${JSON.stringify(event)} at ${rel(timeMs)}`);
     console.log(`${(t / 1000).toFixed(3)}\n  ${lines.join('\n  ')}`);
-    if (frame.lastOfHand) break;
+    if (lastOfHand) break;
   }
 }
 

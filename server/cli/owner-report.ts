@@ -13,7 +13,8 @@ import { parseArgs } from 'node:util';
 import { createSimTable } from '../sim/live';
 import { openRecording } from '../tables/recording';
 import { ownerReport, tallyByCue, type OwnerHand, type OwnerRow } from '../tables/owner-report';
-import { truthFrames } from '../tables/truth-referee';
+import { truthFrames, truthNoiseSeed } from '../tables/truth-referee';
+import { finiteNumber } from './args';
 
 const USAGE = `usage: npm run owners -- FILE [--hand K] [--wrong]
        npm run owners -- --sim --players P --seed S [--hands 3] [--drop 0.1] [--misread 0.03] [--motion] [--hand K] [--wrong]`;
@@ -29,23 +30,27 @@ function describe(row: OwnerRow): string {
   return `${(row.landMs / 1000).toFixed(2).padStart(7)} s  ${row.card.padEnd(3)} ${row.truthOwner} → ${seen}${race}`;
 }
 
-function number(value: string | undefined, name: string, fallback: number): number {
-  const n = value === undefined ? fallback : Number(value);
-  if (!Number.isFinite(n)) usage(`--${name} must be a number`);
-  return n;
+/** The options this command takes (see USAGE). */
+interface Options {
+  sim?: boolean;
+  players?: string;
+  seed?: string;
+  hands?: string;
+  drop?: string;
+  misread?: string;
+  motion?: boolean;
 }
 
-async function report(values: Record<string, string | boolean | undefined>, positionals: string[]): Promise<OwnerHand[]> {
+async function report(values: Options, positionals: string[]): Promise<OwnerHand[]> {
   if (values.sim) {
     if (positionals.length) usage('--sim takes no FILE');
-    const players = number(values.players as string | undefined, 'players', 3);
-    const seed = number(values.seed as string | undefined, 'seed', 1);
-    const hands = number(values.hands as string | undefined, 'hands', 3);
-    const drop = number(values.drop as string | undefined, 'drop', 0.1);
-    const misread = number(values.misread as string | undefined, 'misread', 0.03);
+    const players = finiteNumber(values.players, 'players', 3, usage);
+    const seed = finiteNumber(values.seed, 'seed', 1, usage);
+    const hands = finiteNumber(values.hands, 'hands', 3, usage);
+    const drop = finiteNumber(values.drop, 'drop', 0.1, usage);
+    const misread = finiteNumber(values.misread, 'misread', 0.03, usage);
     const sim = await createSimTable({ players, seed, fps: 30, hands, render: false }).catch((error: Error) => usage(error.message));
-    // bench:referee --observations truth seeds table t's noise with seed * 7919 + t.
-    return ownerReport(sim, truthFrames(sim, { drop, misread, motion: values.motion === true }, seed * 7919));
+    return ownerReport(sim, truthFrames(sim, { drop, misread, motion: values.motion === true }, truthNoiseSeed(seed)));
   }
   if (positionals.length !== 1) usage('one recording FILE (or --sim) is required');
   const { meta, frames } = await openRecording(positionals[0]).catch((error: Error) => usage(error.message));

@@ -102,19 +102,29 @@ export async function refereeObservations(table: RefereedTable, frames: AsyncIte
   return hands;
 }
 
+/** The noise seed `bench:referee --observations truth` gives table `table` (0, 1, …) of a run with `--seed seed`. */
+export function truthNoiseSeed(seed: number, table = 0): number {
+  return seed * 7919 + table;
+}
+
+/** A frame of ground truth as the tracker sees it, with the scene it was built from. */
+export interface TruthFrame extends ObservedFrame {
+  scene: SimFrame['scene'];
+}
+
 /**
  * The frames of every hand of `sim` (created with `render: false` is enough) as the tracker
  * would see them: observations built from each scene with `noise` (seeded by `noiseSeed`). The
  * camera defaults to the top-down preset framing the table at 1280x720.
  */
-export async function* truthFrames(sim: SimTable, noise: Noise, noiseSeed: number, camera: CameraPose = sim.camera ?? presetCamera('top', 1280, 720, sim.layout.table)): AsyncGenerator<ObservedFrame> {
+export async function* truthFrames(sim: SimTable, noise: Noise, noiseSeed: number, camera: CameraPose = sim.camera ?? presetCamera('top', 1280, 720, sim.layout.table)): AsyncGenerator<TruthFrame> {
   const calibration = simCalibration(sim.layout, camera);
   const random = seededRandom(noiseSeed);
   let previous: SimFrame['scene'] | null = null;
   for await (const frame of sim) {
     const observations = sceneObservations(frame.scene, camera, calibration, noise, random, previous);
     previous = frame.scene;
-    yield { handIndex: frame.handIndex, timeMs: frame.timeMs, observations, ...(frame.lastOfHand ? { handTruth: frame.handTruth } : {}) };
+    yield { handIndex: frame.handIndex, timeMs: frame.timeMs, observations, scene: frame.scene, ...(frame.lastOfHand ? { handTruth: frame.handTruth } : {}) };
   }
 }
 

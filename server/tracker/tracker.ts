@@ -1739,10 +1739,10 @@ function updateTracks(state: TrackerState, cards: CardObservation[], now: number
     // its copy (lifted, or lying), and the copy under it takes a sighting only once the top one has
     // one elsewhere (it was carried off). By distance alone, the copy a loser lifted off went to
     // the winner's track, and the winner's card, left lying, to the loser's.
+    const restsHere = (t: CardTrack) => t.rest !== undefined && t.rest !== null && Math.hypot(t.rest.x - t.x, t.rest.y - t.y) <= config.stackedCards * t.sizePx;
     // When a copy came to lie where it is (near `other`): its landing there; one last seen in
     // flight, once it had covered the rest of the way (slowing to a stop, in about twice the time
     // its speed would take, as touchdown below reckons).
-    const restsHere = (t: CardTrack) => t.rest !== undefined && t.rest !== null && Math.hypot(t.rest.x - t.x, t.rest.y - t.y) <= config.stackedCards * t.sizePx;
     const cameAt = (t: CardTrack, other: CardTrack): number => {
       if (restsHere(t)) return t.rest!.landedMs;
       const speed = Math.hypot(t.vx ?? 0, t.vy ?? 0);
@@ -1754,7 +1754,7 @@ function updateTracks(state: TrackerState, cards: CardObservation[], now: number
     const covers = (top: CardTrack, under: CardTrack) =>
       top !== under && !liftedOff(top) && Math.hypot(top.x - under.x, top.y - under.y) <= config.stackedCards * Math.max(top.sizePx, under.sizePx) && cameAt(top, under) > cameAt(under, top);
     // (Only a copy lying still can be under another: one last seen moving is in a hand.)
-    const buried = new Set(tracks.filter((under) => parseZone(under.zone)?.area === 'centre' && under.movingMs !== under.lastMs && tracks.some((top) => covers(top, under))));
+    const buried = new Set(tracks.length < 2 ? [] : tracks.filter((under) => parseZone(under.zone)?.area === 'centre' && under.movingMs !== under.lastMs && tracks.some((top) => covers(top, under))));
     pairs.sort((a, b) => Number(buried.has(a.track)) - Number(buried.has(b.track)) || a.distance - b.distance);
     const usedTracks = new Set<CardTrack>();
     const usedCards = new Set<CardObservation>();
