@@ -257,6 +257,12 @@ export const TableEventSchema = Type.Union([
     /** Cards of the pile given a new owner, because their owner already had that card in the centre (null, nobody: in logs written before session 18's fix). */
     owners: Type.Optional(Type.Array(Type.Object({ card: CardCodeSchema, player: Type.Union([PlayerRef, Type.Null()]) }))),
   }),
+  /**
+   * A race the camera ruled by landing order came out the other way: the player it had as first
+   * took their copy back off the pile and the other's stayed (the players' own ruling: the second
+   * card goes back). The rules keep `winner`'s play and return `loser`'s.
+   */
+  Type.Object({ type: Type.Literal('race-reversed'), foundationId: Type.String(), card: CardCodeSchema, winner: PlayerRef, loser: PlayerRef, reason: Type.String() }),
   /** A card the camera took for played on a pile was not there after all (the pile showed the card under it on top again, surely and steadily): it leaves the centre. */
   Type.Object({ type: Type.Literal('play-withdrawn'), foundationId: Type.String(), card: CardCodeSchema, reason: Type.String() }),
   /** A Nerts pile's count; `revised` (why) when the camera takes back a count it gave too low, which the rules apply as a correction. */

@@ -21,7 +21,7 @@ export interface OwnerRow {
   landMs: number;
   /** The player the tracker credited, and the cue that named them; null when it reported no such play. */
   seenOwner: string | null;
-  cue: OwnerEvidence | 'unseen';
+  cue: OwnerEvidence | 'unseen' | 'reversed';
   /** The truth's race for this card's slot, when there was one. */
   race?: { winner: string | null; loser: string; marginMs: number | null };
 }
@@ -67,13 +67,14 @@ export function matchOwners(truth: HandTruth, played: Readonly<TruthRefereedHand
     const card = play.cards[0].code;
     const best = matched.get(k);
     const seen = best === undefined ? null : candidates[best].event;
+    const reversed = best !== undefined && candidates[best].reversed === true;
     const race = truth.disputes.find((d) => d.code === card && d.winner?.playIndex === play.index);
     return {
       card,
       truthOwner: play.tableau,
       landMs: play.landMs,
       seenOwner: seen?.player ?? null,
-      cue: seen ? (seen.ownerBy ?? 'guess') : 'unseen',
+      cue: reversed ? 'reversed' : seen ? (seen.ownerBy ?? 'guess') : 'unseen',
       ...(race ? { race: { winner: race.winner?.player ?? null, loser: race.loser.player, marginMs: race.marginMs } } : {}),
     };
   });

@@ -123,6 +123,20 @@ function toRefereeEvents(state: RulesState, event: TableEvent, timeMs: number, s
       }
       return fixes;
     }
+    case 'race-reversed': {
+      // The race's dispute on that pile: the automatic referee rules it again, keeping the winner's play.
+      const ownerOfPlay = (id: string) => hand?.plays.find((p) => p.playId === id)?.owner;
+      const dispute = hand?.disputes.find(
+        (d) => d.foundationId === event.foundationId && d.card === event.card && d.playIds.some((id) => ownerOfPlay(id) === event.winner) && d.playIds.some((id) => ownerOfPlay(id) === event.loser),
+      );
+      if (dispute) {
+        const keep = dispute.playIds.filter((id) => ownerOfPlay(id) === event.winner);
+        return [{ type: 'dispute-ruled', atMs, disputeId: dispute.id, ruling: { kind: 'keep', playIds: keep }, by: 'referee', reason: event.reason }];
+      }
+      // No dispute was opened (only one of the two plays was reported): the card on the pile is the winner's.
+      const play = hand?.plays.find((p) => p.foundationId === event.foundationId && p.card === event.card && p.status === 'on-foundation' && p.owner === event.loser);
+      return play ? [{ type: 'correction', atMs, by: 'camera', reason: event.reason, fix: { kind: 'set-owner', playId: play.playId, owner: event.winner } }] : [];
+    }
     case 'play-withdrawn': {
       // The latest play of that card on that pile still in the centre.
       const play = hand?.plays.filter((p) => p.foundationId === event.foundationId && p.card === event.card && p.status === 'on-foundation').at(-1);

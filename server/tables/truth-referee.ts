@@ -23,7 +23,8 @@ export interface TruthRefereedHand {
   /** The cards the rules hold in the centre at the end of the hand, with the owner each was given. */
   centre: Array<{ card: string; owner: string | null }>;
   /** The plays the tracker reported this hand (race losers' included), times in hand time: ms since the hand's first frame. */
-  played: Array<{ timeMs: number; event: Extract<TimedEvent['event'], { type: 'card-played' }> }>;
+  /** The tracker's plays; `reversed`: a race-reversed event gave the play to the other racer (its player here is the new one). */
+  played: Array<{ timeMs: number; event: Extract<TimedEvent['event'], { type: 'card-played' }>; reversed?: true }>;
 }
 
 /** One frame to referee: which hand, when, and what was seen; the last frame of a hand carries its truth. */
@@ -71,6 +72,11 @@ export async function refereeObservations(table: RefereedTable, frames: AsyncIte
   const apply = (events: TimedEvent[]) => {
     for (const { event, timeMs } of events) {
       if (event.type === 'card-played') played.push({ timeMs: timeMs - startMs, event });
+      if (event.type === 'race-reversed') {
+        // The card on the pile is the other racer's: the play that put it there changes hands.
+        const index = played.findLastIndex(({ event: play }) => play.foundationId === event.foundationId && play.card === event.card && play.player === event.loser && play.ownerBy !== 'race');
+        if (index >= 0) played[index] = { ...played[index], event: { ...played[index].event, player: event.winner }, reversed: true };
+      }
       rules = applyRules(rules, event, timeMs, seq++, context).state;
     }
   };

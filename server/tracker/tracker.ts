@@ -417,6 +417,8 @@ export interface RaceWatch {
   ownerHomeFrames?: number;
   /** The card's owner was found to have lost the race (ownerCameHome): judged once. */
   ownerJudged?: true;
+  /** Races ruled by which tracked copy landed first, with the two copies' tracks, until the players' handling confirms or reverses them (see reverseCarriedRace). */
+  byLanding?: Array<{ winner: string; loser: string; winnerTrack: number; loserTrack: number; settled?: true }>;
 }
 
 /**
@@ -626,6 +628,7 @@ function cloneRace(race: RaceWatch): RaceWatch {
     losers: [...(race.losers ?? [])],
     ...(race.awayFlying ? { awayFlying: { ...race.awayFlying } } : {}),
     ...(race.backFrames ? { backFrames: { ...race.backFrames } } : {}),
+    ...(race.byLanding ? { byLanding: race.byLanding.map((ruling) => ({ ...ruling })) } : {}),
   };
 }
 
@@ -2102,6 +2105,7 @@ function watchRace(
   emit: (event: TableEvent, atMs?: number) => void,
 ): boolean {
   if (now > race.untilMs) return false;
+  for (const ruling of race.byLanding ?? []) if (!ruling.settled) reverseCarriedRace(state, pile, race, ruling, now, config, emit);
   // Per player, their hand's frames over the pile from the landing to raceReachWindowMs after;
   // kept once the window closed (a copy may come home after the motion is forgotten).
   const reachers = () =>
@@ -2115,6 +2119,8 @@ function watchRace(
     // The card's owner raced for the slot and took their copy back: the card on the pile is the
     // first racer's, played a moment before (the rules engine then rules the race: first stays).
     race.ownerJudged = true;
+    // (A ruling by landing order this overturns is not reversed again.)
+    for (const ruling of race.byLanding ?? []) if (ruling.winner === winner) ruling.settled = true;
     pile.cards.find((card) => card.code === race.code)!.player = first;
     (race.losers ??= []).push(winner);
     state.disputes.push({ id: `d${state.nextDisputeNumber++}`, foundationId: pile.id, first: { player: first, card: race.code }, second: { player: winner, card: race.code } });
@@ -2126,12 +2132,13 @@ function watchRace(
   for (const { track, landedMs } of landedTracks(state, pile, race.code, race.landMs - config.flightGapMs, now, config)) race.landers[String(track.id)] ??= { origin: track.origin!, landedMs };
   if (winner !== '') {
     const losers = race.losers ?? (race.losers = []);
-    const second = Object.values(race.landers)
-      .sort((a, b) => a.landedMs - b.landedMs)
-      .find((lander) => lander.origin !== winner && !losers.includes(lander.origin));
-    if (second) {
+    const byTime = Object.entries(race.landers).sort(([, a], [, b]) => a.landedMs - b.landedMs);
+    const [secondTrack, second] = byTime.find(([, lander]) => lander.origin !== winner && !losers.includes(lander.origin)) ?? [];
+    if (secondTrack && second) {
       // The race stays watched: a third copy may still come.
       losers.push(second.origin);
+      const winnerTrack = byTime.find(([, lander]) => lander.origin === winner)?.[0];
+      if (winnerTrack) (race.byLanding ??= []).push({ winner, loser: second.origin, winnerTrack: Number(winnerTrack), loserTrack: Number(secondTrack) });
       state.disputes.push({ id: `d${state.nextDisputeNumber++}`, foundationId: pile.id, first: { player: winner, card: race.code }, second: { player: second.origin, card: race.code } });
       emit({ type: 'card-played', player: second.origin, card: race.code, foundationId: pile.id, newPile: false, ownerBy: 'race' }, Math.min(Math.max(second.landedMs, race.landMs + 1), race.landMs + config.disputeWindowMs));
       return true;
@@ -2198,6 +2205,50 @@ function watchRace(
     return false;
   }
   return true;
+}
+
+/**
+ * A race ruled by landing order (the landers' tracks) the players handled the other way: the copy
+ * ruled first is carried off the pile and comes to rest back in its player's seat (seen surely,
+ * there, in raceHomeFrames frames), while the copy ruled second still lies on the pile, seen there
+ * after the other came home or covered by a later card. The players' rule is that the second card
+ * goes back, so who took their card back is the best evidence of who was second: two copies that
+ * land within a frame or during a hand's cover can be told apart by their landing times only by
+ * luck (the 5-player seed-4 hand's 4C: p2 beat p4 by 9 ms under two hands; p4 was ruled first,
+ * took their 4C home and played it on another pile 15 s later, which then went to p2 by guess).
+ * Reverses the ruling: the pile's card, the dispute, the losers, and a race-reversed event.
+ */
+function reverseCarriedRace(
+  state: TrackerState,
+  pile: TrackedPile,
+  race: RaceWatch,
+  ruling: NonNullable<RaceWatch['byLanding']>[number],
+  now: number,
+  config: TrackerConfig,
+  emit: (event: TableEvent, atMs?: number) => void,
+): void {
+  const tracks = state.tracks ?? [];
+  const gone = tracks.find((track) => track.id === ruling.winnerTrack);
+  const stays = tracks.find((track) => track.id === ruling.loserTrack);
+  if (!gone || !stays || gone.lastMs !== now) return;
+  const onPile = (x: number, y: number, size: number) => Math.hypot(x - pile.center[0], y - pile.center[1]) <= config.pileRadiusCards * Math.max(size, pile.cardSizePx);
+  // The ruled winner's copy lies at home: in their seat, still, off the pile.
+  const zone = parseZone(gone.zone);
+  const home = zone?.area === 'seat' && zone.seat === seatOfPlayer(state, ruling.winner).seat && gone.stillFrames >= config.raceHomeFrames && !onPile(gone.x, gone.y, gone.sizePx);
+  if (!home) return;
+  // The ruled loser's copy lies on the pile: last seen there, still, once the other came home, or covered since.
+  const covered = pile.cards.findIndex((card) => card.code === race.code) < pile.cards.length - 1;
+  const cameHomeMs = gone.arrival?.atMs ?? gone.rest?.landedMs ?? now;
+  const lying = onPile(stays.x, stays.y, stays.sizePx) && stays.movingMs !== stays.lastMs && (covered || stays.lastMs >= cameHomeMs);
+  if (!lying) return;
+  ruling.settled = true;
+  const card = pile.cards.find((c) => c.code === race.code);
+  if (card) card.player = ruling.loser;
+  const losers = race.losers ?? (race.losers = []);
+  race.losers = [...losers.filter((player) => player !== ruling.loser), ruling.winner];
+  const dispute = state.disputes.find((d) => d.foundationId === pile.id && d.first.player === ruling.winner && d.second.player === ruling.loser && d.first.card === race.code);
+  if (dispute) [dispute.first, dispute.second] = [dispute.second, dispute.first];
+  emit({ type: 'race-reversed', foundationId: pile.id, card: race.code, winner: ruling.loser, loser: ruling.winner, reason: `${ruling.winner} took their ${race.code} back off the pile; ${ruling.loser}'s stayed` });
 }
 
 /**

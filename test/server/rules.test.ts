@@ -73,6 +73,29 @@ describe('rules bridge: log entries → referee reducer → view', () => {
     ]);
   });
 
+  it('a reversed race keeps the other racer\'s card: the dispute is ruled again, and the card returned may be played later', () => {
+    const { state, log } = play([
+      [0, { type: 'hand-started', hand: 1 }],
+      [1000, { type: 'card-played', player: 'ann', card: 'AS', foundationId: 'f1', newPile: true }],
+      [2000, { type: 'card-played', player: 'ann', card: '2S', foundationId: 'f1', newPile: false, ownerBy: 'track' }],
+      [2050, { type: 'card-played', player: 'bob', card: '2S', foundationId: 'f1', newPile: false, ownerBy: 'race' }],
+      [3000, { type: 'race-reversed', foundationId: 'f1', card: '2S', winner: 'bob', loser: 'ann', reason: "ann took their 2S back off the pile; bob's stayed" }],
+      // Ann plays her 2S, taken home, on another spade pile.
+      [4000, { type: 'card-played', player: 'bob', card: 'AS', foundationId: 'f2', newPile: true }],
+      [5000, { type: 'card-played', player: 'ann', card: '2S', foundationId: 'f2', newPile: false }],
+    ]);
+    expect(log.flatMap((entry) => entry.violations)).toEqual([]);
+    const view = toView(state, context);
+    expect(view.disputes).toEqual([expect.objectContaining({ first: { player: 'ann', card: '2S' }, second: { player: 'bob', card: '2S' }, winner: 'bob', by: 'auto' })]);
+    const onPiles = state.referee.hand!.plays.filter((p) => p.status === 'on-foundation').map((p) => [p.foundationId, p.card, p.owner]);
+    expect(onPiles).toEqual([
+      ['f1', 'AS', 'ann'],
+      ['f1', '2S', 'bob'],
+      ['f2', 'AS', 'bob'],
+      ['f2', '2S', 'ann'],
+    ]);
+  });
+
   it('a withdrawn play leaves the centre: the pile drops back and the card may be played again', () => {
     const { state, log } = play([
       [0, { type: 'hand-started', hand: 1 }],

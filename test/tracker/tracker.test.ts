@@ -223,6 +223,55 @@ describe('tracker: disputes', () => {
     expect(place('bob')).toEqual([[BOB_WORK.x, BOB_WORK.y]]);
   });
 
+  describe('a race ruled by landing order that the players handle the other way', () => {
+    // Ann's 2S and bob's land on the AS pile together under two hands; the camera first sees
+    // ann's lying there, then bob's (so by landing time ann was first). Then one copy is carried
+    // home and the other stays. The 5-player seed-4 hand's 4C: p2 beat p4 by 9 ms, p4 was ruled
+    // first and took their card back, and their later play of it went to p2 by guess.
+    const frameMs = 33;
+    const ANN_WORK = { x: 300, y: 620 };
+    const BOB_WORK = { x: 980, y: 200 };
+    const BOB_SPOT = { x: CENTRE.x + 16, y: CENTRE.y - 12 };
+    const at = (from: { x: number; y: number }, to: { x: number; y: number }, t: number) => ({ x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t });
+    const two = (p: { x: number; y: number }, zone: string) => face('2S', p.x, p.y, zone);
+    const landing = (u: number) => 1 - (1 - Math.min(1, u)) ** 2;
+    const pile = face('AS', CENTRE.x, CENTRE.y, 'centre');
+    const race = (goingHome: 'ann' | 'bob') => {
+      const home = goingHome === 'ann' ? ANN_WORK : BOB_WORK;
+      const lying = goingHome === 'ann' ? BOB_SPOT : CENTRE;
+      const liftedFrom = goingHome === 'ann' ? CENTRE : BOB_SPOT;
+      return [
+        ...frames(0, 10, frameMs, () => [pile, two(ANN_WORK, 'seat-0/work'), two(BOB_WORK, 'seat-1/work')]),
+        // Both fly in, slowing as they come down; ann's is seen arriving a few frames before bob's.
+        ...frames(330, 16, frameMs, (i) => [two(at(ANN_WORK, CENTRE, landing((i + 1) / 12)), i < 1 ? 'seat-0/work' : 'centre'), two(at(BOB_WORK, BOB_SPOT, landing((i + 1) / 16)), i < 1 ? 'seat-1/work' : 'centre')]),
+        ...frames(858, 4, frameMs, () => [two(CENTRE, 'centre'), two(BOB_SPOT, 'centre')]),
+        // Both hands over the pile.
+        ...frames(990, 10, frameMs, () => []),
+        // One copy is carried home, the other lies on the pile.
+        ...frames(1320, 10, frameMs, (i) => [two(lying, 'centre'), two(at(liftedFrom, home, ((i + 1) / 10) ** 2), i < 7 ? 'centre' : goingHome === 'ann' ? 'seat-0/work' : 'seat-1/work')]),
+        ...frames(1650, 40, frameMs, () => [two(lying, 'centre'), two(home, goingHome === 'ann' ? 'seat-0/work' : 'seat-1/work')]),
+      ];
+    };
+
+    it('gives the slot to the player whose copy stayed when the one ruled first is carried home', () => {
+      const { events, state } = run(race('ann'));
+      expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([played('ann', '2S', 'f1', false, 'track'), played('bob', '2S', 'f1', false, 'race')]);
+      expect(events.filter((e) => e.type === 'race-reversed')).toEqual([
+        { type: 'race-reversed', foundationId: 'f1', card: '2S', winner: 'bob', loser: 'ann', reason: "ann took their 2S back off the pile; bob's stayed" },
+      ]);
+      // The tracker's own record follows: the card on the pile is bob's, and the dispute has him first.
+      expect(state.piles[0].cards.find((c) => c.code === '2S')?.player).toBe('bob');
+      expect(state.disputes.map((d) => [d.first.player, d.second.player])).toEqual([['bob', 'ann']]);
+    });
+
+    it('keeps the ruling when the copy ruled second is the one carried home', () => {
+      const { events, state } = run(race('bob'));
+      expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([played('ann', '2S', 'f1', false, 'track'), played('bob', '2S', 'f1', false, 'race')]);
+      expect(events.some((e) => e.type === 'race-reversed')).toBe(false);
+      expect(state.piles[0].cards.find((c) => c.code === '2S')?.player).toBe('ann');
+    });
+  });
+
   it('a second copy flying in and going back is reported as the second player\'s play', () => {
     const BOB_WORK = { x: 980, y: 200 };
     const sequence = [

@@ -68,6 +68,9 @@ export function describeEntry(entry: LoggedEvent, names: Map<string, string>): F
     case 'pile-revised':
       lines.push({ ...base, kind: 'info', text: `Pile ${event.foundationId} is ${SUIT_NAMES[event.suit]}: ${event.reason}` });
       break;
+    case 'race-reversed':
+      lines.push({ ...base, kind: 'info', text: `${name(event.winner)}'s ${cardShort(event.card as CardCode)} stays on pile ${event.foundationId}: ${event.reason}` });
+      break;
     case 'play-withdrawn':
       lines.push({ ...base, kind: 'info', text: `${cardShort(event.card as CardCode)} taken off pile ${event.foundationId}: ${event.reason}` });
       break;
