@@ -2228,14 +2228,30 @@ function reverseCarriedRace(
   emit: (event: TableEvent, atMs?: number) => void,
 ): void {
   const tracks = state.tracks ?? [];
-  const gone = tracks.find((track) => track.id === ruling.winnerTrack);
-  const stays = tracks.find((track) => track.id === ruling.loserTrack);
-  if (!gone || !stays || gone.lastMs !== now) return;
+  let gone = tracks.find((track) => track.id === ruling.winnerTrack);
+  let stays = tracks.find((track) => track.id === ruling.loserTrack);
+  if (!gone || !stays) return;
   const onPile = (x: number, y: number, size: number) => Math.hypot(x - pile.center[0], y - pile.center[1]) <= config.pileRadiusCards * Math.max(size, pile.cardSizePx);
-  // The ruled winner's copy lies at home: in their seat, still, off the pile.
-  const zone = parseZone(gone.zone);
-  const home = zone?.area === 'seat' && zone.seat === seatOfPlayer(state, ruling.winner).seat && gone.stillFrames >= config.raceHomeFrames && !onPile(gone.x, gone.y, gone.sizePx);
-  if (!home) return;
+  // The seat a copy lies at home in: seen there this frame, still, off the pile.
+  const homeSeat = (track: CardTrack): number | null => {
+    const zone = parseZone(track.zone);
+    return zone?.area === 'seat' && track.lastMs === now && track.stillFrames >= config.raceHomeFrames && !onPile(track.x, track.y, track.sizePx) ? zone.seat : null;
+  };
+  const seatOf = (player: string) => seatOfPlayer(state, player).seat;
+  // Two copies lying together on the pile can swap tracks as one is lifted off (their landing
+  // times a few ms apart, which lies on top is a guess): the copy carried home lies in the seat of
+  // the player it belongs to (each takes back their own), so the tracks take each other's origin.
+  // (The 4-player seed-4 hand's 6D: p1 beat p2 by 1 ms; p2's copy went home on p1's track.)
+  if (homeSeat(gone) === seatOf(ruling.loser) || homeSeat(stays) === seatOf(ruling.winner)) {
+    [gone.origin, stays.origin] = [stays.origin, gone.origin];
+    [gone, stays] = [stays, gone];
+    ruling.winnerTrack = gone.id;
+    ruling.loserTrack = stays.id;
+    const landers = (race.landers ??= {});
+    for (const track of [gone, stays]) if (landers[String(track.id)]) landers[String(track.id)] = { ...landers[String(track.id)], origin: track.origin! };
+  }
+  // The ruled winner's copy lies at home, in their seat.
+  if (homeSeat(gone) !== seatOf(ruling.winner)) return;
   // The ruled loser's copy lies on the pile: last seen there, still, once the other came home, or covered since.
   const covered = pile.cards.findIndex((card) => card.code === race.code) < pile.cards.length - 1;
   const cameHomeMs = gone.arrival?.atMs ?? gone.rest?.landedMs ?? now;

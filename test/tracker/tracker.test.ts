@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TRACKER_TUNING, cardsBetween, flushPending, initialTrackerState, markCalled, step, type TimedEvent, type TrackerConfig, type TrackerState } from '../../server/tracker/tracker';
+import { DEFAULT_TRACKER_TUNING, cardsBetween, flushPending, initialTrackerState, markCalled, parseZone, step, type TimedEvent, type TrackerConfig, type TrackerState } from '../../server/tracker/tracker';
 import type { CardCode } from '../../server/game/cards';
 import type { CardObservation, FrameObservations } from '../../server/vision/types';
 import { face, frame, frames, played } from './observations';
@@ -236,15 +236,15 @@ describe('tracker: disputes', () => {
     const two = (p: { x: number; y: number }, zone: string) => face('2S', p.x, p.y, zone);
     const landing = (u: number) => 1 - (1 - Math.min(1, u)) ** 2;
     const pile = face('AS', CENTRE.x, CENTRE.y, 'centre');
-    const race = (goingHome: 'ann' | 'bob') => {
+    const race = (goingHome: 'ann' | 'bob', bobSpot = BOB_SPOT) => {
       const home = goingHome === 'ann' ? ANN_WORK : BOB_WORK;
-      const lying = goingHome === 'ann' ? BOB_SPOT : CENTRE;
-      const liftedFrom = goingHome === 'ann' ? CENTRE : BOB_SPOT;
+      const lying = goingHome === 'ann' ? bobSpot : CENTRE;
+      const liftedFrom = goingHome === 'ann' ? CENTRE : bobSpot;
       return [
         ...frames(0, 10, frameMs, () => [pile, two(ANN_WORK, 'seat-0/work'), two(BOB_WORK, 'seat-1/work')]),
         // Both fly in, slowing as they come down; ann's is seen arriving a few frames before bob's.
-        ...frames(330, 16, frameMs, (i) => [two(at(ANN_WORK, CENTRE, landing((i + 1) / 12)), i < 1 ? 'seat-0/work' : 'centre'), two(at(BOB_WORK, BOB_SPOT, landing((i + 1) / 16)), i < 1 ? 'seat-1/work' : 'centre')]),
-        ...frames(858, 4, frameMs, () => [two(CENTRE, 'centre'), two(BOB_SPOT, 'centre')]),
+        ...frames(330, 16, frameMs, (i) => [two(at(ANN_WORK, CENTRE, landing((i + 1) / 12)), i < 1 ? 'seat-0/work' : 'centre'), two(at(BOB_WORK, bobSpot, landing((i + 1) / 16)), i < 1 ? 'seat-1/work' : 'centre')]),
+        ...frames(858, 4, frameMs, () => [two(CENTRE, 'centre'), two(bobSpot, 'centre')]),
         // Both hands over the pile.
         ...frames(990, 10, frameMs, () => []),
         // One copy is carried home, the other lies on the pile.
@@ -262,6 +262,20 @@ describe('tracker: disputes', () => {
       // The tracker's own record follows: the card on the pile is bob's, and the dispute has him first.
       expect(state.piles[0].cards.find((c) => c.code === '2S')?.player).toBe('bob');
       expect(state.disputes.map((d) => [d.first.player, d.second.player])).toEqual([['bob', 'ann']]);
+    });
+
+    it('two copies lying as one: the copy carried home is that player\'s, whichever track followed it', () => {
+      // Bob's lands 2 px from ann's: which lies on top is a guess, and the copy he lifts may go
+      // to ann's track. Where it is taken tells whose it is (4-player seed-4 hand: p1's 6D beat
+      // p2's by 1 ms, p2's went home on p1's track, and p2's later play of it went to p1).
+      for (const goingHome of ['ann', 'bob'] as const) {
+        const { state } = run(race(goingHome, { x: CENTRE.x + 2, y: CENTRE.y - 1 }));
+        const stayed = goingHome === 'ann' ? 'bob' : 'ann';
+        expect(state.piles[0].cards.find((c) => c.code === '2S')?.player).toBe(stayed);
+        const homeOf = (origin: string) => (state.tracks ?? []).filter((t) => t.code === '2S' && t.origin === origin && parseZone(t.zone)?.area === 'seat').map((t) => [Math.round(t.x), Math.round(t.y)]);
+        expect(homeOf(goingHome)).toEqual([goingHome === 'ann' ? [ANN_WORK.x, ANN_WORK.y] : [BOB_WORK.x, BOB_WORK.y]]);
+        expect(homeOf(stayed)).toEqual([]);
+      }
     });
 
     it('keeps the ruling when the copy ruled second is the one carried home', () => {
