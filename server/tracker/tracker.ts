@@ -417,6 +417,10 @@ export interface RaceWatch {
   ownerHomeFrames?: number;
   /** The card's owner was found to have lost the race (ownerCameHome): judged once. */
   ownerJudged?: true;
+  /** Per player, when their tracked copy was last seen, flying into the pile, before it vanished (see landerUnderOwners). */
+  vanishedNear?: Record<string, number>;
+  /** Per player, their landed copy was seen carried off the pile while a copy still showed on it (see landerUnderOwners). */
+  leftWhileShown?: Record<string, true>;
   /** Races ruled by which tracked copy landed first, with the two copies' tracks, until the players' handling confirms or reverses them (see reverseCarriedRace). */
   byLanding?: Array<{ winner: string; loser: string; winnerTrack: number; loserTrack: number; settled?: true }>;
 }
@@ -629,6 +633,8 @@ function cloneRace(race: RaceWatch): RaceWatch {
     ...(race.awayFlying ? { awayFlying: { ...race.awayFlying } } : {}),
     ...(race.backFrames ? { backFrames: { ...race.backFrames } } : {}),
     ...(race.byLanding ? { byLanding: race.byLanding.map((ruling) => ({ ...ruling })) } : {}),
+    ...(race.vanishedNear ? { vanishedNear: { ...race.vanishedNear } } : {}),
+    ...(race.leftWhileShown ? { leftWhileShown: { ...race.leftWhileShown } } : {}),
   };
 }
 
@@ -2114,7 +2120,10 @@ function watchRace(
     );
   if (!race.reachers && now >= race.landMs + config.raceReachWindowMs) race.reachers = reachers();
   let winner = pile.cards.find((card) => card.code === race.code)?.player ?? '';
-  const first = winner !== '' && !race.ownerJudged ? ownerCameHome(state, pile, race, winner, seenInSeat, reachers, now, config) : null;
+  const byHand = winner !== '' && !race.ownerJudged ? ownerCameHome(state, pile, race, winner, seenInSeat, reachers, now, config) : null;
+  noteHiddenLanders(state, pile, race, centreCards, now, config);
+  const byTrack = winner !== '' && !race.ownerJudged && !byHand ? landerUnderOwners(state, race, winner, now, config) : null;
+  const first = byHand ?? byTrack;
   if (first) {
     // The card's owner raced for the slot and took their copy back: the card on the pile is the
     // first racer's, played a moment before (the rules engine then rules the race: first stays).
@@ -2124,7 +2133,7 @@ function watchRace(
     pile.cards.find((card) => card.code === race.code)!.player = first;
     (race.losers ??= []).push(winner);
     state.disputes.push({ id: `d${state.nextDisputeNumber++}`, foundationId: pile.id, first: { player: first, card: race.code }, second: { player: winner, card: race.code } });
-    emit({ type: 'card-played', player: first, card: race.code, foundationId: pile.id, newPile: false, ownerBy: 'hand' }, race.landMs - 1);
+    emit({ type: 'card-played', player: first, card: race.code, foundationId: pile.id, newPile: false, ownerBy: byHand ? 'hand' : 'track' }, race.landMs - 1);
     winner = first;
   }
   // Every tracked copy seen lying still on the pile (two frames): the first one landed is the winner's.
@@ -2265,6 +2274,50 @@ function reverseCarriedRace(
   const dispute = state.disputes.find((d) => d.foundationId === pile.id && d.first.player === ruling.winner && d.second.player === ruling.loser && d.first.card === race.code);
   if (dispute) [dispute.first, dispute.second] = [dispute.second, dispute.first];
   emit({ type: 'race-reversed', foundationId: pile.id, card: race.code, winner: ruling.loser, loser: ruling.winner, reason: `${ruling.winner} took their ${race.code} back off the pile; ${ruling.loser}'s stayed` });
+}
+
+/**
+ * The player whose copy lay hidden under the card's owner's, when the owner (as decided) took
+ * theirs back: while the race is watched, another player's tracked copy was last seen in flight a
+ * card's length or less from the pile, heading for it, and never seen again (it lies under the
+ * copy that covered it), and the owner's copy that landed there was seen carried off the pile while
+ * a copy of the card still showed on it; once the owner's copy lies still at home in their seat
+ * (raceHomeFrames frames), the card on the pile is the other's. Exactly one such other player, or
+ * null. Why: a copy landing a moment before another that lands squarely on it is never seen on
+ * the pile, so the play went to the one on top (the 5-player seed-1 hand's 4H: p4 beat p2 by 0 ms;
+ * p2's copy was carried home and p4's showed on the pile as a card of no track). The tracks are
+ * forgotten (trackGapMs) before the owner's copy is home, so what was seen is kept on the watch.
+ */
+function landerUnderOwners(state: TrackerState, race: RaceWatch, owner: string, now: number, config: TrackerConfig): string | null {
+  if (!race.leftWhileShown?.[owner]) return null;
+  const tracks = (state.tracks ?? []).filter((track) => track.code === race.code);
+  const ownerSeat = seatOfPlayer(state, owner).seat;
+  const home = tracks.some((track) => {
+    const zone = parseZone(track.zone);
+    return track.origin === owner && race.landers?.[String(track.id)] !== undefined && track.lastMs === now && zone?.area === 'seat' && zone.seat === ownerSeat && track.stillFrames >= config.raceHomeFrames;
+  });
+  if (!home) return null;
+  const losers = race.losers ?? [];
+  // (A copy seen again since it vanished did not lie under the owner's.)
+  const hidden = Object.entries(race.vanishedNear ?? {}).filter(([player, lastMs]) => player !== owner && !losers.includes(player) && !tracks.some((track) => track.origin === player && track.lastMs > lastMs));
+  return hidden.length === 1 ? hidden[0][0] : null;
+}
+
+/** Notes for landerUnderOwners what this frame shows: copies vanishing as they fly into the pile, and landed copies carried off it while a copy still shows there. */
+function noteHiddenLanders(state: TrackerState, pile: TrackedPile, race: RaceWatch, centreCards: CardObservation[], now: number, config: TrackerConfig): void {
+  const tracks = (state.tracks ?? []).filter((track) => track.code === race.code && track.origin !== null);
+  const distance = (x: number, y: number) => Math.hypot(x - pile.center[0], y - pile.center[1]);
+  for (const track of tracks) {
+    if (track.movingMs !== track.lastMs || track.lastMs < race.landMs - config.flightGapMs || track.lastMs >= now) continue;
+    const heading = (track.vx ?? 0) * (pile.center[0] - track.x) + (track.vy ?? 0) * (pile.center[1] - track.y) > 0;
+    if (heading && distance(track.x, track.y) <= track.sizePx) (race.vanishedNear ??= {})[track.origin!] = track.lastMs;
+  }
+  const onPile = (card: CardObservation) => distance(...quadCentre(card.corners)) <= config.pileRadiusCards * Math.max(cardHeightPx(card.corners), pile.cardSizePx);
+  if (!centreCards.some((card) => card.code === race.code && onPile(card))) return;
+  for (const track of tracks) {
+    if (race.landers?.[String(track.id)] === undefined || track.movingMs !== now || distance(track.x, track.y) <= track.sizePx) continue;
+    (race.leftWhileShown ??= {})[track.origin!] = true;
+  }
 }
 
 /**

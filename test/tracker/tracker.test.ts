@@ -278,6 +278,23 @@ describe('tracker: disputes', () => {
       }
     });
 
+    it('a copy that vanished flying into the pile lay under the one credited, when that one is carried home', () => {
+      // Ann's 2S is last seen a few pixels short of the pile, heading for it; bob's lands squarely
+      // on it and is the only copy seen there, so the play is his. Then he carries his home and a
+      // 2S still shows on the pile: ann's (the 5-player seed-1 hand's 4H, p4 by 0 ms over p2).
+      const sequence = [
+        ...frames(0, 10, frameMs, () => [pile, two(ANN_WORK, 'seat-0/work'), two(BOB_WORK, 'seat-1/work')]),
+        ...frames(330, 16, frameMs, (i) => [...(i < 7 ? [two(at(ANN_WORK, CENTRE, landing((i + 1) / 12)), i < 1 ? 'seat-0/work' : 'centre')] : []), two(at(BOB_WORK, CENTRE, landing((i + 1) / 16)), i < 1 ? 'seat-1/work' : 'centre')]),
+        ...frames(858, 30, frameMs, () => [two(CENTRE, 'centre')]),
+        ...frames(1848, 10, frameMs, (i) => [two(CENTRE, 'centre'), two(at(CENTRE, BOB_WORK, ((i + 1) / 10) ** 2), i < 7 ? 'centre' : 'seat-1/work')]),
+        ...frames(2178, 40, frameMs, () => [two(CENTRE, 'centre'), two(BOB_WORK, 'seat-1/work')]),
+      ];
+      const { events, state } = run(sequence);
+      expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([played('bob', '2S', 'f1', false, 'track'), played('ann', '2S', 'f1', false, 'track')]);
+      expect(state.piles[0].cards.find((c) => c.code === '2S')?.player).toBe('ann');
+      expect(state.disputes.map((d) => [d.first.player, d.second.player])).toEqual([['ann', 'bob']]);
+    });
+
     it('keeps the ruling when the copy ruled second is the one carried home', () => {
       const { events, state } = run(race('bob'));
       expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([played('ann', '2S', 'f1', false, 'track'), played('bob', '2S', 'f1', false, 'race')]);
