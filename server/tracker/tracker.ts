@@ -2241,10 +2241,13 @@ function reverseCarriedRace(
   let stays = tracks.find((track) => track.id === ruling.loserTrack);
   if (!gone || !stays) return;
   const onPile = (x: number, y: number, size: number) => Math.hypot(x - pile.center[0], y - pile.center[1]) <= config.pileRadiusCards * Math.max(size, pile.cardSizePx);
-  // The seat a copy lies at home in: seen there this frame, still, off the pile.
+  // The seat a copy lies at home in, off the pile: seen there still in raceHomeFrames frames up to
+  // now, or last seen there come to rest (a card taken back is often covered, or turned down on
+  // the stock, at once; followed there from the pile, it is no misread).
   const homeSeat = (track: CardTrack): number | null => {
     const zone = parseZone(track.zone);
-    return zone?.area === 'seat' && track.lastMs === now && track.stillFrames >= config.raceHomeFrames && !onPile(track.x, track.y, track.sizePx) ? zone.seat : null;
+    if (zone?.area !== 'seat' || onPile(track.x, track.y, track.sizePx) || track.stillFrames < 1) return null;
+    return track.lastMs < now || track.stillFrames >= config.raceHomeFrames ? zone.seat : null;
   };
   const seatOf = (player: string) => seatOfPlayer(state, player).seat;
   // Two copies lying together on the pile can swap tracks as one is lifted off (their landing

@@ -236,7 +236,7 @@ describe('tracker: disputes', () => {
     const two = (p: { x: number; y: number }, zone: string) => face('2S', p.x, p.y, zone);
     const landing = (u: number) => 1 - (1 - Math.min(1, u)) ** 2;
     const pile = face('AS', CENTRE.x, CENTRE.y, 'centre');
-    const race = (goingHome: 'ann' | 'bob', bobSpot = BOB_SPOT) => {
+    const race = (goingHome: 'ann' | 'bob', bobSpot = BOB_SPOT, homeFrames = 40) => {
       const home = goingHome === 'ann' ? ANN_WORK : BOB_WORK;
       const lying = goingHome === 'ann' ? bobSpot : CENTRE;
       const liftedFrom = goingHome === 'ann' ? CENTRE : bobSpot;
@@ -249,7 +249,9 @@ describe('tracker: disputes', () => {
         ...frames(990, 10, frameMs, () => []),
         // One copy is carried home, the other lies on the pile.
         ...frames(1320, 10, frameMs, (i) => [two(lying, 'centre'), two(at(liftedFrom, home, ((i + 1) / 10) ** 2), i < 7 ? 'centre' : goingHome === 'ann' ? 'seat-0/work' : 'seat-1/work')]),
-        ...frames(1650, 40, frameMs, () => [two(lying, 'centre'), two(home, goingHome === 'ann' ? 'seat-0/work' : 'seat-1/work')]),
+        ...frames(1650, homeFrames, frameMs, () => [two(lying, 'centre'), two(home, goingHome === 'ann' ? 'seat-0/work' : 'seat-1/work')]),
+        // (Then, when it was seen home only a moment, it is covered there.)
+        ...frames(1650 + homeFrames * frameMs, 40 - homeFrames, frameMs, () => [two(lying, 'centre')]),
       ];
     };
 
@@ -262,6 +264,14 @@ describe('tracker: disputes', () => {
       // The tracker's own record follows: the card on the pile is bob's, and the dispute has him first.
       expect(state.piles[0].cards.find((c) => c.code === '2S')?.player).toBe('bob');
       expect(state.disputes.map((d) => [d.first.player, d.second.player])).toEqual([['bob', 'ann']]);
+    });
+
+    it('reverses it too when the copy carried home is covered there at once (seen at rest there in one frame)', () => {
+      // (The 6-player seed-2 hand's 8D: p6 beat p5 by 45 ms; p5's copy, carried home, was seen
+      // lying on their side once and then went under another card.)
+      const { events, state } = run(race('ann', BOB_SPOT, 2));
+      expect(events.filter((e) => e.type === 'race-reversed').map((e) => e.type === 'race-reversed' && [e.winner, e.loser])).toEqual([['bob', 'ann']]);
+      expect(state.piles[0].cards.find((c) => c.code === '2S')?.player).toBe('bob');
     });
 
     it('two copies lying as one: the copy carried home is that player\'s, whichever track followed it', () => {
