@@ -22,8 +22,11 @@ export interface TruthRefereedHand {
   truth: HandTruth;
   /** The cards the rules hold in the centre at the end of the hand, with the owner each was given. */
   centre: Array<{ card: string; owner: string | null }>;
-  /** The plays the tracker reported this hand (race losers' included), times in hand time: ms since the hand's first frame. */
-  /** The tracker's plays; `reversed`: a race-reversed event gave the play to the other racer (its player here is the new one). */
+  /**
+   * The plays the tracker reported this hand (race losers' included), times in hand time: ms since
+   * the hand's first frame. `reversed`: a race-reversed event gave the play to the other racer (its
+   * player here is the new one).
+   */
   played: Array<{ timeMs: number; event: Extract<TimedEvent['event'], { type: 'card-played' }>; reversed?: true }>;
 }
 

@@ -1814,13 +1814,18 @@ function updateTracks(state: TrackerState, cards: CardObservation[], now: number
   state.nextTrackId = nextId;
 }
 
+/** Whether a card `sizePx` tall centred at (x, y) lies on the pile: within pileRadiusCards of the larger of its and the pile's card size. */
+function liesOnPile(pile: { center: Point; cardSizePx: number }, x: number, y: number, sizePx: number, config: TrackerConfig): boolean {
+  return Math.hypot(x - pile.center[0], y - pile.center[1]) <= config.pileRadiusCards * Math.max(sizePx, pile.cardSizePx);
+}
+
 /**
  * Tracked copies of `code` that landed on `pile` since `sinceMs` and whose owner is known, first
  * landed first: each came to rest there (even if carried away since, as a race's loser is), or was
  * last seen there before a hand or a racing copy on top hid it.
  */
 function landedTracks(state: TrackerState, pile: { center: Point; cardSizePx: number }, code: CardCode, sinceMs: number, now: number, config: TrackerConfig): Array<{ track: CardTrack; landedMs: number; arrivedMs: number }> {
-  const near = (x: number, y: number, size: number) => Math.hypot(x - pile.center[0], y - pile.center[1]) <= config.pileRadiusCards * Math.max(size, pile.cardSizePx);
+  const near = (x: number, y: number, size: number) => liesOnPile(pile, x, y, size, config);
   // When it came over the pile: its arrival there, when that lies over the pile (see CardTrack.arrival).
   const arrivedBy = (track: CardTrack, landedMs: number) => (track.arrival && near(track.arrival.x, track.arrival.y, track.sizePx) ? Math.min(track.arrival.atMs, landedMs) : landedMs);
   const landed: Array<{ track: CardTrack; landedMs: number; arrivedMs: number }> = [];
@@ -2158,7 +2163,7 @@ function watchRace(
   const onOtherPile = (card: CardObservation) => {
     const [x, y] = quadCentre(card.corners);
     return state.piles.some(
-      (other) => other !== pile && other.cards[other.cards.length - 1]?.code === race.code && Math.hypot(x - other.center[0], y - other.center[1]) <= config.pileRadiusCards * Math.max(other.cardSizePx, cardHeightPx(card.corners)),
+      (other) => other !== pile && other.cards[other.cards.length - 1]?.code === race.code && liesOnPile(other, x, y, cardHeightPx(card.corners), config),
     );
   };
   if (centreCards.filter((card) => card.code === race.code && !onOtherPile(card)).length >= 2) {
@@ -2206,7 +2211,7 @@ function watchRace(
       // (A copy last seen flying, before the second copy showed, did leave: its track can be
       // picked up again at home when it comes back, born long before; that is no stay.)
       !(race.awayFlying?.[seat.playerId] && awaySince < secondSeen) &&
-      (state.tracks ?? []).some((t) => t.code === race.code && t.origin === seat.playerId && t.lastMs === now && (t.bornMs ?? Infinity) <= secondSeen && !(t.rest && Math.hypot(t.rest.x - pile.center[0], t.rest.y - pile.center[1]) <= config.pileRadiusCards * Math.max(t.sizePx, pile.cardSizePx)));
+      (state.tracks ?? []).some((t) => t.code === race.code && t.origin === seat.playerId && t.lastMs === now && (t.bornMs ?? Infinity) <= secondSeen && !(t.rest && liesOnPile(pile, t.rest.x, t.rest.y, t.sizePx, config)));
     if (stayedHome) continue;
     // The copy flew to the centre and came back: the second lander of a race.
     state.disputes.push({ id: `d${state.nextDisputeNumber++}`, foundationId: pile.id, first: { player: winner, card: race.code }, second: { player: seat.playerId, card: race.code } });
@@ -2218,8 +2223,8 @@ function watchRace(
 
 /**
  * A race ruled by landing order (the landers' tracks) the players handled the other way: the copy
- * ruled first is carried off the pile and comes to rest back in its player's seat (seen surely,
- * there, in raceHomeFrames frames), while the copy ruled second still lies on the pile, seen there
+ * ruled first is carried off the pile and comes to rest back in its player's seat (seen still
+ * there in raceHomeFrames frames, or last seen come to rest there), while the copy ruled second still lies on the pile, seen there
  * after the other came home or covered by a later card. The players' rule is that the second card
  * goes back, so who took their card back is the best evidence of who was second: two copies that
  * land within a frame or during a hand's cover can be told apart by their landing times only by
@@ -2240,7 +2245,7 @@ function reverseCarriedRace(
   let gone = tracks.find((track) => track.id === ruling.winnerTrack);
   let stays = tracks.find((track) => track.id === ruling.loserTrack);
   if (!gone || !stays) return;
-  const onPile = (x: number, y: number, size: number) => Math.hypot(x - pile.center[0], y - pile.center[1]) <= config.pileRadiusCards * Math.max(size, pile.cardSizePx);
+  const onPile = (x: number, y: number, size: number) => liesOnPile(pile, x, y, size, config);
   // The seat a copy lies at home in, off the pile: seen there still in raceHomeFrames frames up to
   // now, or last seen there come to rest (a card taken back is often covered, or turned down on
   // the stock, at once; followed there from the pile, it is no misread).
@@ -2315,7 +2320,7 @@ function noteHiddenLanders(state: TrackerState, pile: TrackedPile, race: RaceWat
     const heading = (track.vx ?? 0) * (pile.center[0] - track.x) + (track.vy ?? 0) * (pile.center[1] - track.y) > 0;
     if (heading && distance(track.x, track.y) <= track.sizePx) (race.vanishedNear ??= {})[track.origin!] = track.lastMs;
   }
-  const onPile = (card: CardObservation) => distance(...quadCentre(card.corners)) <= config.pileRadiusCards * Math.max(cardHeightPx(card.corners), pile.cardSizePx);
+  const onPile = (card: CardObservation) => liesOnPile(pile, ...quadCentre(card.corners), cardHeightPx(card.corners), config);
   if (!centreCards.some((card) => card.code === race.code && onPile(card))) return;
   for (const track of tracks) {
     if (race.landers?.[String(track.id)] === undefined || track.movingMs !== now || distance(track.x, track.y) <= track.sizePx) continue;
