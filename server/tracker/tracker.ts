@@ -477,6 +477,8 @@ export interface PendingPlay {
   legal: boolean;
   /** The owner read off the first copy's track that landed there (see CardTrack), when known. */
   trackOwner?: string;
+  /** That track's id (see ownRestingCopies: two copies' tracks found swapped before the play is decided change its owner). */
+  trackId?: number;
   /** Filled in under the card seen (its own landing was never seen), so the hands over the pile then say nothing of who played it. */
   unseen?: boolean;
 }
@@ -963,6 +965,7 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
   followCentre(state, frame, sight, now, config, emit);
   resolvePending(state, now, config, emit, false);
   for (const pile of state.piles) watchRaces(state, pile, sight.centreCards, sight.seenInSeat, now, config, emit);
+  ownRestingCopies(state, now, config);
 
   // --- Stall: nothing played for a while.
   const since = state.lastPlayMs ?? null;
@@ -1814,6 +1817,40 @@ function updateTracks(state: TrackerState, cards: CardObservation[], now: number
   state.nextTrackId = nextId;
 }
 
+/**
+ * A copy lying at rest in a seat is that seat's player's: players move only their own cards
+ * between their seat and the centre, so a track seen still in a seat's zones in raceHomeFrames
+ * frames takes that seat's player as its origin. Runs after the races (reverseCarriedRace swaps
+ * two racers' tracks by the same evidence, and must see the origins the tracks landed with).
+ * Why: racing copies lying on one place swap tracks as they are lifted (the 5-player seed-4
+ * hand's three-way 9S race: p4's copy was picked up on p3's track, carried to p4's work pile,
+ * and p4's 9S played 14 s later went to p3), and a copy carried home from the centre began no
+ * seat's track, so its next play had no track to tell whose it was.
+ */
+function ownRestingCopies(state: TrackerState, now: number, config: TrackerConfig): void {
+  const tracks = state.tracks ?? [];
+  for (const track of tracks) {
+    if (track.lastMs !== now || track.stillFrames < config.raceHomeFrames) continue;
+    const zone = parseZone(track.zone);
+    if (zone?.area !== 'seat') continue;
+    const player = state.seats.find((seat) => seat.seat === zone.seat)?.playerId;
+    if (player === undefined || track.origin === player) continue;
+    // The player's own copy was followed on another track, which lies on a pile now (seen lying
+    // there a moment ago): the two tracks swapped copies (two copies lying as one on the pile,
+    // one lifted off), so that track holds this one's player's copy, and a play still to be
+    // decided by it is that player's. (A track that took up a lifted copy while the copy it had
+    // followed stayed unseen on the pile is only re-owned: its play stays the first origin's.)
+    const lying = (other: CardTrack) => other.movingMs !== other.lastMs && other.stillFrames >= 1 && now - other.lastMs <= config.trackReachMs;
+    const swapped = track.origin === null ? [] : tracks.filter((other) => other !== track && other.code === track.code && other.origin === player && lying(other) && state.piles.some((pile) => liesOnPile(pile, other.x, other.y, other.sizePx, config)));
+    if (swapped.length === 1) {
+      const [other] = swapped;
+      other.origin = track.origin;
+      for (const play of state.pending) if (play.trackId === other.id) play.trackOwner = track.origin!;
+    }
+    track.origin = player;
+  }
+}
+
 /** Whether a card `sizePx` tall centred at (x, y) lies on the pile: within pileRadiusCards of the larger of its and the pile's card size. */
 function liesOnPile(pile: { center: Point; cardSizePx: number }, x: number, y: number, sizePx: number, config: TrackerConfig): boolean {
   return Math.hypot(x - pile.center[0], y - pile.center[1]) <= config.pileRadiusCards * Math.max(sizePx, pile.cardSizePx);
@@ -1914,8 +1951,9 @@ function queuePlay(state: TrackerState, pile: TrackedPile, code: CardCode, newPi
   // copy (a racer), not the card that landed: the first copy was not followed.
   const first = landed.find(({ arrivedMs }) => arrivedMs <= Math.min(landMs, now) + config.firstLanderSlackMs);
   const trackOwner = first?.track.origin ?? undefined;
+  const trackId = trackOwner ? first?.track.id : undefined;
   if (legal && pile.race) pile.race.landers = Object.fromEntries(landed.map(({ track, landedMs }) => [String(track.id), { origin: track.origin!, landedMs }]));
-  state.pending.push({ foundationId: pile.id, code, newPile, landMs: Math.min(landMs, now), decideAtMs: now + config.attributionDelayMs, candidates, maybe, legal, ...(trackOwner ? { trackOwner } : {}), ...(unseen ? { unseen } : {}) });
+  state.pending.push({ foundationId: pile.id, code, newPile, landMs: Math.min(landMs, now), decideAtMs: now + config.attributionDelayMs, candidates, maybe, legal, ...(trackOwner ? { trackOwner } : {}), ...(trackId !== undefined ? { trackId } : {}), ...(unseen ? { unseen } : {}) });
   for (const seat of state.seats) if (seat.callPending && seat.callPending.lastCard === code) seat.callPending.landedMs ??= Math.min(landMs, now);
 }
 

@@ -305,6 +305,60 @@ describe('tracker: disputes', () => {
       expect(state.disputes.map((d) => [d.first.player, d.second.player])).toEqual([['ann', 'bob']]);
     });
 
+    it('a copy lying at rest in a seat is that seat\'s player\'s, whichever track followed it there', () => {
+      // Ann's 2S lands on the pile; bob's lands on it under his hand. As he lifts his off, the
+      // copy on the pile is hidden a moment, so ann's track follows the lifted copy to his work
+      // pile, and a copy still on the pile begins a track of no seat. His 2S, played on the other
+      // AS pile later, is his by its track (the 5-player seed-4 hand's 9S: p4's copy went home on
+      // p3's track in a three-way race, and p4's later 9S went to p3).
+      const PILE2 = { x: 480, y: 300 };
+      const other = face('AS', PILE2.x, PILE2.y, 'centre');
+      const sequence = [
+        ...frames(0, 10, frameMs, () => [pile, other, two(ANN_WORK, 'seat-0/work'), two(BOB_WORK, 'seat-1/work')]),
+        ...frames(330, 12, frameMs, (i) => [pile, other, two(at(ANN_WORK, CENTRE, landing((i + 1) / 12)), i < 1 ? 'seat-0/work' : 'centre'), two(BOB_WORK, 'seat-1/work')]),
+        ...frames(726, 30, frameMs, () => [other, two(CENTRE, 'centre'), two(BOB_WORK, 'seat-1/work')]),
+        // Bob's flies in and vanishes under his hand a card's length short of the pile; the pile is covered.
+        ...frames(1716, 5, frameMs, (i) => [other, two(CENTRE, 'centre'), two(at(BOB_WORK, CENTRE, landing((i + 1) / 10)), i < 1 ? 'seat-1/work' : 'centre')]),
+        ...frames(1980, 20, frameMs, () => [other]),
+        // He lifts his copy off (the pile's copy still covered), carries it home and it lies there.
+        ...frames(2640, 10, frameMs, (i) => [other, two(at(CENTRE, BOB_WORK, ((i + 1) / 10) ** 2), i < 7 ? 'centre' : 'seat-1/work'), ...(i >= 4 ? [two(CENTRE, 'centre')] : [])]),
+        ...frames(2970, 60, frameMs, () => [other, two(CENTRE, 'centre'), two(BOB_WORK, 'seat-1/work')]),
+        // Then he plays it on the other AS pile.
+        ...frames(4950, 12, frameMs, (i) => [two(CENTRE, 'centre'), two(at(BOB_WORK, PILE2, landing((i + 1) / 12)), i < 1 ? 'seat-1/work' : 'centre')]),
+        ...frames(5346, 40, frameMs, () => [two(CENTRE, 'centre'), two(PILE2, 'centre')]),
+      ];
+      const { events, state } = run(sequence);
+      expect(events.filter((e) => e.type === 'card-played' && e.card === '2S' && e.foundationId === 'f2')).toEqual([played('bob', '2S', 'f2', false, 'track')]);
+      expect(state.piles.find((p) => p.id === 'f2')?.cards.find((c) => c.code === '2S')?.player).toBe('bob');
+    });
+
+    it('two tracks found swapped before the play is decided: the copy left on the pile is the other player\'s', () => {
+      // Ann's 2S is last seen over the pile, still moving, and vanishes under her hand; bob's is
+      // seen lying there a frame before both hands hide it. As bob lifts his off, ann's track
+      // follows it home and his own track the copy left lying, so when the pile's top is read
+      // its copy's track says bob.
+      // Once ann's track lies still in bob's seat, the two tracks swapped (the 4-player seed-4
+      // hand's 4D: p2 beat p3 by 183 ms, p3 took theirs back on p2's track, and the play went to p3).
+      const sequence = [
+        ...frames(0, 10, frameMs, () => [pile, two(ANN_WORK, 'seat-0/work'), two(BOB_WORK, 'seat-1/work')]),
+        ...frames(330, 12, frameMs, (i) => [
+          ...(i < 8 ? [two(at(ANN_WORK, CENTRE, landing((i + 1) / 10)), i < 1 ? 'seat-0/work' : 'centre')] : []),
+          two(at(BOB_WORK, CENTRE, landing((i + 1) / 12)), i < 1 ? 'seat-1/work' : 'centre'),
+        ]),
+        ...frames(726, 1, frameMs, () => [two(CENTRE, 'centre')]),
+        ...frames(759, 1, frameMs, () => []),
+        // Bob's copy is first seen a third of the way home, where ann's would have flown on to.
+        ...frames(792, 10, frameMs, (i) => {
+          const share = Math.min(1, 0.35 + 0.0722 * i);
+          return [two(at(CENTRE, BOB_WORK, share), share < 0.8 ? 'centre' : 'seat-1/work'), ...(i >= 6 ? [two(CENTRE, 'centre')] : [])];
+        }),
+        ...frames(1122, 60, frameMs, () => [two(CENTRE, 'centre'), two(BOB_WORK, 'seat-1/work')]),
+      ];
+      const { events, state } = run(sequence);
+      expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')[0]).toEqual(played('ann', '2S', 'f1', false, 'track'));
+      expect(state.piles[0].cards.find((c) => c.code === '2S')?.player).toBe('ann');
+    });
+
     it('keeps the ruling when the copy ruled second is the one carried home', () => {
       const { events, state } = run(race('bob'));
       expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([played('ann', '2S', 'f1', false, 'track'), played('bob', '2S', 'f1', false, 'race')]);
