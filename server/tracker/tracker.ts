@@ -452,6 +452,8 @@ export interface CardTrack {
   bornMs?: number;
   /** Zone of the latest sighting (a card that vanished in its Nerts zone is covered, not gone). */
   zone?: string;
+  /** Seen outside its origin's seat since it began (in the centre, between zones, in another seat). */
+  wentOut?: boolean;
   /** Where it last came to rest (pixels), and when it landed there (its last moving sighting), ms. */
   rest?: { x: number; y: number; landedMs: number } | null;
   /**
@@ -1803,6 +1805,14 @@ function updateTracks(state: TrackerState, cards: CardObservation[], now: number
         track.stillFrames += 1;
         if (track.stillFrames === 1) track.rest = { x: center[0], y: center[1], landedMs: touchdown() };
       }
+      // A copy still in the seat it began in, seen now in another seat's zones, did not get there
+      // through the centre: its first sightings were of another card (a misread at the seats'
+      // border) or another copy, and it is that seat's (5-player seed-5 6C: a faint "6C" on p5's
+      // side began a track that p4's 6C, turned up from p4's stock 100 px away, took over).
+      const zone = parseZone(card.zone);
+      const seatHere = zone?.area === 'seat' ? seatPlayer.get(zone.seat) : undefined;
+      if (!track.wentOut && track.origin !== null && seatHere !== undefined && seatHere !== track.origin) track.origin = seatHere;
+      else if (seatHere !== track.origin) track.wentOut = true;
       Object.assign(track, { x: center[0], y: center[1], sizePx: size, lastMs: now, zone: card.zone });
       if (!track.arrival || Math.hypot(center[0] - track.arrival.x, center[1] - track.arrival.y) > config.pileRadiusCards * size) track.arrival = { x: center[0], y: center[1], atMs: now };
     }

@@ -359,6 +359,24 @@ describe('tracker: disputes', () => {
       expect(state.piles[0].cards.find((c) => c.code === '2S')?.player).toBe('ann');
     });
 
+    it('a track begun by a misread in one seat and taken up in another seat is that seat\'s', () => {
+      // A faint "2S" read once on bob's side by the seats' border begins a track of bob's; ann's
+      // 2S, turned up on her side 110 px away four frames later, takes the track up (it is within
+      // a moment's reach) and flies to the pile after a frame at rest: hers, not bob's (the
+      // 5-player seed-5 hand's 6C: a misread on p5's side, p4's 6C credited to p5).
+      const BORDER = { x: ANN_WORK.x + 90, y: ANN_WORK.y - 60 };
+      const sequence = [
+        ...frames(0, 10, frameMs, () => [pile]),
+        frame(330, [pile, face('2S', BORDER.x, BORDER.y, 'seat-1/work', 0.5)]),
+        ...frames(363, 3, frameMs, () => [pile]),
+        ...frames(462, 2, frameMs, () => [pile, two(ANN_WORK, 'seat-0/work')]),
+        ...frames(528, 12, frameMs, (i) => [two(at(ANN_WORK, CENTRE, landing((i + 1) / 12)), i < 1 ? 'seat-0/work' : 'centre')]),
+        ...frames(924, 40, frameMs, () => [two(CENTRE, 'centre')]),
+      ];
+      const { events } = run(sequence);
+      expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([played('ann', '2S', 'f1', false, 'track')]);
+    });
+
     it('keeps the ruling when the copy ruled second is the one carried home', () => {
       const { events, state } = run(race('bob'));
       expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([played('ann', '2S', 'f1', false, 'track'), played('bob', '2S', 'f1', false, 'race')]);
