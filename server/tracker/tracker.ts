@@ -1839,18 +1839,17 @@ function updateTracks(state: TrackerState, cards: CardObservation[], now: number
  */
 function ownRestingCopies(state: TrackerState, now: number, config: TrackerConfig): void {
   const tracks = state.tracks ?? [];
+  const lying = (other: CardTrack) => other.movingMs !== other.lastMs && other.stillFrames >= 1 && now - other.lastMs <= config.trackReachMs;
   for (const track of tracks) {
-    if (track.lastMs !== now || track.stillFrames < config.raceHomeFrames) continue;
-    const zone = parseZone(track.zone);
-    if (zone?.area !== 'seat') continue;
-    const player = state.seats.find((seat) => seat.seat === zone.seat)?.playerId;
+    const seat = seatAtRest(track, now, config);
+    if (seat === null) continue;
+    const player = state.seats.find((s) => s.seat === seat)?.playerId;
     if (player === undefined || track.origin === player) continue;
     // The player's own copy was followed on another track, which lies on a pile now (seen lying
     // there a moment ago): the two tracks swapped copies (two copies lying as one on the pile,
     // one lifted off), so that track holds this one's player's copy, and a play still to be
     // decided by it is that player's. (A track that took up a lifted copy while the copy it had
     // followed stayed unseen on the pile is only re-owned: its play stays the first origin's.)
-    const lying = (other: CardTrack) => other.movingMs !== other.lastMs && other.stillFrames >= 1 && now - other.lastMs <= config.trackReachMs;
     const swapped = track.origin === null ? [] : tracks.filter((other) => other !== track && other.code === track.code && other.origin === player && lying(other) && state.piles.some((pile) => liesOnPile(pile, other.x, other.y, other.sizePx, config)));
     if (swapped.length === 1) {
       const [other] = swapped;
@@ -1859,6 +1858,13 @@ function ownRestingCopies(state: TrackerState, now: number, config: TrackerConfi
     }
     track.origin = player;
   }
+}
+
+/** The seat whose zones a track has lain still in, in raceHomeFrames frames up to now; null when it has not. */
+function seatAtRest(track: CardTrack, now: number, config: TrackerConfig): number | null {
+  if (track.lastMs !== now || track.stillFrames < config.raceHomeFrames) return null;
+  const zone = parseZone(track.zone);
+  return zone?.area === 'seat' ? zone.seat : null;
 }
 
 /** Whether a card `sizePx` tall centred at (x, y) lies on the pile: within pileRadiusCards of the larger of its and the pile's card size. */
@@ -2348,10 +2354,7 @@ function landerUnderOwners(state: TrackerState, race: RaceWatch, owner: string, 
   if (!race.leftWhileShown?.[owner]) return null;
   const tracks = (state.tracks ?? []).filter((track) => track.code === race.code);
   const ownerSeat = seatOfPlayer(state, owner).seat;
-  const home = tracks.some((track) => {
-    const zone = parseZone(track.zone);
-    return track.origin === owner && race.landers?.[String(track.id)] !== undefined && track.lastMs === now && zone?.area === 'seat' && zone.seat === ownerSeat && track.stillFrames >= config.raceHomeFrames;
-  });
+  const home = tracks.some((track) => track.origin === owner && race.landers?.[String(track.id)] !== undefined && seatAtRest(track, now, config) === ownerSeat);
   if (!home) return null;
   const losers = race.losers ?? [];
   // (A copy seen again since it vanished did not lie under the owner's.)
