@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import * as tf from '@tensorflow/tfjs';
 import type { CardCode } from '../game/cards';
 import { pointInPolygon, polygonArea, quadCentre, quadLongSide, quadShortSide, sameCorners, scaleQuad, shareInside } from '../geometry';
-import { chromaOf, designChromaDistances, plainPalePatch, type Chroma } from './back-colour';
+import { backColourOf, designColourDistances, plainPalePatch, type BackColour } from './back-colour';
 import { initBackend, type VisionBackend } from './backend';
 import { BACK_EMBED_SIZE, CARD_ASPECT, CROP_HEIGHT, CROP_WIDTH, INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH } from './classes';
 import { alignedRect, blobsOf, boundingRect, compareThumbs, cropRegion, deepestRegion, greyThumb, grownRect, imageRect, mergeThrifty, rectContains, rectIntersection, rectsOverlap, refreshTile, regionsOf, totalArea, type GreyThumb, type MovingBlobs, type PixelRect } from './change';
@@ -323,7 +323,7 @@ interface TrackedIdentity {
   /** Its back-look embedding (L2-normalised), for a card read as a back while back looks are enrolled. */
   backLook?: Float32Array;
   /** Its colour (see back-colour.ts), for a card read as a back while back looks are enrolled. */
-  backChroma?: Chroma;
+  backColour?: BackColour;
   /** When a frame's card was read, frame time (ms). */
   readAtMs?: number;
 }
@@ -860,7 +860,7 @@ class TfjsRecognizer implements CardRecognizer {
   /** Back designs enrolled by the back-look model's embedding (when it is loaded). */
   private readonly backLooks = new BackLooks();
   /** Each enrolled back design's colours, one per view (and per view's middle). */
-  private readonly backChromas = new Map<string, Chroma[]>();
+  private readonly backColours = new Map<string, BackColour[]>();
   private readonly liveModel: tf.LayersModel | null;
   private readonly liveIndexModel: tf.LayersModel | null;
   private readonly liveBelowPx: number;
@@ -1578,7 +1578,7 @@ class TfjsRecognizer implements CardRecognizer {
       const whole = this.enrolledFor(read.scale).backSimilarities(read.embedding, 0, read.embedding.length);
       const design = designs[k].find((candidate) => gapShowsDesign(candidate, similarities, whole));
       if (design === undefined) return;
-      reads[k] = { ...read, identity: { kind: 'back', confidence: similarities.get(design)!, design }, backLook: looks[j], backChroma: chromaOf(packed, j * CROP_SIZE, CROP_WIDTH, CROP_HEIGHT) };
+      reads[k] = { ...read, identity: { kind: 'back', confidence: similarities.get(design)!, design }, backLook: looks[j], backColour: backColourOf(packed, j * CROP_SIZE, CROP_WIDTH, CROP_HEIGHT) };
     });
   }
 
@@ -1592,7 +1592,7 @@ class TfjsRecognizer implements CardRecognizer {
     return nameBackDesign({
       looks: this.backLooks.similarities(read.backLook),
       whole: this.enrolledFor(read.scale).backSimilarities(read.embedding, 0, read.embedding.length),
-      colourDistances: read.backChroma && this.backChromas.size > 0 ? designChromaDistances(this.backChromas, read.backChroma) : undefined,
+      colourDistances: read.backColour && this.backColours.size > 0 ? designColourDistances(this.backColours, read.backColour) : undefined,
       wholeMatch: match !== null,
     });
   }
@@ -1635,7 +1635,7 @@ class TfjsRecognizer implements CardRecognizer {
       } else {
         identity = { ...identity, confidence: backConfidence(identity.confidence, similarities) };
       }
-      reads[k] = { ...read, identity, backLook: looks[j], backChroma: chromaOf(packed, j * CROP_SIZE, CROP_WIDTH, CROP_HEIGHT) };
+      reads[k] = { ...read, identity, backLook: looks[j], backColour: backColourOf(packed, j * CROP_SIZE, CROP_WIDTH, CROP_HEIGHT) };
     });
   }
 
@@ -1958,7 +1958,7 @@ class TfjsRecognizer implements CardRecognizer {
     if (this.backModel) {
       // Each view also turned half a turn: a design with an emblem off centre must match either way up.
       this.backLooks.set(backId, [...(await this.backLookEmbeddings(crops, count)), ...(await this.backLookEmbeddings(turnedCrops(crops, count), count))]);
-      this.backChromas.set(backId, Array.from({ length: count }, (_, k) => chromaOf(crops, k * CROP_SIZE, CROP_WIDTH, CROP_HEIGHT)));
+      this.backColours.set(backId, Array.from({ length: count }, (_, k) => backColourOf(crops, k * CROP_SIZE, CROP_WIDTH, CROP_HEIGHT)));
     }
     this.tracks.clear();
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BACK_COLOUR_TOLERANCE, chromaDistance, chromaOf, colourPenalties, designChromaDistances, plainPalePatch } from '../../server/vision/back-colour';
+import { BACK_COLOUR_TOLERANCE, backColourOf, colourDistance, colourPenalties, designColourDistances, plainPalePatch } from '../../server/vision/back-colour';
 import { nameBackDesign } from '../../server/vision/enrollment';
 
 /** One packed crop (values 0..1) of w x h pixels: `inner` inside a border of `border` pixels of `edge`. */
@@ -14,25 +14,60 @@ function crop(w: number, h: number, inner: [number, number, number], edge: [numb
 }
 
 describe('back colour', () => {
-  it('is the chromaticity of the middle, clear of a white border and of dark pixels', () => {
-    const [r, g] = chromaOf(crop(20, 30, [0.6, 0.2, 0.2], [1, 1, 1], 4), 0, 20, 30);
+  it('is the colour of the middle against the crop\'s white, clear of the border and of dark pixels', () => {
+    const [r, g, l] = backColourOf(crop(20, 30, [0.6, 0.2, 0.2], [1, 1, 1], 4), 0, 20, 30);
     expect(r).toBeCloseTo(0.6, 5);
     expect(g).toBeCloseTo(0.2, 5);
-    // Brightness does not change it; a black middle says nothing (neutral).
-    expect(chromaOf(crop(20, 30, [0.3, 0.1, 0.1]), 0, 20, 30)[0]).toBeCloseTo(0.6, 5);
-    expect(chromaOf(crop(20, 30, [0, 0, 0]), 0, 20, 30)).toEqual([1 / 3, 1 / 3]);
+    expect(l).toBeCloseTo(Math.log(0.299 * 0.6 + 0.587 * 0.2 + 0.114 * 0.2), 5);
+    // A light that tints and dims the whole card (border and middle alike) changes nothing.
+    const lamp = [0.9, 0.6, 0.4];
+    const tinted = backColourOf(crop(20, 30, [0.6 * lamp[0], 0.2 * lamp[1], 0.2 * lamp[2]], [lamp[0], lamp[1], lamp[2]], 4), 0, 20, 30);
+    expect(tinted[0]).toBeCloseTo(0.6, 5);
+    expect(tinted[1]).toBeCloseTo(0.2, 5);
+    // ...and lightness is against the white: the same card in a dim corner is the same colour.
+    const dim = backColourOf(crop(20, 30, [0.3, 0.1, 0.1], [0.5, 0.5, 0.5], 4), 0, 20, 30);
+    expect(dim[0]).toBeCloseTo(0.6, 5);
+    expect(dim[2]).toBeCloseTo(l, 5);
+    // A navy middle is far darker against its border than a pale one; a black middle has no colour (neutral).
+    expect(backColourOf(crop(20, 30, [0.1, 0.12, 0.3], [1, 1, 1], 4), 0, 20, 30)[2]).toBeLessThan(l - 0.5);
+    const black = backColourOf(crop(20, 30, [0, 0, 0], [1, 1, 1], 4), 0, 20, 30);
+    expect(black.slice(0, 2)).toEqual([1 / 3, 1 / 3]);
     // Packed crops are read at their offset.
     const two = new Float32Array(2 * 20 * 30 * 3);
-    two.set(crop(20, 30, [0.2, 0.2, 0.6]), 20 * 30 * 3);
-    expect(chromaOf(two, 20 * 30 * 3, 20, 30)[0]).toBeCloseTo(0.2, 5);
+    two.set(crop(20, 30, [0.2, 0.2, 0.6], [1, 1, 1], 4), 20 * 30 * 3);
+    expect(backColourOf(two, 20 * 30 * 3, 20, 30)[0]).toBeCloseTo(0.2, 5);
+  });
+
+  it('takes the white from the brightest pixels but not a spot of glare', () => {
+    const card = crop(64, 96, [0.3, 0.3, 0.6], [0.8, 0.8, 0.8], 3);
+    const plain = backColourOf(card, 0, 64, 96);
+    // Thirty pixels (half a percent) of pure white glare in the middle.
+    for (let k = 0; k < 30; k++) card.set([1, 1, 1], ((40 + Math.floor(k / 6)) * 64 + 30 + (k % 6)) * 3);
+    const glared = backColourOf(card, 0, 64, 96);
+    expect(glared[2]).toBeCloseTo(plain[2], 1);
+    expect(colourDistance(glared, plain)).toBeLessThan(0.02);
+  });
+
+  it('keeps two designs apart that are alike either plainly or against their white', () => {
+    // A near-white back seen without its border is its own white; a pale blue-grey one with its
+    // border is not: plainly alike (both pale), against the white far apart.
+    const nearWhite = backColourOf(crop(20, 30, [0.93, 0.93, 0.95]), 0, 20, 30);
+    const blueGrey = backColourOf(crop(20, 30, [0.8, 0.84, 0.93], [1, 1, 1], 4), 0, 20, 30);
+    const plain = Math.hypot(nearWhite[3] - blueGrey[3], nearWhite[4] - blueGrey[4]);
+    expect(colourDistance(nearWhite, blueGrey)).toBeGreaterThan(plain);
+    // The same design under a warm lamp: plainly apart, against the white the same; the larger counts.
+    const lamp = [1, 0.85, 0.7];
+    const warm = backColourOf(crop(20, 30, [0.8 * lamp[0], 0.84 * lamp[1], 0.93 * lamp[2]], [lamp[0], lamp[1], lamp[2]], 4), 0, 20, 30);
+    expect(Math.hypot(warm[0] - blueGrey[0], warm[1] - blueGrey[1])).toBeLessThan(1e-6);
+    expect(colourDistance(warm, blueGrey)).toBeCloseTo(Math.hypot(warm[3] - blueGrey[3], warm[4] - blueGrey[4]), 9);
   });
 
   it('costs a design nothing near the nearest colour, more the further beyond', () => {
-    const blue = chromaOf(crop(10, 10, [0.7, 0.75, 0.9]), 0, 10, 10);
-    const pink = chromaOf(crop(10, 10, [0.9, 0.7, 0.75]), 0, 10, 10);
-    const distances = designChromaDistances(new Map([['blue', [blue, pink]], ['pink', [pink]]]), blue);
+    const blue = backColourOf(crop(10, 10, [0.7, 0.75, 0.9], [1, 1, 1], 2), 0, 10, 10);
+    const pink = backColourOf(crop(10, 10, [0.9, 0.7, 0.75], [1, 1, 1], 2), 0, 10, 10);
+    const distances = designColourDistances(new Map([['blue', [blue, pink]], ['pink', [pink]]]), blue);
     expect(distances.get('blue')).toBe(0);
-    expect(distances.get('pink')).toBeCloseTo(chromaDistance(blue, pink), 9);
+    expect(distances.get('pink')).toBeCloseTo(colourDistance(blue, pink), 9);
     const penalties = colourPenalties(distances);
     expect(penalties.get('blue')).toBe(0);
     expect(penalties.get('pink')).toBeGreaterThan(0.3);
