@@ -34,7 +34,7 @@ export const BACK_COLOUR_MIDDLE = 0.6;
  */
 export const WHITE_SHARE = [0.95, 0.99] as const;
 
-/** Pixels darker than this against the white (mean channel, 0..1) say little about colour: their shares are not counted. */
+/** Pixels darker than this (mean channel, 0..1; as seen for the plain shares, against the white for the others) say little about colour: their shares are not counted. */
 const DARK = 0.06;
 
 /** Luminance of an RGB value (0..1), Rec. 601 weights. */
@@ -44,11 +44,17 @@ function luminance(r: number, g: number, b: number): number {
 
 /** The crop's white (see WHITE_SHARE) from a 256-bin luminance histogram; each channel at least 0.05. */
 function whiteOf(crops: Float32Array, offset: number, pixels: number): [number, number, number] {
+  // Each pixel's luminance bin, and how many pixels each bin holds.
+  const binOf = new Uint8Array(pixels);
   const bins = new Uint32Array(256);
-  const binOf = (i: number) => Math.min(255, Math.max(0, Math.round(luminance(crops[i], crops[i + 1], crops[i + 2]) * 255)));
-  for (let p = 0; p < pixels; p++) bins[binOf(offset + p * 3)]++;
-  // The luminance bins that hold the ranks from WHITE_SHARE[0] to WHITE_SHARE[1], and how much of the lowest one counts.
-  const [from, to] = [Math.floor(pixels * WHITE_SHARE[0]), Math.max(Math.floor(pixels * WHITE_SHARE[0]) + 1, Math.floor(pixels * WHITE_SHARE[1]))];
+  for (let p = 0; p < pixels; p++) {
+    const i = offset + p * 3;
+    binOf[p] = Math.min(255, Math.max(0, Math.round(luminance(crops[i], crops[i + 1], crops[i + 2]) * 255)));
+    bins[binOf[p]]++;
+  }
+  // The share of each bin's pixels that holds the ranks from WHITE_SHARE[0] to WHITE_SHARE[1] (at least one pixel).
+  const from = Math.floor(pixels * WHITE_SHARE[0]);
+  const to = Math.max(from + 1, Math.floor(pixels * WHITE_SHARE[1]));
   const take = new Float32Array(256);
   let rank = 0;
   for (let b = 0; b < 256; b++) {
@@ -60,9 +66,9 @@ function whiteOf(crops: Float32Array, offset: number, pixels: number): [number, 
   const sum = [0, 0, 0];
   let weight = 0;
   for (let p = 0; p < pixels; p++) {
-    const i = offset + p * 3;
-    const w = take[binOf(i)];
+    const w = take[binOf[p]];
     if (w === 0) continue;
+    const i = offset + p * 3;
     sum[0] += crops[i] * w;
     sum[1] += crops[i + 1] * w;
     sum[2] += crops[i + 2] * w;
@@ -103,7 +109,8 @@ export function backColourOf(crops: Float32Array, offset: number, width: number,
     green += g / sum;
     shares++;
   });
-  return [shares === 0 ? 1 / 3 : red / shares, shares === 0 ? 1 / 3 : green / shares, pixels === 0 ? 0 : lightness / pixels, plainShares === 0 ? 1 / 3 : plainRed / plainShares, plainShares === 0 ? 1 / 3 : plainGreen / plainShares];
+  const mean = (sum: number, count: number, none: number) => (count === 0 ? none : sum / count);
+  return [mean(red, shares, 1 / 3), mean(green, shares, 1 / 3), mean(lightness, pixels, 0), mean(plainRed, plainShares, 1 / 3), mean(plainGreen, plainShares, 1 / 3)];
 }
 
 /** Calls `visit` with the index of each pixel's red value in the middle `middle` share (of width and height) of a packed RGB crop at `offset`. */
@@ -145,7 +152,8 @@ export const BACK_COLOUR_WEIGHT = 10;
 
 /**
  * What each design's score loses for its colour (see nameBackDesign in enrollment.ts): nothing for the
- * designs about as near in colour as the nearest, more the further beyond.
+ * designs about as near in colour as the nearest, more the further beyond. Relative to the
+ * nearest, so a light that tints every back alike changes no ranking.
  */
 export function colourPenalties(distances: ReadonlyMap<string, number>): Map<string, number> {
   const nearest = Math.min(...distances.values());
@@ -175,7 +183,7 @@ export function plainPalePatch(crops: Float32Array, offset: number, width: numbe
     const [r, g, b] = [crops[i], crops[i + 1], crops[i + 2]];
     const max = Math.max(r, g, b);
     const sat = max > 0 ? (max - Math.min(r, g, b)) / max : 0;
-    const l = 0.299 * r + 0.587 * g + 0.114 * b;
+    const l = luminance(r, g, b);
     whiteness += max - sat;
     saturation += sat;
     luma += l;
