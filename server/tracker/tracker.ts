@@ -448,8 +448,9 @@ export interface CardTrack {
   movingMs: number | null;
   /** Sightings in a row without moving. */
   stillFrames: number;
-  /** First sighting, ms. */
+  /** First sighting, ms, and where (pixels; absent in older saved states). */
   bornMs?: number;
+  bornAt?: { x: number; y: number };
   /** Zone of the latest sighting (a card that vanished in its Nerts zone is covered, not gone). */
   zone?: string;
   /** Seen outside its origin's seat since it began (in the centre, between zones, in another seat). */
@@ -1820,7 +1821,7 @@ function updateTracks(state: TrackerState, cards: CardObservation[], now: number
       const zone = parseZone(card.zone);
       if (usedCards.has(card) || !zone) continue;
       const { center, size } = places.get(card)!;
-      alive.push({ id: nextId++, code: code as CardCode, x: center[0], y: center[1], sizePx: size, lastMs: now, origin: zone.area === 'seat' ? (seatPlayer.get(zone.seat) ?? null) : null, movingMs: null, stillFrames: 0, bornMs: now, zone: card.zone, arrival: { x: center[0], y: center[1], atMs: now } });
+      alive.push({ id: nextId++, code: code as CardCode, x: center[0], y: center[1], sizePx: size, lastMs: now, origin: zone.area === 'seat' ? (seatPlayer.get(zone.seat) ?? null) : null, movingMs: null, stillFrames: 0, bornMs: now, bornAt: { x: center[0], y: center[1] }, zone: card.zone, arrival: { x: center[0], y: center[1], atMs: now } });
     }
   }
   state.tracks = alive;
@@ -2296,9 +2297,6 @@ function reverseCarriedRace(
   emit: (event: TableEvent, atMs?: number) => void,
 ): void {
   const tracks = state.tracks ?? [];
-  let gone = tracks.find((track) => track.id === ruling.winnerTrack);
-  let stays = tracks.find((track) => track.id === ruling.loserTrack);
-  if (!gone || !stays) return;
   const onPile = (x: number, y: number, size: number) => liesOnPile(pile, x, y, size, config);
   // The seat a copy lies at home in, off the pile: seen there still in raceHomeFrames frames up to
   // now, or last seen there come to rest (a card taken back is often covered, or turned down on
@@ -2309,6 +2307,9 @@ function reverseCarriedRace(
     return track.lastMs < now || track.stillFrames >= config.raceHomeFrames ? zone.seat : null;
   };
   const seatOf = (player: string) => seatOfPlayer(state, player).seat;
+  let stays = tracks.find((track) => track.id === ruling.loserTrack);
+  let gone = tracks.find((track) => track.id === ruling.winnerTrack) ?? liftedOffInstead(tracks, pile, race, ruling, homeSeat, seatOf(ruling.winner), config);
+  if (!gone || !stays) return;
   // Two copies lying together on the pile can swap tracks as one is lifted off (their landing
   // times a few ms apart, which lies on top is a guess): the copy carried home lies in the seat of
   // the player it belongs to (each takes back their own), so the tracks take each other's origin.
@@ -2336,6 +2337,36 @@ function reverseCarriedRace(
   const dispute = state.disputes.find((d) => d.foundationId === pile.id && d.first.player === ruling.winner && d.second.player === ruling.loser && d.first.card === race.code);
   if (dispute) [dispute.first, dispute.second] = [dispute.second, dispute.first];
   emit({ type: 'race-reversed', foundationId: pile.id, card: race.code, winner: ruling.loser, loser: ruling.winner, reason: `${ruling.winner} took their ${race.code} back off the pile; ${ruling.loser}'s stayed` });
+}
+
+/**
+ * The track that carried the ruled winner's copy home when the track it landed on is forgotten:
+ * two copies hidden together under hands lose their tracks, and the copy lifted off begins a new
+ * one as it comes out from under the other. Exactly one track of the card begun within a card's
+ * length of the pile after the ruled winner's copy landed there, now lying at home in the ruled winner's seat (`homeSeat`), or undefined. (The
+ * 5-player seed-6 hand's 7D: p4 beat p1 by 37 ms under both hands, p1 was ruled first; p1's copy
+ * went home on a track begun on the pile, and p1's track, last seen in flight, was forgotten.)
+ */
+function liftedOffInstead(
+  tracks: CardTrack[],
+  pile: TrackedPile,
+  race: RaceWatch,
+  ruling: NonNullable<RaceWatch['byLanding']>[number],
+  homeSeat: (track: CardTrack) => number | null,
+  winnerSeat: number,
+  config: TrackerConfig,
+): CardTrack | undefined {
+  const landedMs = race.landers?.[String(ruling.winnerTrack)]?.landedMs ?? race.landMs;
+  const lifted = tracks.filter(
+    (track) =>
+      track.code === race.code &&
+      track.id !== ruling.loserTrack &&
+      track.bornAt !== undefined &&
+      (track.bornMs ?? -Infinity) >= landedMs &&
+      Math.hypot(track.bornAt.x - pile.center[0], track.bornAt.y - pile.center[1]) <= Math.max(track.sizePx, pile.cardSizePx) &&
+      homeSeat(track) === winnerSeat,
+  );
+  return lifted.length === 1 ? lifted[0] : undefined;
 }
 
 /**

@@ -305,6 +305,31 @@ describe('tracker: disputes', () => {
       expect(state.disputes.map((d) => [d.first.player, d.second.player])).toEqual([['ann', 'bob']]);
     });
 
+    it('reverses it when the copy ruled first went home on a track begun at the pile (its own forgotten under the hands)', () => {
+      // Ann's 2S is last seen in flight over the pile; bob's lands beside it and lies there in
+      // view. Ann's copy stays hidden under her hand past trackGapMs, so her track is forgotten;
+      // then she takes hers back: it comes out on a new track a little off the pile and lies in
+      // her seat. The 5-player seed-6 hand's 7D: p4 beat p1 by 37 ms, p1 was ruled first and
+      // carried theirs home; failed before liftedOffInstead (the race stood, and p1's later 7D
+      // went to p2 by guess).
+      const lastSeen = 330 + 9 * frameMs;
+      const liftedMs = 2838;
+      expect(liftedMs - lastSeen).toBeGreaterThan(config.trackGapMs);
+      const OUT = { x: CENTRE.x - 25, y: CENTRE.y + 30 };
+      const bobs = (i: number) => two(at(BOB_WORK, BOB_SPOT, landing((i + 1) / 16)), i < 1 ? 'seat-1/work' : 'centre');
+      const sequence = [
+        ...frames(0, 10, frameMs, () => [pile, two(ANN_WORK, 'seat-0/work'), two(BOB_WORK, 'seat-1/work')]),
+        ...frames(330, 16, frameMs, (i) => [...(i < 10 ? [two(at(ANN_WORK, CENTRE, landing((i + 1) / 12)), i < 1 ? 'seat-0/work' : 'centre')] : []), bobs(i)]),
+        ...frames(858, 60, frameMs, () => [two(BOB_SPOT, 'centre')]),
+        ...frames(liftedMs, 10, frameMs, (i) => [two(BOB_SPOT, 'centre'), two(at(OUT, ANN_WORK, ((i + 1) / 10) ** 2), i < 7 ? 'centre' : 'seat-0/work')]),
+        ...frames(liftedMs + 330, 40, frameMs, () => [two(BOB_SPOT, 'centre'), two(ANN_WORK, 'seat-0/work')]),
+      ];
+      const { events, state } = run(sequence);
+      expect(events.filter((e) => e.type === 'race-reversed').map((e) => e.type === 'race-reversed' && [e.winner, e.loser])).toEqual([['bob', 'ann']]);
+      expect(state.piles[0].cards.find((c) => c.code === '2S')?.player).toBe('bob');
+      expect(state.disputes.map((d) => [d.first.player, d.second.player])).toEqual([['bob', 'ann']]);
+    });
+
     it('a copy lying at rest in a seat is that seat\'s player\'s, whichever track followed it there', () => {
       // Ann's 2S lands on the pile; bob's lands on it under his hand. As he lifts his off, the
       // copy on the pile is hidden a moment, so ann's track follows the lifted copy to his work
