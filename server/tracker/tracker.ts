@@ -1943,6 +1943,12 @@ function reachingPlayer(state: TrackerState, play: PendingPlay, config: TrackerC
 
 /** Records a play seen landing; its owner is decided later by resolvePending. */
 function queuePlay(state: TrackerState, pile: TrackedPile, code: CardCode, newPile: boolean, landMs: number, now: number, config: TrackerConfig, legal: boolean, unseen = false): void {
+  // A king voted in after a tracked king was seen landing on the queen first (kingLander) is that
+  // king's play: the pile may be set aside at once and another player's king land where it lay
+  // and be seen there instead (6-player seed-1 KH: p3 completed the pile, turned it aside; p6's
+  // KH, 2 s behind, landed on the spot and was voted in as p6's).
+  const kingFirst = rankValue(code) === 13 && pile.kingLander && pile.kingLander.landedMs < landMs ? pile.kingLander : null;
+  if (kingFirst) landMs = kingFirst.landedMs;
   // The card left its seat before it was first seen over the centre: a copy still seen in a seat
   // after that moment is another deck's, not the one in flight.
   const flight = state.flights[code];
@@ -1967,8 +1973,8 @@ function queuePlay(state: TrackerState, pile: TrackedPile, code: CardCode, newPi
   // A copy followed in that came to rest only after the pile already showed the card is a second
   // copy (a racer), not the card that landed: the first copy was not followed.
   const first = landed.find(({ arrivedMs }) => arrivedMs <= Math.min(landMs, now) + config.firstLanderSlackMs);
-  const trackOwner = first?.track.origin ?? undefined;
-  const trackId = trackOwner ? first?.track.id : undefined;
+  const trackOwner = first?.track.origin ?? kingFirst?.origin ?? undefined;
+  const trackId = first?.track.origin ? first.track.id : undefined;
   if (legal && pile.race) pile.race.landers = Object.fromEntries(landed.map(({ track, landedMs }) => [String(track.id), { origin: track.origin!, landedMs }]));
   state.pending.push({ foundationId: pile.id, code, newPile, landMs: Math.min(landMs, now), decideAtMs: now + config.attributionDelayMs, candidates, maybe, legal, ...(trackOwner ? { trackOwner } : {}), ...(trackId !== undefined ? { trackId } : {}), ...(unseen ? { unseen } : {}) });
   for (const seat of state.seats) if (seat.callPending && seat.callPending.lastCard === code) seat.callPending.landedMs ??= Math.min(landMs, now);

@@ -94,6 +94,47 @@ describe('tracker: foundations', () => {
     expect(events).toContainEqual({ type: 'foundation-completed', foundationId: 'f1' });
   });
 
+  it('gives the king to the player whose king was seen landing on the queen, when the pile goes aside and a later king lands on the spot', () => {
+    // Ann's KD lands on the QD pile under her hand, which turns the pile over and carries it
+    // aside (the KD seen lying there once, then moving off, then face down). Bob's KD, 1.5 s behind, lands
+    // where the pile lay and is seen there until he takes it back, half a second later. Failed before kingFirst: the
+    // KD voted in on bob's copy went to bob (6-player seed-1 KH: p3's, credited to p6).
+    const OTHER = { x: CENTRE.x + 200, y: CENTRE.y };
+    const ANN_WORK = { x: 300, y: 620 };
+    const BOB_WORK = { x: 980, y: 200 };
+    const step = 33;
+    const toward = (from: { x: number; y: number }, to: { x: number; y: number }, t: number, zone: string) => face('KD', from.x + (to.x - from.x) * t, from.y + (to.y - from.y) * t, zone);
+    const aces = () => run(frames(0, 4, 100, () => [face('AD', CENTRE.x, CENTRE.y, 'centre'), face('AS', OTHER.x, OTHER.y, 'centre')]));
+    const { state: start } = aces();
+    start.piles[0].cards = ['AD', '2D', '3D', '4D', '5D', '6D', '7D', '8D', '9D', '10D', 'JD', 'QD'].map((code) => ({ code: code as 'AD', player: 'ann' }));
+    const aside = { x: CENTRE.x + 60, y: CENTRE.y + 40 };
+    const spade = face('AS', OTHER.x, OTHER.y, 'centre');
+    const sequence = [
+      ...frames(500, 6, step, () => [spade, face('QD', CENTRE.x, CENTRE.y, 'centre'), toward(ANN_WORK, CENTRE, 0, 'seat-0/work'), toward(BOB_WORK, CENTRE, 0, 'seat-1/work')]),
+      // Ann's flies in, vanishing under her hand just short of the queen; seen once lying on it as
+      // her hand turns the pile over, then carried aside face up a moment, then face down.
+      ...frames(698, 9, step, (i) => [spade, toward(ANN_WORK, CENTRE, (i + 1) / 9.5, i < 2 ? 'seat-0/work' : 'centre'), toward(BOB_WORK, CENTRE, 0, 'seat-1/work')]),
+      ...frames(995, 12, step, () => [spade, toward(BOB_WORK, CENTRE, 0, 'seat-1/work')]),
+      frame(1391, [spade, toward(ANN_WORK, CENTRE, 1, 'centre'), toward(BOB_WORK, CENTRE, 0, 'seat-1/work')]),
+      ...frames(1424, 3, step, (i) => [spade, toward(CENTRE, aside, (i + 1) / 4, 'centre'), toward(BOB_WORK, CENTRE, 0, 'seat-1/work')]),
+      ...frames(1490, 40, step, () => [spade, toward(BOB_WORK, CENTRE, 0, 'seat-1/work')]),
+      // Bob's flies in where the pile lay and lies there, then he takes it home.
+      ...frames(2810, 12, step, (i) => [spade, toward(BOB_WORK, CENTRE, (i + 1) / 12, i < 2 ? 'seat-1/work' : 'centre')]),
+      ...frames(3206, 20, step, () => [spade, toward(BOB_WORK, CENTRE, 1, 'centre')]),
+      ...frames(3866, 10, step, (i) => [spade, toward(CENTRE, BOB_WORK, (i + 1) / 10, i < 7 ? 'centre' : 'seat-1/work')]),
+      ...frames(4196, 40, step, () => [spade, toward(BOB_WORK, CENTRE, 0, 'seat-1/work')]),
+    ];
+    const { events, state, timed } = run(sequence, start);
+    const kings = events.filter((e) => e.type === 'card-played' && e.card === 'KD');
+    expect(kings[0]).toEqual(played('ann', 'KD', 'f1', false, 'track'));
+    // Played when it landed, not when bob's was seen.
+    expect(timed.find((e) => e.event.type === 'card-played' && e.event.card === 'KD')!.timeMs).toBeLessThan(1400);
+    // Bob's is the race's second card on that pile (it goes back). (Lying where no pile is, it
+    // may also be raised as an illegal start, which the rules reject.)
+    expect(kings.slice(1).filter((e) => e.type === 'card-played' && e.foundationId === 'f1').map((e) => e.type === 'card-played' && [e.player, e.ownerBy])).toEqual([['bob', 'race']]);
+    expect(state.piles[0].cards.find((c) => c.code === 'KD')?.player).toBe('ann');
+  });
+
   it('takes a queen or jack pile that vanished while the centre stays in view as completed and set aside', () => {
     const OTHER = { x: CENTRE.x + 200, y: CENTRE.y };
     const setAside = (top: string[]) => {
