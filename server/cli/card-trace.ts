@@ -1,12 +1,13 @@
 /**
  * npm run card-trace -- --players P --seed S --hand K --card C --at SECONDS [--before 1.5] [--after 3]
- *   [--drop 0.1] [--misread 0.03] [--motion]
+ *   [--drop 0.1] [--misread 0.03] [--motion] [--piles]
  *
  * What the tracker made of one card, frame by frame, on the simulator's ground truth exactly as
  * one `bench:tracker` run sees it (same table, noise and noise seed as `bench:referee
  * --observations truth`; `npm run owners -- --sim` lists the cards worth tracing). Around hand
  * time SECONDS it prints, per frame: where every deck's copy of the card truly is, the sightings
- * of it, its tracks, the race watches on it, and the tracker's events about it. For finding why a
+ * of it, its tracks, the race watches on it, and the tracker's events about it (with `--piles`, every centre pile's
+ * top too: for a card that never reached the pile it landed on). For finding why a
  * play was credited to the wrong player or a race was missed.
  */
 import { parseArgs } from 'node:util';
@@ -19,7 +20,7 @@ import { flushPending, initialTrackerState, step, type RaceWatch, type TrackerSt
 import type { TableScene } from '../sim/scene';
 import { finiteNumber } from './args';
 
-const USAGE = 'usage: npm run card-trace -- --players P --seed S --hand K --card C --at SECONDS [--before 1.5] [--after 3] [--drop 0.1] [--misread 0.03] [--motion]';
+const USAGE = 'usage: npm run card-trace -- --players P --seed S --hand K --card C --at SECONDS [--before 1.5] [--after 3] [--drop 0.1] [--misread 0.03] [--motion] [--piles]';
 
 function usage(message: string): never {
   console.error(`card-trace: ${message}\n${USAGE}`);
@@ -72,6 +73,7 @@ async function main(): Promise<void> {
       drop: { type: 'string' },
       misread: { type: 'string' },
       motion: { type: 'boolean' },
+      piles: { type: 'boolean' },
     },
     strict: true,
   });
@@ -126,7 +128,10 @@ async function main(): Promise<void> {
     for (const pile of tracker.piles) {
       const mine = pile.cards.findIndex((card) => card.code === code);
       const watches = [...(pile.earlierRaces ?? []), ...(pile.race ? [pile.race] : [])].filter((race) => race.code === code);
-      if (mine < 0 && watches.length === 0) continue;
+      if (mine < 0 && watches.length === 0) {
+        if (values.piles) lines.push(`pile ${pile.id} ${px(...pile.center)}: … ${pile.cards.slice(-2).map((card) => `${card.code}:${card.player || '?'}`).join(' ')}${pile.completed ? ' (completed)' : ''}${pile.missingSinceMs != null ? ` missing since ${rel(pile.missingSinceMs)}` : ''}${pile.kingLander ? ` king lander ${pile.kingLander.origin}@${rel(pile.kingLander.landedMs)}` : ''}`);
+        continue;
+      }
       const cards = pile.cards.slice(Math.max(0, mine - 1)).map((card) => `${card.code}:${card.player || '?'}`);
       lines.push(`pile ${pile.id} ${px(...pile.center)}: … ${cards.join(' ')}`);
       for (const race of watches) lines.push(`  race ${describeRace(race, frame.timeMs, start)}`);

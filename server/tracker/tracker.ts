@@ -127,6 +127,12 @@ export interface TrackerConfig extends ReadingTuning, PileLookTuning {
    * (a queen at webcam size can read as the jack under it), then the pile was set aside.
    */
   setAsideUnseenMax: number;
+  /**
+   * ... and a queen pile a tracked king was seen landing on (`kingLander`) that vanishes this
+   * long, ms: the king was played, and the pile is often turned aside at once (3 players seed 6:
+   * p3's KH, set aside 2.5 s before the hand ended, was never reported with setAsideMs alone).
+   */
+  setAsideKingMs: number;
   /** A Nerts pile seen empty this long (and in this many frames) = the call, ms. */
   emptyNertsMs: number;
   emptyNertsFrames: number;
@@ -257,6 +263,13 @@ export interface TrackerConfig extends ReadingTuning, PileLookTuning {
   /** A card last seen in flight may be hidden this long and still be followed, where its speed takes it, ms. */
   flightReachMs: number;
   /**
+   * A card last seen in flight and hidden up to this long is looked for anywhere along the path
+   * its speed takes it in flightReachMs, within half a card's length: it came down on the way,
+   * under the hand that put it there (6-player seed-5 8D: p4's, found lying 24 px on from its last
+   * sighting 300 ms later, began a track of no seat; seed-6 3S: p6's, found 27 px on 530 ms later).
+   */
+  landingReachMs: number;
+  /**
    * Two tracked copies of a card in the centre this close (card heights) lie stacked: the one
    * that came there later is on top, and only it can be seen until it leaves (see updateTracks).
    */
@@ -289,6 +302,7 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   reachByArm: true,
   setAsideMs: 3000,
   setAsideUnseenMax: 2,
+  setAsideKingMs: 1000,
   emptyNertsMs: 600,
   emptyNertsFrames: 4,
   callerEmptyNertsMs: 2000,
@@ -335,6 +349,7 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   trackSpeedCards: 17,
   trackReachMs: 150,
   flightReachMs: 400,
+  landingReachMs: 1000,
   stackedCards: 0.45,
 };
 
@@ -1561,11 +1576,16 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
       const first = landedTracks(state, pile, king, -Infinity, now, config)[0];
       if (first) pile.kingLander = { origin: first.track.origin!, landedMs: first.landedMs };
     }
-    if (pile.missingSinceMs != null && now - pile.missingSinceMs >= config.setAsideMs) {
+    if (pile.missingSinceMs != null && now - pile.missingSinceMs >= (pile.kingLander ? config.setAsideKingMs : config.setAsideMs)) {
       const lander = pile.kingLander;
       for (const code of cardsBetween(top.code, king, 13)!) queuePlay(state, pile, code, false, (code === king ? lander?.landedMs : undefined) ?? pile.missingSinceMs, now, config, true);
+      // The king seen landing first is the play's, whichever tracks of it lie there now (two
+      // racers' copies last seen together over the pile tie on their landing).
       const play = state.pending[state.pending.length - 1];
-      if (lander && play.trackOwner === undefined) play.trackOwner = lander.origin;
+      if (lander && play.trackOwner !== lander.origin) {
+        play.trackOwner = lander.origin;
+        delete play.trackId;
+      }
       pile.completed = true;
     }
   }
@@ -1737,6 +1757,11 @@ function updateTracks(state: TrackerState, cards: CardObservation[], now: number
       const flying = gap > config.trackReachMs && gap <= config.flightReachMs && track.movingMs === track.lastMs;
       const fx = track.x + (track.vx ?? 0) * gap;
       const fy = track.y + (track.vy ?? 0) * gap;
+      // ... or it came down on the way there, under the hand that put it down: anywhere along the
+      // path its speed takes it in flightReachMs, found up to landingReachMs after it vanished.
+      const landing = gap > config.trackReachMs && gap <= config.landingReachMs && track.movingMs === track.lastMs;
+      const path = Math.min(gap, config.flightReachMs);
+      const pathEnd: Point = [track.x + (track.vx ?? 0) * path, track.y + (track.vy ?? 0) * path];
       for (const card of observed) {
         const { center } = places.get(card)!;
         if (flying) {
@@ -1746,7 +1771,13 @@ function updateTracks(state: TrackerState, cards: CardObservation[], now: number
             continue;
           }
         }
-        if (Math.hypot(center[0] - track.x, center[1] - track.y) > reach) continue;
+        if (Math.hypot(center[0] - track.x, center[1] - track.y) > reach) {
+          // (After any track that reaches it otherwise: a racing copy followed in to the spot,
+          // seen a frame ago, is the one lying there.)
+          const off = landing ? distanceToSegment(center, [track.x, track.y], pathEnd) : Infinity;
+          if (off <= 0.5 * track.sizePx) pairs.push({ track, card, distance: off + 2 * track.sizePx });
+          continue;
+        }
         pairs.push({ track, card, distance: Math.hypot(center[0] - px, center[1] - py) });
       }
     }
@@ -1866,6 +1897,14 @@ function seatAtRest(track: CardTrack, now: number, config: TrackerConfig): numbe
   if (track.lastMs !== now || track.stillFrames < config.raceHomeFrames) return null;
   const zone = parseZone(track.zone);
   return zone?.area === 'seat' ? zone.seat : null;
+}
+
+/** How far `point` lies from the segment from `a` to `b`, pixels. */
+function distanceToSegment(point: Point, a: Point, b: Point): number {
+  const [dx, dy] = [b[0] - a[0], b[1] - a[1]];
+  const length2 = dx * dx + dy * dy;
+  const t = length2 === 0 ? 0 : Math.max(0, Math.min(1, ((point[0] - a[0]) * dx + (point[1] - a[1]) * dy) / length2));
+  return Math.hypot(point[0] - (a[0] + t * dx), point[1] - (a[1] + t * dy));
 }
 
 /** Whether a card `sizePx` tall centred at (x, y) lies on the pile: within pileRadiusCards of the larger of its and the pile's card size. */

@@ -135,6 +135,28 @@ describe('tracker: foundations', () => {
     expect(state.piles[0].cards.find((c) => c.code === 'KD')?.player).toBe('ann');
   });
 
+  it('takes a queen pile a tracked king was seen landing on as completed a second after it vanished', () => {
+    // Ann's KD lands on the QD pile, is seen lying there once, and the pile is turned aside; the
+    // hand ends 2.5 s later, before setAsideMs (3 players seed 6: p3's KH was never reported).
+    const OTHER = { x: CENTRE.x + 200, y: CENTRE.y };
+    const ANN_WORK = { x: 300, y: 620 };
+    const step = 33;
+    const king = (t: number, zone: string) => face('KD', ANN_WORK.x + (CENTRE.x - ANN_WORK.x) * t, ANN_WORK.y + (CENTRE.y - ANN_WORK.y) * t, zone);
+    const { state: start } = run(frames(0, 4, 100, () => [face('AD', CENTRE.x, CENTRE.y, 'centre'), face('AS', OTHER.x, OTHER.y, 'centre')]));
+    start.piles[0].cards = ['AD', '2D', '3D', '4D', '5D', '6D', '7D', '8D', '9D', '10D', 'JD', 'QD'].map((code) => ({ code: code as 'AD', player: 'ann' }));
+    const spade = face('AS', OTHER.x, OTHER.y, 'centre');
+    const sequence = [
+      ...frames(500, 6, step, () => [spade, face('QD', CENTRE.x, CENTRE.y, 'centre'), king(0, 'seat-0/work')]),
+      ...frames(698, 9, step, (i) => [spade, king((i + 1) / 9.5, i < 2 ? 'seat-0/work' : 'centre')]),
+      ...frames(995, 12, step, () => [spade]),
+      frame(1391, [spade, king(1, 'centre')]),
+      ...frames(1424, 75, step, () => [spade]),
+    ];
+    expect(1424 + 75 * step - 1424).toBeLessThan(config.setAsideMs);
+    const { events } = run(sequence, start);
+    expect(events.filter((e) => e.type === 'card-played' || e.type === 'foundation-completed')).toEqual([played('ann', 'KD', 'f1', false, 'track'), { type: 'foundation-completed', foundationId: 'f1' }]);
+  });
+
   it('takes a queen or jack pile that vanished while the centre stays in view as completed and set aside', () => {
     const OTHER = { x: CENTRE.x + 200, y: CENTRE.y };
     const setAside = (top: string[]) => {
@@ -197,6 +219,31 @@ describe('tracker: foundations', () => {
       // Over the centre, then lying on the pile.
       ...frames(693, 3, step, (i) => [pile, at(396 + i * 2)]).map((f) => ({ ...f, cards: f.cards.slice(1) })),
       ...frames(792, 30, step, () => [face('2S', CENTRE.x, CENTRE.y, 'centre')]),
+    ];
+    const { events } = run(sequence);
+    expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([played('ann', '2S', 'f1', false, 'track')]);
+  });
+
+  it('follows a card hidden in flight to where it came down on the way (under the hand that put it there)', () => {
+    // Ann's 2S is last seen in flight 60 px short of the AS pile, hidden 300 ms, and found lying
+    // on the pile; bob's 2S in his seat goes under his hand meanwhile. Failed before
+    // landingReachMs: the card on the pile was too far from its last sighting for a still card and
+    // short of where its speed would have taken it, so it began a track of no seat and the play
+    // went to bob, whose copy had just vanished (6-player seed-5 8D, seed-6 3S).
+    const start = { x: ANN_NERTS.x, y: ANN_NERTS.y };
+    const speed = { x: (CENTRE.x - start.x) / 400, y: (CENTRE.y - start.y) / 400 };
+    const at = (t: number, zone: string): CardObservation => face('2S', start.x + speed.x * t, start.y + speed.y * t, zone);
+    const bobsTwo = face('2S', 980, 200, 'seat-1/work');
+    const pile = face('AS', CENTRE.x, CENTRE.y, 'centre');
+    const step = 33;
+    const lastSeen = 6 * step + 146;
+    expect(Math.hypot(speed.x, speed.y) * (400 - lastSeen)).toBeGreaterThan(42);
+    const sequence = [
+      ...frames(0, 10, step, () => [pile, at(0, 'seat-0/work'), bobsTwo]),
+      // Picked up and carried: seen for 250 ms, then hidden 300 ms (bob's copy goes under his hand).
+      ...frames(330, 7, step, (i) => [pile, at(146 + i * step, i < 2 ? 'seat-0/work' : 'centre'), bobsTwo]),
+      ...frames(561, 9, step, () => [pile]),
+      ...frames(858, 30, step, () => [face('2S', CENTRE.x, CENTRE.y, 'centre')]),
     ];
     const { events } = run(sequence);
     expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([played('ann', '2S', 'f1', false, 'track')]);
