@@ -125,14 +125,15 @@ async function main(): Promise<void> {
       const came = track.arrival ? ` came ${px(track.arrival.x, track.arrival.y)}@${rel(track.arrival.atMs)}` : '';
       lines.push(`track #${track.id} from ${track.origin ?? 'centre'} ${px(track.x, track.y)} ${moving} last ${rel(track.lastMs)} born ${track.bornMs === undefined ? '?' : rel(track.bornMs)}${rest}${came}`);
     }
+    const label = (card: { code: CardCode; player: string }) => `${card.code}:${card.player || '?'}`;
     for (const pile of tracker.piles) {
       const mine = pile.cards.findIndex((card) => card.code === code);
       const watches = [...(pile.earlierRaces ?? []), ...(pile.race ? [pile.race] : [])].filter((race) => race.code === code);
       if (mine < 0 && watches.length === 0) {
-        if (values.piles) lines.push(`pile ${pile.id} ${px(...pile.center)}: … ${pile.cards.slice(-2).map((card) => `${card.code}:${card.player || '?'}`).join(' ')}${pile.completed ? ' (completed)' : ''}${pile.missingSinceMs != null ? ` missing since ${rel(pile.missingSinceMs)}` : ''}${pile.kingLander ? ` king lander ${pile.kingLander.origin}@${rel(pile.kingLander.landedMs)}` : ''}`);
+        if (values.piles) lines.push(`pile ${pile.id} ${px(...pile.center)}: … ${pile.cards.slice(-2).map(label).join(' ')}${pile.completed ? ' (completed)' : ''}${pile.missingSinceMs != null ? ` missing since ${rel(pile.missingSinceMs)}` : ''}${pile.kingLander ? ` king lander ${pile.kingLander.origin}@${rel(pile.kingLander.landedMs)}` : ''}`);
         continue;
       }
-      const cards = pile.cards.slice(Math.max(0, mine - 1)).map((card) => `${card.code}:${card.player || '?'}`);
+      const cards = pile.cards.slice(Math.max(0, mine - 1)).map(label);
       lines.push(`pile ${pile.id} ${px(...pile.center)}: … ${cards.join(' ')}`);
       for (const race of watches) lines.push(`  race ${describeRace(race, frame.timeMs, start)}`);
     }

@@ -1752,20 +1752,20 @@ function updateTracks(state: TrackerState, cards: CardObservation[], now: number
       // Where it should be now if it kept its speed: two copies crossing keep their own tracks.
       const px = track.x + (track.vx ?? 0) * dt;
       const py = track.y + (track.vy ?? 0) * dt;
-      // A card last seen in flight and hidden longer (under the arm carrying it) may have flown
-      // on: it is looked for where its speed takes it too, within a card's length.
-      const flying = gap > config.trackReachMs && gap <= config.flightReachMs && track.movingMs === track.lastMs;
-      const fx = track.x + (track.vx ?? 0) * gap;
-      const fy = track.y + (track.vy ?? 0) * gap;
-      // ... or it came down on the way there, under the hand that put it down: anywhere along the
-      // path its speed takes it in flightReachMs, found up to landingReachMs after it vanished.
-      const landing = gap > config.trackReachMs && gap <= config.landingReachMs && track.movingMs === track.lastMs;
+      // Where its speed takes it in the gap, up to flightReachMs. A card last seen in flight and
+      // hidden longer (under the arm carrying it) may have flown on: it is looked for there too,
+      // within a card's length...
+      const hiddenInFlight = gap > config.trackReachMs && track.movingMs === track.lastMs;
+      const flying = hiddenInFlight && gap <= config.flightReachMs;
       const path = Math.min(gap, config.flightReachMs);
       const pathEnd: Point = [track.x + (track.vx ?? 0) * path, track.y + (track.vy ?? 0) * path];
+      // ... or it came down on the way there, under the hand that put it down: anywhere along that
+      // path, found up to landingReachMs after it vanished.
+      const landing = hiddenInFlight && gap <= config.landingReachMs;
       for (const card of observed) {
         const { center } = places.get(card)!;
         if (flying) {
-          const ahead = Math.hypot(center[0] - fx, center[1] - fy);
+          const ahead = Math.hypot(center[0] - pathEnd[0], center[1] - pathEnd[1]);
           if (ahead <= track.sizePx) {
             pairs.push({ track, card, distance: ahead });
             continue;
@@ -2388,8 +2388,8 @@ function reverseCarriedRace(
  * The track that carried the ruled winner's copy home when the track it landed on is forgotten:
  * two copies hidden together under hands lose their tracks, and the copy lifted off begins a new
  * one as it comes out from under the other. Exactly one track of the card begun within a card's
- * length of the pile after the ruled winner's copy landed there, now lying at home in the ruled winner's seat (`homeSeat`), or undefined. (The
- * 5-player seed-6 hand's 7D: p4 beat p1 by 37 ms under both hands, p1 was ruled first; p1's copy
+ * length of the pile after the ruled winner's copy landed there, now lying at home in the ruled
+ * winner's seat (`homeSeat`), or undefined. (The 5-player seed-6 hand's 7D: p4 beat p1 by 37 ms under both hands, p1 was ruled first; p1's copy
  * went home on a track begun on the pile, and p1's track, last seen in flight, was forgotten.)
  */
 function liftedOffInstead(

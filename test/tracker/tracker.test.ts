@@ -224,18 +224,22 @@ describe('tracker: foundations', () => {
     expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([played('ann', '2S', 'f1', false, 'track')]);
   });
 
+  // Ann's 2S flying from her Nerts pile to the AS pile in the centre in 400 ms at even speed
+  // (`at`: where it is t ms into the flight), with bob's 2S lying in his seat.
+  const annsTwoInFlight = () => {
+    const start = { x: ANN_NERTS.x, y: ANN_NERTS.y };
+    const speed = { x: (CENTRE.x - start.x) / 400, y: (CENTRE.y - start.y) / 400 };
+    const at = (t: number, zone: string): CardObservation => face('2S', start.x + speed.x * t, start.y + speed.y * t, zone);
+    return { speed, at, bobsTwo: face('2S', 980, 200, 'seat-1/work'), pile: face('AS', CENTRE.x, CENTRE.y, 'centre'), step: 33 };
+  };
+
   it('follows a card hidden in flight to where it came down on the way (under the hand that put it there)', () => {
     // Ann's 2S is last seen in flight 60 px short of the AS pile, hidden 300 ms, and found lying
     // on the pile; bob's 2S in his seat goes under his hand meanwhile. Failed before
     // landingReachMs: the card on the pile was too far from its last sighting for a still card and
     // short of where its speed would have taken it, so it began a track of no seat and the play
     // went to bob, whose copy had just vanished (6-player seed-5 8D, seed-6 3S).
-    const start = { x: ANN_NERTS.x, y: ANN_NERTS.y };
-    const speed = { x: (CENTRE.x - start.x) / 400, y: (CENTRE.y - start.y) / 400 };
-    const at = (t: number, zone: string): CardObservation => face('2S', start.x + speed.x * t, start.y + speed.y * t, zone);
-    const bobsTwo = face('2S', 980, 200, 'seat-1/work');
-    const pile = face('AS', CENTRE.x, CENTRE.y, 'centre');
-    const step = 33;
+    const { speed, at, bobsTwo, pile, step } = annsTwoInFlight();
     const lastSeen = 6 * step + 146;
     expect(Math.hypot(speed.x, speed.y) * (400 - lastSeen)).toBeGreaterThan(42);
     const sequence = [
@@ -254,12 +258,7 @@ describe('tracker: foundations', () => {
     // 2S in his seat goes under his hand meanwhile, so "the seat it left" would name bob.
     // Failed before flightReachMs: the card found again 130 px on started a track of no owner
     // (4 players seed 1 on truth observations: a 3H given to p1; 32 such plays over the sweep).
-    const start = { x: ANN_NERTS.x, y: ANN_NERTS.y };
-    const speed = { x: (CENTRE.x - start.x) / 400, y: (CENTRE.y - start.y) / 400 };
-    const at = (t: number, zone: string): CardObservation => face('2S', start.x + speed.x * t, start.y + speed.y * t, zone);
-    const bobsTwo = face('2S', 980, 200, 'seat-1/work');
-    const pile = face('AS', CENTRE.x, CENTRE.y, 'centre');
-    const step = 33;
+    const { at, bobsTwo, pile, step } = annsTwoInFlight();
     const sequence = [
       ...frames(0, 10, step, () => [pile, at(0, 'seat-0/work'), bobsTwo]),
       // Picked up and carried: seen for 100 ms, then hidden for 200 ms (bob's copy goes under his hand).
