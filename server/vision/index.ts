@@ -43,7 +43,7 @@ import { planeSizer } from './card-size';
 import { cardOfSizeAbout, geometryQuad, LOCATOR_ALIGN, locatorScaleForCard, locatorScales, refineLocated, runLocator, SURE_DETECTION, sureCardsClaimedAmiss, typicalCardSize, unionOfLocated, newRivalGroup } from './locator';
 import { refineGeometry, REFINE_DEFAULTS, toGrey } from './refine';
 import { dealtGaps, gapShowsDesign, GAP_LOOK } from './dealt-gaps';
-import { stripHypotheses, type StripCard } from './strips';
+import { STRIP_LOOK, stripHypotheses, type StripCard } from './strips';
 import { loadInferenceModelFromDir, readModelMetadata } from './model-io';
 import { loadOpenCv, type OpenCv } from './opencv';
 import { pileReadAsNoCard, placesToProbe, PROBE_DEFAULTS, probeDue, probePile, probeSpanPolygon, rememberCentreCards, type LastProbe, type RememberedCard } from './probe';
@@ -470,31 +470,34 @@ export function agreeingFace(whole: Identity, corner: Identity | null | undefine
  * end one card's edge on the next), and both stand (rendered scenes' fanned wastes: a KC and a 7C
  * under a 3D). Hypotheses off two sure cards lying mostly over each other are rivals whatever they
  * read (one card between them, or a sure card outlined at the wrong size: IMG_2623's JD, and a KD
- * read off its too-small outline). Pure.
+ * read off its too-small outline), unless both lie down one `cascade` (lookForStrips' levels,
+ * each a card further under). Pure.
  */
-export function stripRivalGroups(hypotheses: ReadonlyArray<{ strip: StripCard; code: CardCode | undefined }>): number[] {
+export function stripRivalGroups(hypotheses: ReadonlyArray<{ strip: StripCard; code: CardCode | undefined; cascade?: string }>): number[] {
   const group = hypotheses.map((_, k) => k);
   const root = (k: number): number => (group[k] === k ? k : (group[k] = root(group[k])));
-  hypotheses.forEach(({ strip, code }, k) => {
+  hypotheses.forEach(({ strip, code, cascade }, k) => {
     for (let j = 0; j < k; j++) {
       const other = hypotheses[j];
       const oneStrip = other.strip.under === strip.under && other.strip.side === strip.side;
-      if (oneStrip ? other.code === code : outlinesRepeat(other.strip.corners, strip.corners)) group[root(k)] = root(j);
+      // Two levels of one cascade lie mostly over each other, one card down from the other.
+      const oneCascade = cascade !== undefined && other.cascade === cascade;
+      if (oneStrip ? other.code === code : !oneCascade && outlinesRepeat(other.strip.corners, strip.corners)) group[root(k)] = root(j);
     }
   });
   return hypotheses.map((_, k) => root(k));
 }
 
 /**
- * Whether a card hypothesised under a sure card (`underCode`) from its strip (lookForStrips) is
- * another card: its index corner names a face other than the sure card's, at the `floor`, or with
- * the whole crop agreeing (agreeingFace). The whole crop of such a hypothesis is mostly the sure
- * card, so it alone says little: on the real photos hypotheses off a sure card outlined at the
+ * Whether a card hypothesised under a sure card from its strip (lookForStrips) is another card:
+ * its index corner names a face other than the sure card's and those above it down a cascade
+ * (`underCodes`), at the `floor`, or with the whole crop agreeing (agreeingFace). The whole crop
+ * of such a hypothesis is mostly the sure card, so it alone says little: on the real photos hypotheses off a sure card outlined at the
  * wrong size read as a KD at 0.81 whole (its corner 0.41), and a 10S at 0.69 (corner 0.28).
  */
-export function namedByStripCorner(read: Pick<TrackedIdentity, 'identity' | 'fromIndex'>, underCode: CardCode | undefined, floor: number): boolean {
+export function namedByStripCorner(read: Pick<TrackedIdentity, 'identity' | 'fromIndex'>, underCodes: ReadonlySet<CardCode>, floor: number): boolean {
   const corner = read.fromIndex;
-  if (corner?.kind !== 'face' || corner.code === underCode) return false;
+  if (corner?.kind !== 'face' || underCodes.has(corner.code)) return false;
   if (corner.confidence >= floor) return true;
   const { identity } = read;
   return identity.kind === 'face' && identity.code === corner.code && Math.min(identity.confidence, corner.confidence) >= STRIP_AGREEING_FLOOR;
@@ -507,6 +510,12 @@ export function namedByStripCorner(read: Pick<TrackedIdentity, 'identity' | 'fro
  * 0.41 where a surer hypothesis of the card beside it outranks them (lookForStrips' rivals).
  */
 export const STRIP_AGREEING_FLOOR = 0.4;
+
+/**
+ * How many cards down a cascade lookForStrips follows strips: the surest card found under a
+ * strip is looked beyond on the same side, for the card under it in turn.
+ */
+export const STRIP_CHAIN_LEVELS = 4;
 
 /**
  * Whether a face read under the floor counts all the same (on frames without a calibration): its
@@ -1731,7 +1740,8 @@ class TfjsRecognizer implements CardRecognizer {
    * (stripHypotheses: a card of that face's size, shifted by the strip's width), read in a second
    * batch. Kept only where the index corner names another face than the sure card's
    * (namedByStripCorner); they join the frame's outlines as hypotheses ('strip'), which
-   * coveredCards reports by the strip that shows where it can tell.
+   * coveredCards reports by the strip that shows where it can tell. Followed down a cascade up to
+   * STRIP_CHAIN_LEVELS cards.
    */
   private async lookForStrips(
     image: RgbImage,
@@ -1745,13 +1755,39 @@ class TfjsRecognizer implements CardRecognizer {
     // Each is read, even where an outline read surely lies already: as another hypothesis's rival it
     // may outrank a misreading (IMG_2623: a JD under an AS, outlined whole by the net too, read
     // 0.96 by its corner; off the JD's too-small outline, a hypothesis read KD 0.81).
-    const strips = stripHypotheses(toGrey(image), sure.map((card) => card.corners));
-    if (strips.length === 0) return [];
-    const quads = strips.map((strip) => strip.corners);
-    const { reads } = await this.readQuads(image, quads);
-    const kept = strips.flatMap((strip, k) => (namedByStripCorner(reads[k], sureCodes[strip.under], this.minConfidence) ? [{ strip, read: reads[k] }] : []));
+    const grey = toGrey(image);
+    // Down a cascade, level by level: the surest card found under each strip is where the next
+    // strip beyond it, on the same side, begins (a work pile's third card shows beyond the second's strip).
+    const kept: Array<{ strip: StripCard; read: TrackedIdentity; cascade: string }> = [];
+    const chainCodes: Array<Set<CardCode>> = sureCodes.map((code) => new Set(code ? [code] : []));
+    // Each card looked beyond: the sure card at the cascade's top (its index into `sure`).
+    const topOf: number[] = sure.map((_, k) => k);
+    let frontier: Array<{ quad: Quad; side: number | undefined; id: number }> = sure.map((card, id) => ({ quad: card.corners, side: undefined, id }));
+    for (let level = 0; level < STRIP_CHAIN_LEVELS && frontier.length > 0; level++) {
+      const strips = stripHypotheses(grey, frontier.map((card) => card.quad), STRIP_LOOK, frontier.map((card) => card.side)).map((strip) => ({ ...strip, under: frontier[strip.under].id }));
+      if (strips.length === 0) break;
+      const { reads } = await this.readQuads(image, strips.map((strip) => strip.corners));
+      const found = strips.flatMap((strip, k) => (namedByStripCorner(reads[k], chainCodes[strip.under], this.minConfidence) ? [{ strip, read: reads[k], cascade: `${topOf[strip.under]}:${strip.side}` }] : []));
+      kept.push(...found);
+      // The next level: per strip (one card's side), its surest card, where its corner names it at the floor.
+      const surest = new Map<string, { strip: StripCard; read: TrackedIdentity; cascade: string }>();
+      for (const hit of found) {
+        const corner = hit.read.fromIndex;
+        if (corner?.kind !== 'face' || corner.confidence < this.minConfidence) continue;
+        const key = `${hit.strip.under}:${hit.strip.side}`;
+        const best = surest.get(key);
+        if (!best || corner.confidence > (best.read.fromIndex?.confidence ?? 0)) surest.set(key, hit);
+      }
+      frontier = [...surest.values()].map(({ strip, read }) => {
+        const id = chainCodes.length;
+        topOf.push(topOf[strip.under]);
+        chainCodes.push(new Set([...chainCodes[strip.under], ...(read.fromIndex?.kind === 'face' ? [read.fromIndex.code] : [])]));
+        return { quad: strip.corners, side: strip.side, id };
+      });
+    }
+    if (kept.length === 0) return [];
     const cornerCode = (read: TrackedIdentity) => (read.fromIndex?.kind === 'face' ? read.fromIndex.code : undefined);
-    const groups = stripRivalGroups(kept.map(({ strip, read }) => ({ strip, code: cornerCode(read) })));
+    const groups = stripRivalGroups(kept.map(({ strip, read, cascade }) => ({ strip, code: cornerCode(read), cascade })));
     const numbers = new Map<number, number>();
     return kept.map(({ strip, read }, k) => {
       if (!numbers.has(groups[k])) numbers.set(groups[k], newRivalGroup());

@@ -57,12 +57,16 @@ export interface StripCard {
 /**
  * Cards lying under each of `sure` (quads ordered as orderCardQuad orders them: p0→p1 a short
  * side) whose strip shows beside it in `grey`: for each side, one card per candidate end of the
- * strip (the reader's surest reading among them stands).
+ * strip (the reader's surest reading among them stands). Where `sides[k]` is given, only that
+ * side of `sure[k]` is looked beyond: the next card down a cascade lies on the side the card
+ * above it was found (see the recogniser's lookForStrips).
  */
-export function stripHypotheses(grey: GreyImage, sure: readonly Quad[], params = STRIP_LOOK): StripCard[] {
+export function stripHypotheses(grey: GreyImage, sure: readonly Quad[], params = STRIP_LOOK, sides?: ReadonlyArray<number | undefined>): StripCard[] {
   const out: StripCard[] = [];
   sure.forEach((quad, under) => {
+    const only = sides?.[under];
     for (let side = 0; side < 4; side++) {
+      if (only !== undefined && side !== only) continue;
       const strip = stripEnds(grey, quad, side, params);
       if (strip === null) continue;
       const [nx, ny] = strip.normal;

@@ -559,14 +559,17 @@ describe('coveredCards', () => {
   it('counts a card beside a sure one by its strip only where its index corner names another face (lookForStrips)', () => {
     const read = (identity: Identity, fromIndex: Identity | null) => ({ identity, fromIndex });
     // IMG_2601's QC beside a 10D: its corner sure.
-    expect(namedByStripCorner(read(face('QC', 0.7), face('QC', 0.86)), '10D', 0.6)).toBe(true);
+    expect(namedByStripCorner(read(face('QC', 0.7), face('QC', 0.86)), new Set(['10D'] as const), 0.6)).toBe(true);
     // IMG_2624's QH under a 9H: whole 0.75, corner 0.44, agreeing.
-    expect(namedByStripCorner(read(face('QH', 0.75), face('QH', 0.44)), '9H', 0.6)).toBe(true);
+    expect(namedByStripCorner(read(face('QH', 0.75), face('QH', 0.44)), new Set(['9H'] as const), 0.6)).toBe(true);
     // The corner names the sure card itself, or nothing, or faintly a face the whole does not name.
-    expect(namedByStripCorner(read(face('QC', 0.9), face('10D', 0.9)), '10D', 0.6)).toBe(false);
-    expect(namedByStripCorner(read(face('QC', 0.99), { kind: 'other', confidence: 0.9 }), '10D', 0.6)).toBe(false);
-    expect(namedByStripCorner(read(face('10S', 0.69), face('10S', 0.28)), '9S', 0.6)).toBe(false);
-    expect(namedByStripCorner(read(face('KS', 0.9), face('JS', STRIP_AGREEING_FLOOR + 0.1)), 'QD', 0.6)).toBe(false);
+    expect(namedByStripCorner(read(face('QC', 0.9), face('10D', 0.9)), new Set(['10D'] as const), 0.6)).toBe(false);
+    expect(namedByStripCorner(read(face('QC', 0.99), { kind: 'other', confidence: 0.9 }), new Set(['10D'] as const), 0.6)).toBe(false);
+    expect(namedByStripCorner(read(face('10S', 0.69), face('10S', 0.28)), new Set(['9S'] as const), 0.6)).toBe(false);
+    expect(namedByStripCorner(read(face('KS', 0.9), face('JS', STRIP_AGREEING_FLOOR + 0.1)), new Set(['QD'] as const), 0.6)).toBe(false);
+    // Down a cascade, a corner naming any card above it is that card again.
+    expect(namedByStripCorner(read(face('9C', 0.9), face('9C', 0.9)), new Set(['10C', '9C'] as const), 0.6)).toBe(false);
+    expect(namedByStripCorner(read(face('8S', 0.9), face('8S', 0.9)), new Set(['10C', '9C'] as const), 0.6)).toBe(true);
   });
   it('keeps two cards of a fan under one sure card where its strip\'s ends name two faces, one where they name one (stripRivalGroups)', () => {
     // A sure card at x 100..163; its strip on the left ends at 17 and at 34 pixels.
@@ -579,6 +582,9 @@ describe('coveredCards', () => {
     expect(stripRivalGroups([{ strip: under(17), code: 'JD' }, { strip: under(20, 1, 1), code: 'KD' }])).toEqual([0, 0]);
     // Off two sure cards far apart: both stand.
     expect(stripRivalGroups([{ strip: under(17), code: 'JD' }, { strip: under(300, 1, 1), code: 'KD' }])).toEqual([0, 1]);
+    // Down one cascade: the card under the strip's card, found beyond its strip, lies mostly over it and both stand.
+    expect(stripRivalGroups([{ strip: under(17), code: '7C', cascade: '0:3' }, { strip: under(34, 1, 3), code: '6D', cascade: '0:3' }])).toEqual([0, 1]);
+    expect(stripRivalGroups([{ strip: under(17), code: '7C', cascade: '0:3' }, { strip: under(34, 1, 3), code: '6D', cascade: '1:3' }])).toEqual([0, 0]);
   });
   it('leaves alone cards found whole, cards nothing covers, corners naming the card on top, and faint corners', () => {
     const top = card(20, 'single', face('KD', 0.95), null);

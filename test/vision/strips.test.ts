@@ -54,6 +54,20 @@ describe('stripHypotheses', () => {
     expect(strips.map((s) => Math.round(Math.max(...s.corners.map(([x]) => x))))).toContain(290);
   });
 
+  it('looks beyond only the side asked for (the next card down a cascade lies on the side its strip showed)', () => {
+    // The card under the sure one is looked beyond on its right: the third card's strip shows there.
+    const third = { x0: 230, y0: 88, x1: 330, y1: 228, value: 220 };
+    const image = table([third, under, top]);
+    const second = card(190, 84, 290, 224);
+    const right = stripHypotheses(image, [second], undefined, [1]);
+    expect(right.length).toBeGreaterThan(0);
+    expect(right.every((strip) => strip.side === 1)).toBe(true);
+    expect(right.map((s) => Math.round(Math.max(...s.corners.map(([x]) => x))))).toContain(330);
+    // Unasked, the sure card on top of it shows beyond its left side as a strip too; asked for one side, the others are not looked at.
+    expect(stripHypotheses(image, [second]).some((strip) => strip.side === 3)).toBe(true);
+    expect(stripHypotheses(image, [second], undefined, [2])).toEqual([]);
+  });
+
   it('offers the thin dark line where the strip meets the next card as a candidate end', () => {
     // The card under the sure one shows 40 pixels, then lies on a third card whose white runs on;
     // a one-pixel shadow line marks the covered card's edge at x = 290.
