@@ -38,12 +38,12 @@ import {
   type IdentityReading,
 } from './identify';
 import { runCnn, runLocate, type Helper, type LocatePart, type RunCnn, type RunLocate } from './inference';
-import { addAsRivals, detectionScale, dropFragments, dropFrameOutlines, dropLinesHoldingCards, dropOversizeHoldingCards, dropRepeatedOutlines, keepSurestRivals, FRAGMENT_BACK_SHARE, FRAGMENT_FACE_SHARE, OVERSIZE_BACK_SHARE, OVERSIZE_OUTLINE, REPEATED_OUTLINE_OVERLAP, LOCATE_DEFAULTS, locateCards, oneOutlinePerNertsPile, outlinesRepeat, paleTableShare, regionRivalGroup, suppressNested, visiblePart, wholesOfPieces, withCutCards, squatOutline, quarterTurned, type LocatedCard, type LocateOptions } from './locate';
+import { addAsRivals, detectionScale, dropFragments, dropFrameOutlines, dropLinesHoldingCards, dropOversizeHoldingCards, dropRepeatedOutlines, keepSurestRivals, FRAGMENT_BACK_SHARE, FRAGMENT_FACE_SHARE, OVERSIZE_BACK_SHARE, OVERSIZE_OUTLINE, REPEATED_OUTLINE_OVERLAP, LOCATE_DEFAULTS, locateCards, oneOutlinePerNertsPile, outlinesRepeat, paleTableShare, regionRivalGroup, suppressNested, visiblePart, wholesOfPieces, withCutCards, squatOutline, quarterTurned, orderCardQuad, type LocatedCard, type LocateOptions } from './locate';
 import { planeSizer } from './card-size';
-import { cardOfSizeAbout, geometryQuad, LOCATOR_ALIGN, locatorScaleForCard, locatorScales, refineLocated, runLocator, SURE_DETECTION, sureCardsClaimedAmiss, typicalCardSize, unionOfLocated, newRivalGroup } from './locator';
+import { cardGeometry, cardOfSizeAbout, geometryQuad, LOCATOR_ALIGN, locatorScaleForCard, locatorScales, refineLocated, runLocator, SURE_DETECTION, sureCardsClaimedAmiss, typicalCardSize, unionOfLocated, newRivalGroup } from './locator';
 import { refineGeometry, REFINE_DEFAULTS, toGrey } from './refine';
 import { dealtGaps, gapShowsDesign, GAP_LOOK } from './dealt-gaps';
-import { STRIP_LOOK, stripHypotheses, type StripCard } from './strips';
+import { cardShapedEnds, STRIP_LOOK, stripHypotheses, type StripCard } from './strips';
 import { loadInferenceModelFromDir, readModelMetadata } from './model-io';
 import { loadOpenCv, type OpenCv } from './opencv';
 import { pileReadAsNoCard, placesToProbe, PROBE_DEFAULTS, probeDue, probePile, probeSpanPolygon, rememberCentreCards, type LastProbe, type RememberedCard } from './probe';
@@ -516,6 +516,11 @@ export const STRIP_AGREEING_FLOOR = 0.4;
  * strip is looked beyond on the same side, for the card under it in turn.
  */
 export const STRIP_CHAIN_LEVELS = 4;
+
+/** A squat sure outline is cut to its top card (topCardsOfSquat) only with sure faces of this many names showing the frame's card size... */
+export const SQUAT_TOP_MIN_SURE = 5;
+/** ...and only to a card within this share of that size, along each side. */
+export const SQUAT_TOP_SIZE_TOLERANCE = 0.15;
 
 /**
  * Whether a face read under the floor counts all the same (on frames without a calibration): its
@@ -1762,7 +1767,8 @@ class TfjsRecognizer implements CardRecognizer {
     const chainCodes: Array<Set<CardCode>> = sureCodes.map((code) => new Set(code ? [code] : []));
     // Each card looked beyond: the sure card at the cascade's top (its index into `sure`).
     const topOf: number[] = sure.map((_, k) => k);
-    let frontier: Array<{ quad: Quad; side: number | undefined; id: number }> = sure.map((card, id) => ({ quad: card.corners, side: undefined, id }));
+    const tops = await this.topCardsOfSquat(image, sure.map((card) => card.corners), sureCodes);
+    let frontier: Array<{ quad: Quad; side: number | undefined; id: number }> = tops.map((quad, id) => ({ quad, side: undefined, id }));
     for (let level = 0; level < STRIP_CHAIN_LEVELS && frontier.length > 0; level++) {
       const strips = stripHypotheses(grey, frontier.map((card) => card.quad), STRIP_LOOK, frontier.map((card) => card.side)).map((strip) => ({ ...strip, under: frontier[strip.under].id }));
       if (strips.length === 0) break;
@@ -1786,6 +1792,12 @@ class TfjsRecognizer implements CardRecognizer {
       });
     }
     if (kept.length === 0) return [];
+    // A squat outline with cards found under its top card's part was a cascade outlined whole: the top card is that part.
+    tops.forEach((quad, k) => {
+      if (quad === sure[k].corners || !kept.some(({ cascade }) => cascade.startsWith(`${k}:`))) return;
+      const i = located.indexOf(sure[k]);
+      if (i >= 0) located[i] = { ...located[i], corners: quad };
+    });
     const cornerCode = (read: TrackedIdentity) => (read.fromIndex?.kind === 'face' ? read.fromIndex.code : undefined);
     const groups = stripRivalGroups(kept.map(({ strip, read, cascade }) => ({ strip, code: cornerCode(read), cascade })));
     const numbers = new Map<number, number>();
@@ -1793,6 +1805,40 @@ class TfjsRecognizer implements CardRecognizer {
       if (!numbers.has(groups[k])) numbers.set(groups[k], newRivalGroup());
       return { card: { corners: strip.corners, source: 'strip' as const, support: 1, rivalGroup: numbers.get(groups[k]) }, id: { ...read, readAtMs: timestampMs } };
     });
+  }
+
+  /**
+   * Where a sure face's outline is squat (squatOutline) on a table of many sure cards, the
+   * card-shaped part of it at one end (cardShapedEnds) of the frame's card size
+   * (SQUAT_TOP_SIZE_TOLERANCE) whose index corner names that face surest, at the floor: a cascade
+   * outlined whole with its top card (rendered scenes: a 10C over a 9C and an 8S, one square
+   * outline read 10C), whose strips lie under the rest. Else the outline as it is. Photos of a few
+   * fanned cards show no reliable card size, and cut ends there outranked real cards.
+   */
+  private async topCardsOfSquat(image: RgbImage, quads: Quad[], codes: Array<CardCode | undefined>): Promise<Quad[]> {
+    // Sure faces of several names: one card's rival outlines all read alike and show no table's card size.
+    if (new Set(codes.filter((code) => code !== undefined)).size < SQUAT_TOP_MIN_SURE) return quads;
+    const typical = typicalCardSize(quads);
+    if (!typical) return quads;
+    const near = (value: number, to: number) => Math.abs(value - to) <= SQUAT_TOP_SIZE_TOLERANCE * to;
+    const ofSize = (quad: Quad) => {
+      const { short, long } = cardGeometry(quad);
+      return near(Math.max(short, long), typical.long) && near(Math.min(short, long), typical.short);
+    };
+    const trims = quads.flatMap((quad, k) => (codes[k] && squatOutline(quad) ? cardShapedEnds(quad).filter(ofSize).map((end) => ({ k, quad: orderCardQuad(end) })) : []));
+    if (trims.length === 0) return quads;
+    const { reads } = await this.readQuads(image, trims.map((trim) => trim.quad));
+    const out = quads.slice();
+    const best = new Map<number, number>();
+    trims.forEach(({ k, quad }, j) => {
+      const corner = reads[j].fromIndex;
+      if (corner?.kind !== 'face' || corner.code !== codes[k] || corner.confidence < this.minConfidence) return;
+      if (corner.confidence > (best.get(k) ?? 0)) {
+        best.set(k, corner.confidence);
+        out[k] = quad;
+      }
+    });
+    return out;
   }
 
   /** A second batch: each of `quads` cropped from `image` (whole card and index corners) and read; the packed crops too. */

@@ -156,3 +156,34 @@ function median(values: number[]): number | null {
   const sorted = values.slice().sort((x, y) => x - y);
   return sorted[sorted.length >> 1];
 }
+
+/**
+ * A card-shaped outline at each end of a squat outline (one far from a card's `aspect`), for each
+ * way the card may lie in it: the outline kept along one side and cut across the other to the
+ * card's shape. A cascade outlined whole with its top card (its strips run on past the card's
+ * edge in one white run) is such an outline: its top card lies at one end, the strips at the
+ * other. Each keeps the outline's corner order.
+ */
+export function cardShapedEnds(quad: Quad, aspect = CARD_ASPECT): Quad[] {
+  const out: Quad[] = [];
+  const at = (a: Point, b: Point, t: number): Point => [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t];
+  for (let turn = 0; turn < 2; turn++) {
+    // Sides p0→p1 and p2→p3 are kept; p1→p2 and p3→p0 are cut to the card's shape.
+    const [p0, p1, p2, p3] = [0, 1, 2, 3].map((k) => quad[(k + turn) % 4]);
+    const kept = (Math.hypot(p1[0] - p0[0], p1[1] - p0[1]) + Math.hypot(p3[0] - p2[0], p3[1] - p2[1])) / 2;
+    const cut = (Math.hypot(p2[0] - p1[0], p2[1] - p1[1]) + Math.hypot(p0[0] - p3[0], p0[1] - p3[1])) / 2;
+    // The kept side is the card's long side or its short one, whichever leaves a card inside the outline.
+    const want = kept * aspect <= cut ? kept * aspect : kept / aspect;
+    if (want >= cut || want <= 0) continue;
+    const t = want / cut;
+    const ends: Quad[] = [
+      [p0, p1, at(p1, p2, t), at(p0, p3, t)],
+      [at(p3, p0, t), at(p2, p1, t), p2, p3],
+    ];
+    for (const end of ends) out.push(turn === 0 ? end : ([end[3], end[0], end[1], end[2]] as Quad));
+  }
+  return out;
+}
+
+/** A card's long side over its short side (88 × 63 mm). */
+export const CARD_ASPECT = 88 / 63;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GreyImage } from '../../server/vision/refine';
-import { stripEnds, stripHypotheses } from '../../server/vision/strips';
+import { CARD_ASPECT, cardShapedEnds, stripEnds, stripHypotheses } from '../../server/vision/strips';
 import type { Quad } from '../../server/vision/types';
 
 /** A 400 x 300 grey image of dark cloth (40) with the given rectangles painted in order (later ones on top). */
@@ -77,5 +77,28 @@ describe('stripHypotheses', () => {
     expect(ends).not.toBeNull();
     expect(ends!.widths).toContain(40);
     expect(ends!.normal[0]).toBeCloseTo(1, 6);
+  });
+});
+
+describe('cardShapedEnds', () => {
+  it('cuts a squat outline to a card at either end, for each way the card may lie in it', () => {
+    // A cascade outlined whole: 88 wide, 91 tall (a card lying sideways, 88 x 63, and strips below it).
+    const ends = cardShapedEnds(card(0, 0, 88, 91));
+    const boxes = ends.map((q) => [Math.min(...q.map(([x]) => x)), Math.min(...q.map(([, y]) => y)), Math.max(...q.map(([x]) => x)), Math.max(...q.map(([, y]) => y))].map((v) => Math.round(v)));
+    // Sideways: full width, the card's short side tall, at the top or at the bottom.
+    expect(boxes).toContainEqual([0, 0, 88, 63]);
+    expect(boxes).toContainEqual([0, 28, 88, 91]);
+    // Upright: full height can't be a card's long side with 88 across (91 / 1.4 = 65 wide), at the left or the right.
+    expect(boxes).toContainEqual([0, 0, 65, 91]);
+    expect(boxes).toContainEqual([23, 0, 88, 91]);
+    expect(ends).toHaveLength(4);
+  });
+
+  it('leaves an outline of a card\'s shape as it is, give or take a pixel', () => {
+    const outline = card(0, 0, 63, 63 * CARD_ASPECT + 1);
+    const ends = cardShapedEnds(outline);
+    // Only cut along its length (across, the card would not fit), and by the pixel it was too long.
+    expect(ends).toHaveLength(2);
+    for (const end of ends) end.forEach(([x, y], k) => expect(Math.hypot(x - outline[k][0], y - outline[k][1])).toBeLessThanOrEqual(1.001));
   });
 });
