@@ -77,6 +77,14 @@ export function quadShortSide(corners: ReadonlyArray<readonly [number, number]>)
   return Math.min(side(corners[0], corners[1]), side(corners[1], corners[2]), side(corners[2], corners[3]), side(corners[3], corners[0]));
 }
 
+/** How far `point` lies from the segment from `a` to `b` (from `a` where the segment has no length). */
+export function distanceToSegment(point: readonly [number, number], a: readonly [number, number], b: readonly [number, number]): number {
+  const [dx, dy] = [b[0] - a[0], b[1] - a[1]];
+  const length2 = dx * dx + dy * dy;
+  const t = length2 === 0 ? 0 : Math.max(0, Math.min(1, ((point[0] - a[0]) * dx + (point[1] - a[1]) * dy) / length2));
+  return Math.hypot(point[0] - (a[0] + t * dx), point[1] - (a[1] + t * dy));
+}
+
 /** The area of a polygon (shoelace formula; either winding). */
 export function polygonArea(polygon: ReadonlyArray<readonly [number, number]>): number {
   let twice = 0;

@@ -6,9 +6,9 @@
  * one `bench:tracker` run sees it (same table, noise and noise seed as `bench:referee
  * --observations truth`; `npm run owners -- --sim` lists the cards worth tracing). Around hand
  * time SECONDS it prints, per frame: where every deck's copy of the card truly is, the sightings
- * of it, its tracks, the race watches on it, and the tracker's events about it (with `--piles`, every centre pile's
- * top too: for a card that never reached the pile it landed on). For finding why a
- * play was credited to the wrong player or a race was missed.
+ * of it, its tracks, the race watches on it, and the tracker's events about it (with `--piles`,
+ * every centre pile's top too: for a card that never reached the pile it landed on). For finding
+ * why a play was credited to the wrong player or a race was missed.
  */
 import { parseArgs } from 'node:util';
 import { isCardCode, type CardCode } from '../game/cards';

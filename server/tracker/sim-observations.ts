@@ -7,7 +7,7 @@
  * it measures the tracker and rules apart from the recogniser; it is never a recogniser.
  */
 import { createRandom } from '../game/rng';
-import { pointInPolygon } from '../geometry';
+import { distanceToSegment, pointInPolygon } from '../geometry';
 import { ALL_CARD_CODES, type CardCode } from '../game/cards';
 import type { Calibration } from '../protocol';
 import { cardCorners } from '../sim/layout';
@@ -51,13 +51,6 @@ function pileKey(card: CardPose): string | null {
     default:
       return null; // work cascades and cards in hand all show
   }
-}
-
-function distanceToSegment(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
-  const dx = bx - ax;
-  const dy = by - ay;
-  const t = Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / (dx * dx + dy * dy || 1)));
-  return Math.hypot(px - (ax + t * dx), py - (ay + t * dy));
 }
 
 /** Side of a motion cell, image pixels: the recogniser's change-detection grid (server/vision/change.ts) is 64 px. */
@@ -136,7 +129,7 @@ export function sceneObservations(scene: TableScene, camera: CameraPose, calibra
     const covered = scene.hands.some(
       (hand) =>
         !(inFlight && card.zone.kind === 'hand' && card.zone.seat === hand.seat) &&
-        (Math.hypot(card.xMm - hand.xMm, card.yMm - hand.yMm) < 50 || distanceToSegment(card.xMm, card.yMm, hand.xMm, hand.yMm, hand.elbowXMm, hand.elbowYMm) < 35),
+        (Math.hypot(card.xMm - hand.xMm, card.yMm - hand.yMm) < 50 || distanceToSegment([card.xMm, card.yMm], [hand.xMm, hand.yMm], [hand.elbowXMm, hand.elbowYMm]) < 35),
     );
     if (covered || random() < noise.drop) continue;
     const corners = cardCorners({ xMm: card.xMm, yMm: card.yMm, rotationRad: card.rotationRad }).map((c) => projectPoint(frame, c.x, c.y, card.zMm));

@@ -10,7 +10,7 @@
  */
 import { cardFrom, parseCard, rankValue, SUIT_NAMES, suitOf, type CardCode, type Suit } from '../game/cards';
 import type { CardObservation, FrameObservations, Point } from '../vision/types';
-import { quadCentre, quadLongSide } from '../geometry';
+import { distanceToSegment, quadCentre, quadLongSide } from '../geometry';
 import type { OwnerEvidence, TableEvent } from '../protocol';
 import { addLook, addName, cardsGoneByLook, DEFAULT_LOOK_TUNING, initialLooks, latestNames, nameShowsAgain, takeBackLatest, type NertsLooks } from './nerts-looks';
 import { initialPileWatch, watchPileLook, type PileLookTuning, type TopReading, type PileLookWatch } from './pile-looks';
@@ -1899,14 +1899,6 @@ function seatAtRest(track: CardTrack, now: number, config: TrackerConfig): numbe
   return zone?.area === 'seat' ? zone.seat : null;
 }
 
-/** How far `point` lies from the segment from `a` to `b`, pixels. */
-function distanceToSegment(point: Point, a: Point, b: Point): number {
-  const [dx, dy] = [b[0] - a[0], b[1] - a[1]];
-  const length2 = dx * dx + dy * dy;
-  const t = length2 === 0 ? 0 : Math.max(0, Math.min(1, ((point[0] - a[0]) * dx + (point[1] - a[1]) * dy) / length2));
-  return Math.hypot(point[0] - (a[0] + t * dx), point[1] - (a[1] + t * dy));
-}
-
 /** Whether a card `sizePx` tall centred at (x, y) lies on the pile: within pileRadiusCards of the larger of its and the pile's card size. */
 function liesOnPile(pile: { center: Point; cardSizePx: number }, x: number, y: number, sizePx: number, config: TrackerConfig): boolean {
   return Math.hypot(x - pile.center[0], y - pile.center[1]) <= config.pileRadiusCards * Math.max(sizePx, pile.cardSizePx);
@@ -2389,8 +2381,9 @@ function reverseCarriedRace(
  * two copies hidden together under hands lose their tracks, and the copy lifted off begins a new
  * one as it comes out from under the other. Exactly one track of the card begun within a card's
  * length of the pile after the ruled winner's copy landed there, now lying at home in the ruled
- * winner's seat (`homeSeat`), or undefined. (The 5-player seed-6 hand's 7D: p4 beat p1 by 37 ms under both hands, p1 was ruled first; p1's copy
- * went home on a track begun on the pile, and p1's track, last seen in flight, was forgotten.)
+ * winner's seat (`homeSeat`), or undefined. (The 5-player seed-6 hand's 7D: p4 beat p1 by 37 ms
+ * under both hands, p1 was ruled first; p1's copy went home on a track begun on the pile, and
+ * p1's track, last seen in flight, was forgotten.)
  */
 function liftedOffInstead(
   tracks: CardTrack[],

@@ -492,8 +492,9 @@ export function stripRivalGroups(hypotheses: ReadonlyArray<{ strip: StripCard; c
  * Whether a card hypothesised under a sure card from its strip (lookForStrips) is another card:
  * its index corner names a face other than the sure card's and those above it down a cascade
  * (`underCodes`), at the `floor`, or with the whole crop agreeing (agreeingFace). The whole crop
- * of such a hypothesis is mostly the sure card, so it alone says little: on the real photos hypotheses off a sure card outlined at the
- * wrong size read as a KD at 0.81 whole (its corner 0.41), and a 10S at 0.69 (corner 0.28).
+ * of such a hypothesis is mostly the sure card, so it alone says little: on the real photos
+ * hypotheses off a sure card outlined at the wrong size read as a KD at 0.81 whole (its corner
+ * 0.41), and a 10S at 0.69 (corner 0.28).
  */
 export function namedByStripCorner(read: Pick<TrackedIdentity, 'identity' | 'fromIndex'>, underCodes: ReadonlySet<CardCode>, floor: number): boolean {
   const corner = read.fromIndex;
@@ -1763,20 +1764,21 @@ class TfjsRecognizer implements CardRecognizer {
     const grey = toGrey(image);
     // Down a cascade, level by level: the surest card found under each strip is where the next
     // strip beyond it, on the same side, begins (a work pile's third card shows beyond the second's strip).
-    const kept: Array<{ strip: StripCard; read: TrackedIdentity; cascade: string }> = [];
+    const kept: Array<{ strip: StripCard; read: TrackedIdentity; top: number }> = [];
     const chainCodes: Array<Set<CardCode>> = sureCodes.map((code) => new Set(code ? [code] : []));
     // Each card looked beyond: the sure card at the cascade's top (its index into `sure`).
     const topOf: number[] = sure.map((_, k) => k);
-    const tops = await this.topCardsOfSquat(image, sure.map((card) => card.corners), sureCodes);
-    let frontier: Array<{ quad: Quad; side: number | undefined; id: number }> = tops.map((quad, id) => ({ quad, side: undefined, id }));
+    // A squat sure outline may be a cascade outlined whole: looked beyond from its top card's part.
+    const outlines = await this.topCardsOfSquat(image, sure.map((card) => card.corners), sureCodes);
+    let frontier: Array<{ quad: Quad; side: number | undefined; id: number }> = outlines.map((quad, id) => ({ quad, side: undefined, id }));
     for (let level = 0; level < STRIP_CHAIN_LEVELS && frontier.length > 0; level++) {
       const strips = stripHypotheses(grey, frontier.map((card) => card.quad), STRIP_LOOK, frontier.map((card) => card.side)).map((strip) => ({ ...strip, under: frontier[strip.under].id }));
       if (strips.length === 0) break;
       const { reads } = await this.readQuads(image, strips.map((strip) => strip.corners));
-      const found = strips.flatMap((strip, k) => (namedByStripCorner(reads[k], chainCodes[strip.under], this.minConfidence) ? [{ strip, read: reads[k], cascade: `${topOf[strip.under]}:${strip.side}` }] : []));
+      const found = strips.flatMap((strip, k) => (namedByStripCorner(reads[k], chainCodes[strip.under], this.minConfidence) ? [{ strip, read: reads[k], top: topOf[strip.under] }] : []));
       kept.push(...found);
       // The next level: per strip (one card's side), its surest card, where its corner names it at the floor.
-      const surest = new Map<string, { strip: StripCard; read: TrackedIdentity; cascade: string }>();
+      const surest = new Map<string, (typeof found)[number]>();
       for (const hit of found) {
         const corner = hit.read.fromIndex;
         if (corner?.kind !== 'face' || corner.confidence < this.minConfidence) continue;
@@ -1793,13 +1795,13 @@ class TfjsRecognizer implements CardRecognizer {
     }
     if (kept.length === 0) return [];
     // A squat outline with cards found under its top card's part was a cascade outlined whole: the top card is that part.
-    tops.forEach((quad, k) => {
-      if (quad === sure[k].corners || !kept.some(({ cascade }) => cascade.startsWith(`${k}:`))) return;
+    outlines.forEach((quad, k) => {
+      if (quad === sure[k].corners || !kept.some(({ top }) => top === k)) return;
       const i = located.indexOf(sure[k]);
       if (i >= 0) located[i] = { ...located[i], corners: quad };
     });
     const cornerCode = (read: TrackedIdentity) => (read.fromIndex?.kind === 'face' ? read.fromIndex.code : undefined);
-    const groups = stripRivalGroups(kept.map(({ strip, read, cascade }) => ({ strip, code: cornerCode(read), cascade })));
+    const groups = stripRivalGroups(kept.map(({ strip, read, top }) => ({ strip, code: cornerCode(read), cascade: `${top}:${strip.side}` })));
     const numbers = new Map<number, number>();
     return kept.map(({ strip, read }, k) => {
       if (!numbers.has(groups[k])) numbers.set(groups[k], newRivalGroup());

@@ -14,6 +14,7 @@
  * and name it; see coveredCards), and which of a strip's candidate ends is right (its surest
  * reading).
  */
+import { CARD_ASPECT } from './classes';
 import type { GreyImage } from './refine';
 import type { Point, Quad } from './types';
 
@@ -184,6 +185,3 @@ export function cardShapedEnds(quad: Quad, aspect = CARD_ASPECT): Quad[] {
   }
   return out;
 }
-
-/** A card's long side over its short side (88 × 63 mm). */
-export const CARD_ASPECT = 88 / 63;

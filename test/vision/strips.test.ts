@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GreyImage } from '../../server/vision/refine';
-import { CARD_ASPECT, cardShapedEnds, stripEnds, stripHypotheses } from '../../server/vision/strips';
+import { CARD_ASPECT } from '../../server/vision/classes';
+import { cardShapedEnds, stripEnds, stripHypotheses } from '../../server/vision/strips';
 import type { Quad } from '../../server/vision/types';
 
 /** A 400 x 300 grey image of dark cloth (40) with the given rectangles painted in order (later ones on top). */
