@@ -53,21 +53,38 @@ export function canMatch(label: Box, prediction: PredictedBox): boolean {
 }
 
 /**
- * One-to-one matching of predictions to labels (greedy by IoU, then by centre distance, which
- * is enough here since cards rarely compete for one box). Returns label index → prediction index.
+ * True when a prediction names the labelled card: the same code (or `back`), or, for a label that
+ * gives only a rank word (the table photos' `nine`), the same rank.
+ */
+export function namesLabel(label: string, predicted: string): boolean {
+  if (label === predicted) return true;
+  const word = RANK_WORDS[label.toLowerCase()];
+  return word !== undefined && rankOfLabel(predicted) === word;
+}
+
+/**
+ * One-to-one matching of predictions to labels, greedy: pairs where the prediction names the
+ * label's card first, then the rest, each by IoU and then by centre distance. Returns label index →
+ * prediction index.
+ *
+ * Naming first matters in cascades: the labels box whole cards, so a strip's box holds the centres
+ * of the cards lying over it, and by geometry alone two cards read right could each be matched to
+ * the other's label and both count as misnamed (rendered unseen art, session 68: 28 of 634 found
+ * cards). A prediction still matches only a label it may match (`canMatch`): naming first changes
+ * which reading pairs with which card where several may, not where a card may be found.
  */
 export function matchBoxes(labels: readonly LabelledBox[], predictions: readonly PredictedBox[]): Map<number, number> {
-  const pairs: Array<{ l: number; p: number; score: number }> = [];
+  const pairs: Array<{ l: number; p: number; named: boolean; score: number }> = [];
   labels.forEach((label, l) => {
     predictions.forEach((prediction, p) => {
       if (!canMatch(label, prediction)) return;
       const lcx = (label.xmin + label.xmax) / 2;
       const lcy = (label.ymin + label.ymax) / 2;
       const dist = Math.hypot(lcx - prediction.cx, lcy - prediction.cy) / Math.max(1, label.xmax - label.xmin);
-      pairs.push({ l, p, score: iou(label, prediction) - 0.01 * dist });
+      pairs.push({ l, p, named: namesLabel(label.label, prediction.label), score: iou(label, prediction) - 0.01 * dist });
     });
   });
-  pairs.sort((a, b) => b.score - a.score);
+  pairs.sort((a, b) => Number(b.named) - Number(a.named) || b.score - a.score);
   const usedLabels = new Set<number>();
   const usedPredictions = new Set<number>();
   const result = new Map<number, number>();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Confusion, canMatch, iou, matchBoxes, parseLabelsCsv, predictedBox, predictionRecord, rankOfLabel, type PredictedBox } from '../../datasets/lib/metrics';
+import { Confusion, canMatch, iou, matchBoxes, namesLabel, parseLabelsCsv, predictedBox, predictionRecord, rankOfLabel, type PredictedBox } from '../../datasets/lib/metrics';
 
 const box = (xmin: number, ymin: number, xmax: number, ymax: number) => ({ xmin, ymin, xmax, ymax });
 const pred = (xmin: number, ymin: number, xmax: number, ymax: number, label = 'AS'): PredictedBox => ({ ...box(xmin, ymin, xmax, ymax), cx: (xmin + xmax) / 2, cy: (ymin + ymax) / 2, label });
@@ -36,6 +36,21 @@ describe('box matching', () => {
     const labels = [{ ...box(0, 0, 10, 14), label: 'QH' }, { ...box(50, 0, 60, 14), label: 'QH' }];
     const m = matchBoxes(labels, [pred(50, 0, 60, 14, 'QH'), pred(0, 0, 10, 14, 'QH')]);
     expect([...m.entries()].sort()).toEqual([[0, 1], [1, 0]]);
+  });
+  it('pairs each reading with the card it names where cascaded cards could take either', () => {
+    // Two cards of a cascade, boxed whole: each reading lies nearer the other card's box.
+    const labels = [{ ...box(0, 0, 60, 85), label: '3C' }, { ...box(0, 20, 60, 105), label: '10S' }];
+    const preds = [pred(0, 15, 60, 100, '3C'), pred(0, 5, 60, 90, '10S')];
+    expect(iou(labels[1], preds[0])).toBeGreaterThan(iou(labels[0], preds[0]));
+    expect([...matchBoxes(labels, preds).entries()].sort()).toEqual([[0, 0], [1, 1]]);
+    // A misreading is still matched by geometry alone.
+    expect([...matchBoxes(labels, [pred(0, 15, 60, 100, '4D')]).entries()]).toEqual([[1, 0]]);
+  });
+  it('names a rank-only label by the rank of the predicted code', () => {
+    expect(namesLabel('nine', '9H')).toBe(true);
+    expect(namesLabel('nine', '10H')).toBe(false);
+    expect(namesLabel('9H', '9S')).toBe(false);
+    expect(namesLabel('back', 'back')).toBe(true);
   });
   it('records an image for predictions.jsonl: each label with the prediction it matched, or null', () => {
     const labels = [{ ...box(0, 0, 10, 14), label: 'QH' }, { ...box(50, 0, 60, 14), label: '7S' }];
