@@ -53,7 +53,7 @@ import { simCalibration } from '../tables/sim-calibration';
 import { BackShowings, backViews } from '../tables/sim-feed';
 import { openRecording, RecordingWriter } from '../tables/recording';
 import type { LiveTable } from '../tables/live-table';
-import { refereeFromTruth, refereeObservations, truthNoiseSeed } from '../tables/truth-referee';
+import { refereeFromTruth, refereeObservations, truthNoiseSeed, type TruthRefereedHand } from '../tables/truth-referee';
 import type { CreatedTable, PipelineStats, TableView } from '../protocol';
 import type { HandTruth } from '../sim/bots/engine';
 import { LatencyHistogram } from '../tables/stats';
@@ -88,6 +88,11 @@ interface HandResult {
    * those seen, those seen with the right owner (`right`) and those seen whatever the owner (`named`).
    */
   centreCards?: { truth: number; seen: number; right: number; named: number };
+  /**
+   * Violations the rules raised this hand (tracker-only modes): the simulated players never break
+   * a rule, so each is a false alarm a referee would have to dismiss. "code card @ s".
+   */
+  alarms?: string[];
 }
 
 function usage(message: string): never {
@@ -111,6 +116,7 @@ function describe(result: HandResult): string {
   return (
     `table ${result.table} hand ${result.hand}: ${result.exact ? 'exact' : 'NOT exact'}; scores ${JSON.stringify(result.scoresSeen)} vs truth ${JSON.stringify(result.scoresTruth)} ` +
     `(seen/truth: ${result.perPlayer.join(', ')}); disputes ${result.disputesRight}/${result.disputesTruth}` +
+    (result.alarms?.length ? `; false alarms: ${result.alarms.join(', ')}` : '') +
     (result.backCount ? `; score sort: backs counted ${result.backCount.seen.join('/')} (errors ${result.backCount.errors.join('/')}; the tracker had ${result.backCount.tracker.join('/')})${result.backCount.adopted ? ', adopted' : ''}${result.backCount.callByReferee ? ', call made by the referee' : ''}` : '')
   );
 }
@@ -133,7 +139,8 @@ function compareCentre(seen: ReadonlyArray<{ card: string; owner: string | null 
   };
 }
 
-function compare(tableIndex: number, handIndex: number, view: TableView, truth: HandTruth, variant: string, callGraceMs: number, centre?: ReadonlyArray<{ card: string; owner: string | null }>): HandResult {
+function compare(tableIndex: number, handIndex: number, view: TableView, truth: HandTruth, variant: string, callGraceMs: number, refereed?: Pick<TruthRefereedHand, 'centre' | 'violations'>): HandResult {
+  const centre = refereed?.centre;
   const late = truth.plays.filter((p) => p.move.type === 'to-foundation' && truth.callMs !== null && p.landMs > truth.callMs + callGraceMs);
   const centreUnderRules = (player: string) => (truth.centre[player] ?? 0) - late.filter((p) => p.player === player).length;
   const centreExactUnderRules = view.players.every((p) => p.centreCards === centreUnderRules(p.id));
@@ -156,6 +163,7 @@ function compare(tableIndex: number, handIndex: number, view: TableView, truth: 
     table: tableIndex, hand: handIndex, exact, centreExactUnderRules, playsAfterCall: late.length, centreErrors, nertsErrors, perPlayer,
     disputesTruth: truth.disputes.length, disputesRight, disputesSeen: view.disputes.length, scoresSeen, scoresTruth,
     ...(centre ? { centreCards: compareCentre(centre, truth, new Set(late)) } : {}),
+    ...(refereed ? { alarms: refereed.violations.map((v) => `${v.code}${v.card ? ` ${v.card}` : ''} @ ${(v.timeMs / 1000).toFixed(1)} s`) } : {}),
   };
 }
 
@@ -390,6 +398,8 @@ async function main(): Promise<void> {
     const disputesSeen = results.reduce((sum, r) => sum + r.disputesSeen, 0);
     const cards = results.flatMap((r) => (r.centreCards ? [r.centreCards] : []));
     const sorts = results.flatMap((r) => (r.backCount ? [r.backCount] : []));
+    const alarms = results.flatMap((r) => r.alarms ?? []);
+    const alarmCodes = alarms.reduce<Record<string, number>>((byCode, alarm) => ({ ...byCode, [alarm.split(' ')[0]]: (byCode[alarm.split(' ')[0]] ?? 0) + 1 }), {});
     const total = (key: keyof NonNullable<HandResult['centreCards']>) => cards.reduce((sum, c) => sum + c[key], 0);
     return {
       handsScored: results.length,
@@ -403,6 +413,8 @@ async function main(): Promise<void> {
       disputesRuledRight: disputesTruth ? Math.round((disputesRight / disputesTruth) * 1000) / 1000 : null,
       disputes: { right: disputesRight, truth: disputesTruth, seen: disputesSeen },
       ...(cards.length ? { centreCards: { truth: total('truth'), seen: total('seen'), right: total('right'), named: total('named') } } : {}),
+      // Violations raised on simulated hands, whose players never break a rule: all false alarms.
+      ...(results.some((r) => r.alarms) ? { falseAlarms: { total: alarms.length, byCode: alarmCodes } } : {}),
       ...(sorts.length
         ? {
             // The score sort: the camera's count of each player's backs against the truth's centre cards.
@@ -428,7 +440,7 @@ async function main(): Promise<void> {
     for (const [t, file] of files.entries()) {
       const { meta, frames } = await openRecording(file).catch((error: Error) => usage(error.message));
       for (const hand of await refereeObservations(meta, frames)) {
-        const result = compare(t, hand.handIndex, hand.view, hand.truth, meta.variant.name, meta.variant.callGraceMs, hand.centre);
+        const result = compare(t, hand.handIndex, hand.view, hand.truth, meta.variant.name, meta.variant.callGraceMs, hand);
         results.push(result);
         log(`${file}: ${describe(result)}`);
       }
@@ -446,7 +458,7 @@ async function main(): Promise<void> {
     for (let t = 0; t < tables; t += 1) {
       const sim = await createSimTable({ players, seed: seed + t, fps, hands, render: false });
       for (const hand of await refereeFromTruth(sim, { drop, misread, motion: values.motion === true }, truthNoiseSeed(seed, t))) {
-        const result = compare(t, hand.handIndex, hand.view, hand.truth, sim.variant.name, sim.variant.callGraceMs, hand.centre);
+        const result = compare(t, hand.handIndex, hand.view, hand.truth, sim.variant.name, sim.variant.callGraceMs, hand);
         results.push(result);
         log(describe(result));
       }

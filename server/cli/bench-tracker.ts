@@ -6,7 +6,8 @@
  * `bench:referee --observations truth` run per players × seed (each in its own process, `--parallel`
  * at a time), summed. The numbers to compare tracker changes by, in about three minutes here for
  * the default 24 runs of 3 hands: hands exact, centre cards credited to the right player, races
- * ruled right and raised, per player count. Prints each run's line to stderr and one final JSON line.
+ * ruled right and raised, per player count, and the violations raised (false alarms: the simulated
+ * players break no rule). Prints each run's line to stderr and one final JSON line.
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +42,8 @@ interface RunLine {
   centreCards: { truth: number; seen: number; right: number; named: number };
   disputes: { right: number; truth: number; seen: number };
   nertsErrorPerPlayer: { mean: number; max: number };
+  /** Violations raised on these simulated hands, whose players break no rule (absent in older runs' lines). */
+  falseAlarms?: { total: number; byCode: Record<string, number> };
 }
 
 /** The sweep's totals over its runs. */
@@ -51,6 +54,7 @@ export function sumRuns(runs: readonly RunLine[]) {
   const centre = { truth: 0, right: 0 };
   const races = { truth: 0, right: 0, seen: 0 };
   let nertsErrorMax = 0;
+  const falseAlarms = { total: 0, byCode: {} as Record<string, number> };
   for (const run of runs) {
     const runExact = Math.round(run.handsExact * run.handsScored);
     exact += runExact;
@@ -64,8 +68,10 @@ export function sumRuns(runs: readonly RunLine[]) {
     races.right += run.disputes.right;
     races.seen += run.disputes.seen;
     nertsErrorMax = Math.max(nertsErrorMax, run.nertsErrorPerPlayer.max);
+    falseAlarms.total += run.falseAlarms?.total ?? 0;
+    for (const [code, n] of Object.entries(run.falseAlarms?.byCode ?? {})) falseAlarms.byCode[code] = (falseAlarms.byCode[code] ?? 0) + n;
   }
-  return { runs: runs.length, hands, handsExact: exact, byPlayers, centreCards: centre, races, nertsErrorMax };
+  return { runs: runs.length, hands, handsExact: exact, byPlayers, centreCards: centre, races, nertsErrorMax, falseAlarms };
 }
 
 function runOne(args: string[]): Promise<RunLine> {
@@ -114,7 +120,7 @@ async function main(): Promise<void> {
       const args = ['--players', String(p), '--seed', String(seed), '--hands', String(hands), '--observations', 'truth', '--drop', drop, '--misread', misread, ...(values.motion ? ['--motion'] : [])];
       const run = await runOne(args);
       runs.push(run);
-      console.error(`${p} players seed ${seed}: ${Math.round(run.handsExact * run.handsScored)}/${run.handsScored} exact, centre ${run.centreCards.right}/${run.centreCards.truth}, races ${run.disputes.right}/${run.disputes.truth} (raised ${run.disputes.seen})`);
+      console.error(`${p} players seed ${seed}: ${Math.round(run.handsExact * run.handsScored)}/${run.handsScored} exact, centre ${run.centreCards.right}/${run.centreCards.truth}, races ${run.disputes.right}/${run.disputes.truth} (raised ${run.disputes.seen}), false alarms ${run.falseAlarms?.total ?? 0}`);
     }
   };
   await Promise.all(Array.from({ length: Math.min(parallel, jobs.length) }, worker));

@@ -8,7 +8,7 @@
 import type { SimFrame, SimTable } from '../sim/live';
 import type { HandTruth } from '../sim/bots/engine';
 import { presetCamera, type CameraPose } from '../sim/render/camera';
-import type { TableView } from '../protocol';
+import type { TableView, Violation } from '../protocol';
 import type { FrameObservations } from '../vision/types';
 import { DEFAULT_TRACKER_TUNING, flushPending, initialTrackerState, markCalled, step, type TimedEvent, type TrackerConfig, type TrackerState } from '../tracker/tracker';
 import { sceneObservations, seededRandom, type Noise } from '../tracker/sim-observations';
@@ -28,6 +28,11 @@ export interface TruthRefereedHand {
    * player here is the new one).
    */
   played: Array<{ timeMs: number; event: Extract<TimedEvent['event'], { type: 'card-played' }>; reversed?: true }>;
+  /**
+   * The violations the rules raised this hand from the tracker's events, with their hand time. The
+   * simulated players never break a rule, so on simulated hands each one is a false alarm.
+   */
+  violations: Array<Violation & { timeMs: number }>;
 }
 
 /** One frame to referee: which hand, when, and what was seen; the last frame of a hand carries its truth. */
@@ -72,6 +77,7 @@ export async function refereeObservations(table: RefereedTable, frames: AsyncIte
   let hand = -1;
   let startMs = 0;
   let played: TruthRefereedHand['played'] = [];
+  let violations: TruthRefereedHand['violations'] = [];
   const apply = (events: TimedEvent[]) => {
     for (const { event, timeMs } of events) {
       if (event.type === 'card-played') played.push({ timeMs: timeMs - startMs, event });
@@ -80,7 +86,9 @@ export async function refereeObservations(table: RefereedTable, frames: AsyncIte
         const index = played.findLastIndex(({ event: play }) => play.foundationId === event.foundationId && play.card === event.card && play.player === event.loser && play.ownerBy !== 'race');
         if (index >= 0) played[index] = { ...played[index], event: { ...played[index].event, player: event.winner }, reversed: true };
       }
-      rules = applyRules(rules, event, timeMs, seq++, context).state;
+      const result = applyRules(rules, event, timeMs, seq++, context);
+      rules = result.state;
+      violations.push(...result.violations.map((violation) => ({ ...violation, timeMs: timeMs - startMs })));
     }
   };
   for await (const frame of frames) {
@@ -88,6 +96,7 @@ export async function refereeObservations(table: RefereedTable, frames: AsyncIte
       hand = frame.handIndex;
       startMs = frame.timeMs;
       played = [];
+      violations = [];
       tracker = initialTrackerState(config);
       apply([{ timeMs: frame.timeMs, event: { type: 'hand-started', hand: frame.handIndex + 1 } }]);
     }
@@ -105,7 +114,7 @@ export async function refereeObservations(table: RefereedTable, frames: AsyncIte
       apply(flushed.events);
       apply([{ timeMs: frame.timeMs + 1, event: { type: 'hand-ended' } }]);
       const centre = (rules.referee.hand?.plays ?? []).filter((play) => play.status === 'on-foundation').map((play) => ({ card: play.card, owner: play.owner }));
-      hands.push({ handIndex: frame.handIndex, view: toView(rules, context), truth: frame.handTruth, centre, played });
+      hands.push({ handIndex: frame.handIndex, view: toView(rules, context), truth: frame.handTruth, centre, played, violations });
     }
   }
   return hands;

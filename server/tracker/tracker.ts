@@ -935,6 +935,19 @@ function landedBeforeCall(state: TrackerState, pile: TrackedPile, landMs: number
   return topSeenSinceCall ? landMs : callMs - 1;
 }
 
+/**
+ * A pile gone from view since the call was gathered for the score sort, not completed and set
+ * aside: play stops at the call, so its missing cards were never played. Only a king seen landing
+ * on it before the call still completes it (the king's play keeps its landing). Without this the
+ * sort's gathering had the rules refuse a queen and king "played after the call" on most hands
+ * (bench:tracker: 95 of 101 false alarms).
+ */
+function gatheredAfterCall(state: TrackerState, pile: TrackedPile): boolean {
+  const callMs = state.calledAtMs;
+  if (callMs === undefined || pile.missingSinceMs == null || pile.missingSinceMs < callMs) return false;
+  return !(pile.kingLander && pile.kingLander.landedMs < callMs);
+}
+
 /** When a reading was first seen among the current votes, ms. */
 function firstSeen(votes: Vote[], code: CardCode): number {
   return votes.find((vote) => vote.code === code)?.timeMs ?? Infinity;
@@ -1576,7 +1589,7 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
       const first = landedTracks(state, pile, king, -Infinity, now, config)[0];
       if (first) pile.kingLander = { origin: first.track.origin!, landedMs: first.landedMs };
     }
-    if (pile.missingSinceMs != null && now - pile.missingSinceMs >= (pile.kingLander ? config.setAsideKingMs : config.setAsideMs)) {
+    if (pile.missingSinceMs != null && now - pile.missingSinceMs >= (pile.kingLander ? config.setAsideKingMs : config.setAsideMs) && !gatheredAfterCall(state, pile)) {
       const lander = pile.kingLander;
       for (const code of cardsBetween(top.code, king, 13)!) queuePlay(state, pile, code, false, (code === king ? lander?.landedMs : undefined) ?? pile.missingSinceMs, now, config, true);
       // The king seen landing first is the play's, whichever tracks of it lie there now (two

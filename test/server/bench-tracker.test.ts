@@ -14,9 +14,10 @@ describe('bench:tracker', () => {
     expect(() => parseList('4-2', 'seeds')).toThrow(/not a range/);
   });
 
-  it('sums the runs: hands exact per player count, centre cards and races', () => {
+  it('sums the runs: hands exact per player count, centre cards, races and false alarms', () => {
     const run = (players: number, handsExact: number, right: number) => ({ players, seed: 1, handsScored: 3, handsExact, centreCards: { truth: 100, seen: 100, right, named: 100 }, disputes: { right: 4, truth: 5, seen: 6 }, nertsErrorPerPlayer: { mean: 0, max: players === 4 ? 1 : 0 } });
-    expect(sumRuns([run(3, 1, 100), run(3, 0.667, 99), run(4, 0.333, 97)])).toEqual({
+    const alarmed = { ...run(4, 0.333, 97), falseAlarms: { total: 3, byCode: { 'foundation/wrong-rank': 2, 'foundation/must-start-with-ace': 1 } } };
+    expect(sumRuns([run(3, 1, 100), run(3, 0.667, 99), alarmed])).toEqual({
       runs: 3,
       hands: 9,
       handsExact: 6,
@@ -24,6 +25,7 @@ describe('bench:tracker', () => {
       centreCards: { truth: 300, right: 296 },
       races: { truth: 15, right: 12, seen: 18 },
       nertsErrorMax: 1,
+      falseAlarms: { total: 3, byCode: { 'foundation/wrong-rank': 2, 'foundation/must-start-with-ace': 1 } },
     });
   });
 
@@ -33,6 +35,7 @@ describe('bench:tracker', () => {
     expect(line).toMatchObject({ bench: 'tracker', runs: 1, hands: 1, byPlayers: { '2': { hands: 1 } } });
     expect(line.centreCards.truth).toBeGreaterThan(10);
     expect(line.centreCards.right).toBeLessThanOrEqual(line.centreCards.truth);
+    expect(line.falseAlarms.total).toBeGreaterThanOrEqual(0);
     expect(() => execFileSync('npx', ['tsx', 'server/cli/bench-tracker.ts', '--players', '9'], { encoding: 'utf8', stdio: 'pipe' })).toThrow(/--players must lie in 2–6/);
   }, 120_000);
 });

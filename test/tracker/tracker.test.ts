@@ -178,6 +178,27 @@ describe('tracker: foundations', () => {
     expect(covered.filter((e) => e.type === 'card-played' || e.type === 'foundation-completed')).toEqual([]);
   });
 
+  it('takes a pile gone from view after the call as gathered for the score sort, not completed', () => {
+    const OTHER = { x: CENTRE.x + 200, y: CENTRE.y };
+    const diamonds = ['AD', '2D', '3D', '4D', '5D', '6D', '7D', '8D', '9D', '10D', 'JD', 'QD'];
+    const gone = (top: string[], calledAtMs: number, kingLander?: { origin: string; landedMs: number }) => {
+      let { state } = run(frames(0, 4, 100, () => [face('AD', CENTRE.x, CENTRE.y, 'centre'), face('AS', OTHER.x, OTHER.y, 'centre')]));
+      state = { ...state, called: true, calledAtMs };
+      state.piles[0].cards = top.map((code) => ({ code: code as 'AD', player: 'ann' }));
+      if (kingLander) state.piles[0].kingLander = kingLander;
+      const { events } = run(frames(500, 40, 100, () => [face('AS', OTHER.x, OTHER.y, 'centre')]), state);
+      return events.filter((e) => e.type === 'card-played' || e.type === 'foundation-completed').map((e) => (e.type === 'card-played' ? e.card : e.type));
+    };
+    // Called at 450 ms, the jack or queen pile vanishes at 500: gathered, no queen or king played.
+    expect(gone(diamonds.slice(0, 11), 450)).toEqual([]);
+    expect(gone(diamonds, 450)).toEqual([]);
+    // A king seen landing before the call still completes its pile; one seen after it does not.
+    expect(gone(diamonds, 450, { origin: 'ann', landedMs: 420 })).toEqual(['KD', 'foundation-completed']);
+    expect(gone(diamonds, 450, { origin: 'ann', landedMs: 480 })).toEqual([]);
+    // Gone before the call (called at 600 ms, in the 3 s it takes to be taken as set aside): completed as before.
+    expect(gone(diamonds.slice(0, 11), 600)).toEqual(['QD', 'KD', 'foundation-completed']);
+  });
+
   it('tracks two piles side by side independently', () => {
     const { events } = run(frames(0, 5, 100, () => [face('AS', 500, 360, 'centre'), face('AH', 700, 360, 'centre')]));
     expect(events.filter((e) => e.type === 'card-played').map((e) => e.type === 'card-played' && e.foundationId)).toEqual(['f1', 'f2']);
