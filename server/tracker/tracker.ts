@@ -234,6 +234,12 @@ export interface TrackerConfig extends ReadingTuning, PileLookTuning {
   /** After a Nerts pile is seen empty, the call is placed when its last card lands, or after this long, ms. */
   callWaitMs: number;
   /**
+   * While cards keep landing (the caller may play on before calling, and the others play until
+   * they hear the call), the call waits for callSettleMs without a landing, up to this long after
+   * the pile was seen empty, ms.
+   */
+  callQuietWaitMs: number;
+  /**
    * The call is decided this long after the last Nerts card landed, ms, and placed no earlier than
    * the last landing seen meanwhile: the camera cannot hear the call, and the others play on until
    * they hear it (a card landing after it would have been taken back, or counts within the grace).
@@ -310,6 +316,7 @@ export const DEFAULT_TRACKER_TUNING: Omit<TrackerConfig, 'players'> = {
   pendingFaceFrames: 3,
   pendingFaceMs: 200,
   callWaitMs: 2500,
+  callQuietWaitMs: 8000,
   nertsLookReturnMs: 5000,
   nertsLiftMs: 450,
   nertsTopElsewhereGapMs: 1000,
@@ -1445,7 +1452,11 @@ function followNertsPiles(state: TrackerState, frame: FrameObservations, { usabl
     if (pending && !state.called) {
       const movedToWork = (seenInSeat.get(seat.seat) ?? []).some((card) => card.code === pending.lastCard && /\/work/.test(card.zone ?? ''));
       if (movedToWork) pending.landedMs ??= now;
-      if ((pending.landedMs !== null && now >= pending.landedMs + config.callSettleMs) || now - pending.sinceMs >= config.callWaitMs) {
+      // Cards still landing say the call has not come yet (everyone stops at it): the call waits
+      // for a quiet centre, up to callQuietWaitMs after the pile was seen empty.
+      const lastActivity = Math.max(pending.landedMs ?? pending.sinceMs, state.lastLandingMs ?? -Infinity);
+      const quiet = now >= lastActivity + config.callSettleMs;
+      if ((pending.landedMs !== null && quiet) || (now - pending.sinceMs >= config.callWaitMs && (quiet || now - pending.sinceMs >= config.callQuietWaitMs))) {
         state.called = true;
         state.caller = seat.playerId;
         seat.callPending = null;

@@ -1020,6 +1020,31 @@ describe('tracker: Nerts piles and the call', () => {
     expect(call.timeMs).toBe(play.timeMs + small.callReactionMs);
   });
 
+  it('the call waits while cards keep landing (the caller may play on, the others play until they hear it)', () => {
+    // As above, then cards keep landing on a spade pile beside: 2S at 2.6 s, 3S at 3.8 s, 4S at
+    // 5.0 s, each before the centre had been quiet for callSettleMs (6 players seed 4: the caller
+    // played on for 2 s, and the six cards the others put down meanwhile were refused).
+    const SPADES = { x: CENTRE.x + 200, y: CENTRE.y };
+    const spades = (code: string) => face(code, SPADES.x, SPADES.y, 'centre');
+    const sequence = [
+      ...frames(0, 4, 100, () => [face('AH', CENTRE.x, CENTRE.y, 'centre'), spades('AS'), face('QC', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts')]),
+      frame(400, [face('AH', CENTRE.x, CENTRE.y, 'centre'), spades('AS')]),
+      ...frames(500, 3, 100, () => [face('AH', CENTRE.x, CENTRE.y, 'centre'), spades('AS'), face('2H', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts')]),
+      ...frames(800, 8, 100, () => [face('AH', CENTRE.x, CENTRE.y, 'centre'), spades('AS')]),
+      ...frames(1600, 10, 100, () => [face('2H', CENTRE.x, CENTRE.y, 'centre'), spades('AS')]),
+      ...frames(2600, 12, 100, () => [face('2H', CENTRE.x, CENTRE.y, 'centre'), spades('2S')]),
+      ...frames(3800, 12, 100, () => [face('2H', CENTRE.x, CENTRE.y, 'centre'), spades('3S')]),
+      ...frames(5000, 50, 100, () => [face('2H', CENTRE.x, CENTRE.y, 'centre'), spades('4S')]),
+    ];
+    const { timed } = run(sequence, initialTrackerState(small), small);
+    const callAt = timed.findIndex((e) => e.event.type === 'call');
+    const played4S = timed.findIndex((e) => e.event.type === 'card-played' && e.event.card === '4S');
+    expect(callAt).toBeGreaterThan(played4S);
+    expect(played4S).toBeGreaterThanOrEqual(0);
+    expect(timed[callAt].timeMs).toBeGreaterThan(timed[played4S].timeMs);
+    expect(timed.filter((e) => e.event.type === 'card-played').map((e) => e.event.type === 'card-played' && e.event.card)).toEqual(['AH', 'AS', '2H', '2S', '3S', '4S']);
+  });
+
   it('takes a card uncovered after the call, on a pile unseen since before it, as played before the call', () => {
     // Bob's hand covers the AS pile from 1 s; Ann's last Nerts card lands and she calls; when
     // Bob's hand lifts, the pile shows the 2S he put down under it. Play stops at the call: the
