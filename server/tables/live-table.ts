@@ -506,7 +506,7 @@ export class LiveTable {
 
   /** A manual Nerts call by the referee: play freezes. */
   manualCall(player: string, timeMs = this.tableNow()): { view: TableView; violations: LoggedEvent['violations'] } {
-    this.tracker = markCalled(this.tracker, player);
+    this.tracker = markCalled(this.tracker, player, timeMs);
     const [entry] = this.record([{ timeMs, event: { type: 'call', player, manual: true } }]);
     return { view: this.view(), violations: entry.violations };
   }

@@ -38,7 +38,7 @@ export async function nertsTimeline(table: RefereedTable, frames: AsyncIterable<
       rows = new Map(table.players.map((p) => [p.id, []]));
     }
     if (frame.calledBy !== undefined) {
-      state = markCalled(state, frame.calledBy);
+      state = markCalled(state, frame.calledBy, frame.timeMs);
       add(frame.calledBy, { timeMs: frame.timeMs - startMs, kind: 'call', text: 'the referee called' });
     }
     const before = state;

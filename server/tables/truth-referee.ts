@@ -102,7 +102,7 @@ export async function refereeObservations(table: RefereedTable, frames: AsyncIte
     }
     if (frame.calledBy !== undefined) {
       // As LiveTable.manualCall: the tracker learns who called, the rules get the call.
-      tracker = markCalled(tracker, frame.calledBy);
+      tracker = markCalled(tracker, frame.calledBy, frame.timeMs);
       apply([{ timeMs: frame.timeMs, event: { type: 'call', player: frame.calledBy, manual: true } }]);
     }
     const result = step(tracker, { ...frame.observations, timestampMs: frame.timeMs }, config);

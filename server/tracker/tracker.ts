@@ -611,7 +611,7 @@ export interface TrackerState {
   called: boolean;
   /** Who called, once known (the camera's own call or a manual one naming the player). */
   caller?: string;
-  /** When the call was heard (the camera's own call; absent for a manual one and in older saved states), ms. */
+  /** When the call was heard (the camera's own call, else a manual one's time; absent in older saved states), ms. */
   calledAtMs?: number;
   lastPlayMs: number | null;
   /** Latest landing time of a play accepted onto a pile, ms. */
@@ -2505,7 +2505,13 @@ function ownerCameHome(
   return others[0]?.[0] ?? null;
 }
 
-/** Marks the hand as called from outside (manual call, naming the caller when known): later plays are after the call. */
-export function markCalled(previous: TrackerState, caller?: string): TrackerState {
-  return { ...previous, called: true, ...(caller !== undefined ? { caller } : {}) };
+/**
+ * Marks the hand as called from outside (manual call, naming the caller when known, at `atMs` on
+ * the camera's clock): later plays are after the call. A call the camera heard first keeps its
+ * time; otherwise the manual call's time is the call's for the tracker's after-the-call rules
+ * (cards uncovered after it landed before it, piles gone after it were gathered).
+ */
+export function markCalled(previous: TrackerState, caller?: string, atMs?: number): TrackerState {
+  const calledAtMs = previous.calledAtMs ?? atMs;
+  return { ...previous, called: true, ...(caller !== undefined ? { caller } : {}), ...(calledAtMs !== undefined ? { calledAtMs } : {}) };
 }

@@ -1025,7 +1025,7 @@ describe('tracker: Nerts piles and the call', () => {
     // 5.0 s, each before the centre had been quiet for callSettleMs (6 players seed 4: the caller
     // played on for 2 s, and the six cards the others put down meanwhile were refused).
     const SPADES = { x: CENTRE.x + 200, y: CENTRE.y };
-    const spades = (code: string) => face(code, SPADES.x, SPADES.y, 'centre');
+    const spades = (code: CardCode) => face(code, SPADES.x, SPADES.y, 'centre');
     const sequence = [
       ...frames(0, 4, 100, () => [face('AH', CENTRE.x, CENTRE.y, 'centre'), spades('AS'), face('QC', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts')]),
       frame(400, [face('AH', CENTRE.x, CENTRE.y, 'centre'), spades('AS')]),
@@ -1109,6 +1109,17 @@ describe('tracker: Nerts piles and the call', () => {
     const annOnly = run(frames(0, 4, 100, () => [face('QC', ANN_NERTS.x, ANN_NERTS.y, 'seat-0/nerts')]));
     const unseen = run(frames(400, 30, 100, () => []), markCalled(annOnly.state, 'bob'));
     expect(unseen.events.filter((e) => e.type === 'nerts-count')).toEqual([]);
+  });
+
+  it("a manual call's time is the call's for the rules after it, unless the camera heard the call first", () => {
+    expect(markCalled(initialTrackerState(config), 'ann', 450).calledAtMs).toBe(450);
+    expect(markCalled({ ...initialTrackerState(config), calledAtMs: 300 }, 'ann', 450).calledAtMs).toBe(300);
+    // The referee calls at 450 ms; the jack pile vanishes at 500 as the centre is gathered: no queen and king played.
+    const OTHER = { x: CENTRE.x + 200, y: CENTRE.y };
+    const { state } = run(frames(0, 4, 100, () => [face('AD', CENTRE.x, CENTRE.y, 'centre'), face('AS', OTHER.x, OTHER.y, 'centre')]));
+    state.piles[0].cards = ['AD', '2D', '3D', '4D', '5D', '6D', '7D', '8D', '9D', '10D', 'JD'].map((code) => ({ code: code as 'AD', player: 'ann' }));
+    const gathered = run(frames(500, 40, 100, () => [face('AS', OTHER.x, OTHER.y, 'centre')]), markCalled(state, 'ann', 450));
+    expect(gathered.events.filter((e) => e.type === 'card-played')).toEqual([]);
   });
 });
 
