@@ -1117,7 +1117,8 @@ describe('tracker: Nerts piles and the call', () => {
     // The referee calls at 450 ms; the jack pile vanishes at 500 as the centre is gathered: no queen and king played.
     const OTHER = { x: CENTRE.x + 200, y: CENTRE.y };
     const { state } = run(frames(0, 4, 100, () => [face('AD', CENTRE.x, CENTRE.y, 'centre'), face('AS', OTHER.x, OTHER.y, 'centre')]));
-    state.piles[0].cards = ['AD', '2D', '3D', '4D', '5D', '6D', '7D', '8D', '9D', '10D', 'JD'].map((code) => ({ code: code as 'AD', player: 'ann' }));
+    const diamondsToJack: CardCode[] = ['AD', '2D', '3D', '4D', '5D', '6D', '7D', '8D', '9D', '10D', 'JD'];
+    state.piles[0].cards = diamondsToJack.map((code) => ({ code, player: 'ann' }));
     const gathered = run(frames(500, 40, 100, () => [face('AS', OTHER.x, OTHER.y, 'centre')]), markCalled(state, 'ann', 450));
     expect(gathered.events.filter((e) => e.type === 'card-played')).toEqual([]);
   });
