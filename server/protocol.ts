@@ -263,6 +263,13 @@ export const TableEventSchema = Type.Union([
    * card goes back). The rules keep `winner`'s play and return `loser`'s.
    */
   Type.Object({ type: Type.Literal('race-reversed'), foundationId: Type.String(), card: CardCodeSchema, winner: PlayerRef, loser: PlayerRef, reason: Type.String() }),
+  /**
+   * The camera gave a centre card to the wrong player and learnt it later: `from`'s copy of the
+   * card was seen lying at home in their seat, so the card on the pile is `to`'s (the copy that
+   * went home was followed from `to`'s side: two copies swapped tracks on the pile). The rules
+   * move the play to `to`.
+   */
+  Type.Object({ type: Type.Literal('owner-revised'), foundationId: Type.String(), card: CardCodeSchema, from: PlayerRef, to: PlayerRef, reason: Type.String() }),
   /** A card the camera took for played on a pile was not there after all (the pile showed the card under it on top again, surely and steadily): it leaves the centre. */
   Type.Object({ type: Type.Literal('play-withdrawn'), foundationId: Type.String(), card: CardCodeSchema, reason: Type.String() }),
   /** A Nerts pile's count; `revised` (why) when the camera takes back a count it gave too low, which the rules apply as a correction. */

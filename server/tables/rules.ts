@@ -137,6 +137,10 @@ function toRefereeEvents(state: RulesState, event: TableEvent, timeMs: number, s
       const play = hand?.plays.find((p) => p.foundationId === event.foundationId && p.card === event.card && p.status === 'on-foundation' && p.owner === event.loser);
       return play ? [{ type: 'correction', atMs, by: 'camera', reason: event.reason, fix: { kind: 'set-owner', playId: play.playId, owner: event.winner } }] : [];
     }
+    case 'owner-revised': {
+      const play = hand?.plays.find((p) => p.foundationId === event.foundationId && p.card === event.card && p.status === 'on-foundation' && p.owner === event.from);
+      return play ? [{ type: 'correction', atMs, by: 'camera', reason: event.reason, fix: { kind: 'set-owner', playId: play.playId, owner: event.to } }] : [];
+    }
     case 'play-withdrawn': {
       // The latest play of that card on that pile still in the centre.
       const play = hand?.plays.filter((p) => p.foundationId === event.foundationId && p.card === event.card && p.status === 'on-foundation').at(-1);

@@ -24,8 +24,8 @@ export interface TruthRefereedHand {
   centre: Array<{ card: string; owner: string | null }>;
   /**
    * The plays the tracker reported this hand (race losers' included), times in hand time: ms since
-   * the hand's first frame. `reversed`: a race-reversed event gave the play to the other racer (its
-   * player here is the new one).
+   * the hand's first frame. `reversed`: a race-reversed or owner-revised event gave the play to
+   * another player (its player here is the new one).
    */
   played: Array<{ timeMs: number; event: Extract<TimedEvent['event'], { type: 'card-played' }>; reversed?: true }>;
   /**
@@ -85,6 +85,10 @@ export async function refereeObservations(table: RefereedTable, frames: AsyncIte
         // The card on the pile is the other racer's: the play that put it there changes hands.
         const index = played.findLastIndex(({ event: play }) => play.foundationId === event.foundationId && play.card === event.card && play.player === event.loser && play.ownerBy !== 'race');
         if (index >= 0) played[index] = { ...played[index], event: { ...played[index].event, player: event.winner }, reversed: true };
+      }
+      if (event.type === 'owner-revised') {
+        const index = played.findLastIndex(({ event: play }) => play.foundationId === event.foundationId && play.card === event.card && play.player === event.from && play.ownerBy !== 'race');
+        if (index >= 0) played[index] = { ...played[index], event: { ...played[index].event, player: event.to }, reversed: true };
       }
       const result = applyRules(rules, event, timeMs, seq++, context);
       rules = result.state;

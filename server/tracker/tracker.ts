@@ -1003,7 +1003,7 @@ export function step(previous: TrackerState, frame: FrameObservations, config: T
   followCentre(state, frame, sight, now, config, emit);
   resolvePending(state, now, config, emit, false);
   for (const pile of state.piles) watchRaces(state, pile, sight.centreCards, sight.seenInSeat, now, config, emit);
-  ownRestingCopies(state, now, config);
+  ownRestingCopies(state, now, config, emit);
 
   // --- Stall: nothing played for a while.
   const since = state.lastPlayMs ?? null;
@@ -1893,7 +1893,7 @@ function updateTracks(state: TrackerState, cards: CardObservation[], now: number
  * and p4's 9S played 14 s later went to p3), and a copy carried home from the centre began no
  * seat's track, so its next play had no track to tell whose it was.
  */
-function ownRestingCopies(state: TrackerState, now: number, config: TrackerConfig): void {
+function ownRestingCopies(state: TrackerState, now: number, config: TrackerConfig, emit: (event: TableEvent, atMs?: number) => void): void {
   const tracks = state.tracks ?? [];
   const lying = (other: CardTrack) => other.movingMs !== other.lastMs && other.stillFrames >= 1 && now - other.lastMs <= config.trackReachMs;
   for (const track of tracks) {
@@ -1912,8 +1912,34 @@ function ownRestingCopies(state: TrackerState, now: number, config: TrackerConfi
       other.origin = track.origin;
       for (const play of state.pending) if (play.trackId === other.id) play.trackOwner = track.origin!;
     }
+    reviseHomeCopyCredit(state, track.code, player, track.origin, emit);
     track.origin = player;
   }
+}
+
+/**
+ * `player`'s copy of `code` lies at home, on a track followed from `from`'s side (null: a track
+ * begun in the centre): a centre card of that code already credited to `player` is not theirs (a
+ * deck holds one copy). It is `from`'s, whose copy the track was thought to carry; from the
+ * centre, the one player whose copy was last seen flying into that pile under the race watch
+ * (`vanishedNear`, see landerUnderOwners). Only a player with no copy of it credited. Why: two
+ * racing copies lying as one on a pile swap tracks as the loser's is lifted off, or the lifted
+ * copy begins a new track, so the pile's card went to the loser by track; the loser's later play
+ * of their copy was then refused as a second copy from their deck (bench:tracker's duplicate-card
+ * false alarms: 4 players seed 6 5S, p1 beat p3 by 201 ms; 6 players seed 2 4C, p1's copy
+ * hidden under p3's, which p3 took home on a track begun on the pile; seed 4 4C).
+ */
+function reviseHomeCopyCredit(state: TrackerState, code: CardCode, player: string, from: string | null, emit: (event: TableEvent, atMs?: number) => void): void {
+  const credited = state.piles.flatMap((pile) => pile.cards.filter((card) => card.code === code && card.player === player).map((card) => ({ pile, card })));
+  if (credited.length !== 1) return;
+  const [{ pile, card }] = credited;
+  const has = (other: string) => state.piles.some((p) => p.cards.some((c) => c.code === code && c.player === other));
+  const race = [pile.race, ...(pile.earlierRaces ?? [])].find((watch) => watch?.code === code);
+  const hidden = Object.keys(race?.vanishedNear ?? {}).filter((other) => other !== player && !(race?.losers ?? []).includes(other));
+  const owner = from ?? (hidden.length === 1 ? hidden[0] : null);
+  if (owner === null || owner === player || has(owner)) return;
+  card.player = owner;
+  emit({ type: 'owner-revised', foundationId: pile.id, card: code, from: player, to: owner, reason: `${player}'s ${code} lies at home in their seat, so the one on the pile is ${owner}'s` });
 }
 
 /** The seat whose zones a track has lain still in, in raceHomeFrames frames up to now; null when it has not. */

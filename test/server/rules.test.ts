@@ -96,6 +96,33 @@ describe('rules bridge: log entries → referee reducer → view', () => {
     ]);
   });
 
+  it('an owner revised moves the centre card to the other player, and the first owner may play their copy later', () => {
+    const { state, log } = play([
+      [0, { type: 'hand-started', hand: 1 }],
+      [1000, { type: 'card-played', player: 'ann', card: 'AS', foundationId: 'f1', newPile: true }],
+      [2000, { type: 'card-played', player: 'bob', card: '2S', foundationId: 'f1', newPile: false, ownerBy: 'track' }],
+      [4000, { type: 'owner-revised', foundationId: 'f1', card: '2S', from: 'bob', to: 'ann', reason: "bob's 2S lies at home in their seat, so the one on the pile is ann's" }],
+      // Not on the pile, or not bob's: nothing to revise.
+      [4100, { type: 'owner-revised', foundationId: 'f1', card: '3S', from: 'bob', to: 'ann', reason: 'no such play' }],
+      [4200, { type: 'owner-revised', foundationId: 'f1', card: '2S', from: 'bob', to: 'ann', reason: 'already revised' }],
+      [5000, { type: 'card-played', player: 'bob', card: 'AS', foundationId: 'f2', newPile: true }],
+      // Bob's own 2S, taken home, is no second copy from his deck.
+      [6000, { type: 'card-played', player: 'bob', card: '2S', foundationId: 'f2', newPile: false }],
+    ]);
+    expect(log.flatMap((entry) => entry.violations)).toEqual([]);
+    const onPiles = state.referee.hand!.plays.filter((p) => p.status === 'on-foundation').map((p) => [p.foundationId, p.card, p.owner]);
+    expect(onPiles).toEqual([
+      ['f1', 'AS', 'ann'],
+      ['f1', '2S', 'ann'],
+      ['f2', 'AS', 'bob'],
+      ['f2', '2S', 'bob'],
+    ]);
+    expect(toView(state, context).players.map((p) => [p.id, p.centreCards])).toEqual([
+      ['ann', 2],
+      ['bob', 2],
+    ]);
+  });
+
   it('a withdrawn play leaves the centre: the pile drops back and the card may be played again', () => {
     const { state, log } = play([
       [0, { type: 'hand-started', hand: 1 }],

@@ -438,6 +438,35 @@ describe('tracker: disputes', () => {
       expect(state.disputes.map((d) => [d.first.player, d.second.player])).toEqual([['bob', 'ann']]);
     });
 
+    it('a copy carried home on a track begun at the pile: the pile\'s card is the player\'s whose copy vanished flying into it', () => {
+      // Ann's 2S is last seen a few pixels short of the pile, heading for it, and lies hidden
+      // under bob's, which lands squarely on it: the play is bob's. Both hands cover the pile
+      // past trackGapMs, so bob's track is forgotten; his copy comes out on a track begun at the
+      // pile and lies at rest in his seat, while a 2S still shows on the pile: ann's. Bob's copy
+      // at home tells the pile's is not his (the 6-player seed-2 hand's 4C: p1's copy hidden
+      // under p3's, which p3 took home; p3's later play of it was refused as a second copy).
+      const OUT = { x: CENTRE.x + 20, y: CENTRE.y - 25 };
+      const liftedMs = 3432;
+      expect(liftedMs - (858 + 9 * frameMs)).toBeGreaterThan(config.trackGapMs);
+      const sequence = [
+        ...frames(0, 10, frameMs, () => [pile, two(ANN_WORK, 'seat-0/work'), two(BOB_WORK, 'seat-1/work')]),
+        ...frames(330, 16, frameMs, (i) => [...(i < 8 ? [two(at(ANN_WORK, CENTRE, landing((i + 1) / 12)), i < 1 ? 'seat-0/work' : 'centre')] : []), two(at(BOB_WORK, CENTRE, landing((i + 1) / 16)), i < 1 ? 'seat-1/work' : 'centre')]),
+        ...frames(858, 10, frameMs, () => [two(CENTRE, 'centre')]),
+        // Both hands over the pile.
+        ...frames(1188, 68, frameMs, () => []),
+        ...frames(liftedMs, 10, frameMs, (i) => [two(CENTRE, 'centre'), two(at(OUT, BOB_WORK, ((i + 1) / 10) ** 2), i < 7 ? 'centre' : 'seat-1/work')]),
+        ...frames(liftedMs + 330, 40, frameMs, () => [two(CENTRE, 'centre'), two(BOB_WORK, 'seat-1/work')]),
+      ];
+      const { events, state } = run(sequence);
+      // Bob's copy home again, he is the race's second lander.
+      expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([played('bob', '2S', 'f1', false, 'track'), played('bob', '2S', 'f1', false, 'race')]);
+      expect(events.filter((e) => e.type === 'owner-revised')).toEqual([
+        { type: 'owner-revised', foundationId: 'f1', card: '2S', from: 'bob', to: 'ann', reason: "bob's 2S lies at home in their seat, so the one on the pile is ann's" },
+      ]);
+      expect(state.piles[0].cards.find((c) => c.code === '2S')?.player).toBe('ann');
+      expect(state.disputes.map((d) => [d.first.player, d.second.player])).toEqual([['ann', 'bob']]);
+    });
+
     it('a copy lying at rest in a seat is that seat\'s player\'s, whichever track followed it there', () => {
       // Ann's 2S lands on the pile; bob's lands on it under his hand. As he lifts his off, the
       // copy on the pile is hidden a moment, so ann's track follows the lifted copy to his work

@@ -71,6 +71,9 @@ export function describeEntry(entry: LoggedEvent, names: Map<string, string>): F
     case 'race-reversed':
       lines.push({ ...base, kind: 'info', text: `${name(event.winner)}'s ${cardShort(event.card as CardCode)} stays on pile ${event.foundationId}: ${event.reason}` });
       break;
+    case 'owner-revised':
+      lines.push({ ...base, kind: 'info', text: `${cardShort(event.card as CardCode)} on pile ${event.foundationId} is ${name(event.to)}'s, not ${name(event.from)}'s: ${event.reason}` });
+      break;
     case 'play-withdrawn':
       lines.push({ ...base, kind: 'info', text: `${cardShort(event.card as CardCode)} taken off pile ${event.foundationId}: ${event.reason}` });
       break;

@@ -43,6 +43,10 @@ describe('format', () => {
     expect(line('nerts-pile')).toBe('Ann played 7♥ (player unsure)');
     expect(line('hand')).toBe('Ann played 7♥');
   });
+  it('says when the camera gives a centre card to another player', () => {
+    const [line] = describeEntry(logged(5, { type: 'owner-revised', foundationId: 'f1', card: '2S', from: 'bob', to: 'ann', reason: "bob's 2S lies at home in their seat" }), names);
+    expect([line.kind, line.text]).toEqual(['info', "2♠ on pile f1 is Ann's, not Bob's: bob's 2S lies at home in their seat"]);
+  });
   it('feeds newest first, filtered and limited', () => {
     const events = [
       logged(1, { type: 'hand-started', hand: 1 }),
