@@ -2231,6 +2231,17 @@ export function flushPending(previous: TrackerState, config: TrackerConfig): { s
 }
 
 /** Follows a pile's race watches for one frame: the latest card's, and earlier cards' still open (see RaceWatch). */
+/**
+ * Whether `player` is credited with `code` on a pile other than `pile`: a deck holds one copy of
+ * each card, so that player cannot also be racing for it here (their copy lies there, on a pile
+ * near this one, or a misread of it does). Why: 4 players seed 1's 4C: p3's copy, rightly
+ * credited on f1, lay within reach of the next pile of clubs, where it was taken for a second
+ * lander of that pile's 4C race, and p3's play there was refused as a second copy.
+ */
+function creditedElsewhere(state: TrackerState, pile: TrackedPile, code: CardCode, player: string): boolean {
+  return state.piles.some((other) => other !== pile && other.cards.some((card) => card.code === code && card.player === player));
+}
+
 function watchRaces(
   state: TrackerState,
   pile: TrackedPile,
@@ -2271,7 +2282,7 @@ function watchRace(
   noteHiddenLanders(state, pile, race, centreCards, now, config);
   const byTrack = winner !== '' && !race.ownerJudged && !byHand ? landerUnderOwners(state, race, winner, now, config) : null;
   const first = byHand ?? byTrack;
-  if (first) {
+  if (first && !creditedElsewhere(state, pile, race.code, first)) {
     // The card's owner raced for the slot and took their copy back: the card on the pile is the
     // first racer's, played a moment before (the rules engine then rules the race: first stays).
     race.ownerJudged = true;
@@ -2289,7 +2300,7 @@ function watchRace(
   if (winner !== '') {
     const losers = race.losers ?? (race.losers = []);
     const byTime = Object.entries(race.landers).sort(([, a], [, b]) => a.landedMs - b.landedMs);
-    const [secondTrack, second] = byTime.find(([, lander]) => lander.origin !== winner && !losers.includes(lander.origin)) ?? [];
+    const [secondTrack, second] = byTime.find(([, lander]) => lander.origin !== winner && !losers.includes(lander.origin) && !creditedElsewhere(state, pile, race.code, lander.origin)) ?? [];
     if (secondTrack && second) {
       // The race stays watched: a third copy may still come.
       losers.push(second.origin);
@@ -2318,7 +2329,7 @@ function watchRace(
     race.firstDoubleMs = undefined;
   }
   for (const seat of state.seats) {
-    if (seat.playerId === winner || (race.losers ?? []).includes(seat.playerId)) continue;
+    if (seat.playerId === winner || (race.losers ?? []).includes(seat.playerId) || creditedElsewhere(state, pile, race.code, seat.playerId)) continue;
     const copies = (seenInSeat.get(seat.seat) ?? []).filter((card) => card.code === race.code);
     const visible = copies.length > 0;
     const lastSeen = seat.lastSeen[race.code];
@@ -2415,7 +2426,7 @@ function reverseCarriedRace(
   const covered = pile.cards.findIndex((card) => card.code === race.code) < pile.cards.length - 1;
   const cameHomeMs = gone.arrival?.atMs ?? gone.rest?.landedMs ?? now;
   const lying = onPile(stays.x, stays.y, stays.sizePx) && stays.movingMs !== stays.lastMs && (covered || stays.lastMs >= cameHomeMs);
-  if (!lying) return;
+  if (!lying || creditedElsewhere(state, pile, race.code, ruling.loser)) return;
   ruling.settled = true;
   const card = pile.cards.find((c) => c.code === race.code);
   if (card) card.player = ruling.loser;

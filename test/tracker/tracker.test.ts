@@ -569,6 +569,32 @@ describe('tracker: disputes', () => {
     ]);
   });
 
+  it('a copy credited on one pile is no racer on the pile beside it', () => {
+    // Two spade piles lie close together; ann's 2S lands on the first a little off its middle,
+    // within reach of the second, and bob's lands squarely on the second a moment later. Ann's
+    // copy, lying still by the second pile, is no second lander there: she has played her 2S
+    // (4 players seed 1's 4C: p3's copy, credited on f1, was taken for a racer on the next clubs
+    // pile, and p3's play there refused as a second copy from their deck).
+    const frameMs = 33;
+    const ANN_WORK = { x: 300, y: 620 };
+    const BOB_WORK = { x: 980, y: 200 };
+    const F2 = { x: CENTRE.x, y: CENTRE.y + 60 };
+    const ANN_SPOT = { x: CENTRE.x, y: CENTRE.y + 26 };
+    const at = (from: { x: number; y: number }, to: { x: number; y: number }, t: number) => ({ x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t });
+    const two = (p: { x: number; y: number }, zone: string) => face('2S', p.x, p.y, zone);
+    const piles = [face('AS', CENTRE.x, CENTRE.y, 'centre'), face('AS', F2.x, F2.y, 'centre')];
+    const sequence = [
+      ...frames(0, 10, frameMs, () => [...piles, two(ANN_WORK, 'seat-0/work'), two(BOB_WORK, 'seat-1/work')]),
+      ...frames(330, 10, frameMs, (i) => [piles[1], two(at(ANN_WORK, ANN_SPOT, (i + 1) / 10), i < 2 ? 'seat-0/work' : 'centre'), two(BOB_WORK, 'seat-1/work')]),
+      ...frames(660, 10, frameMs, () => [piles[1], two(ANN_SPOT, 'centre'), two(BOB_WORK, 'seat-1/work')]),
+      ...frames(990, 10, frameMs, (i) => [two(ANN_SPOT, 'centre'), two(at(BOB_WORK, F2, (i + 1) / 10), i < 2 ? 'seat-1/work' : 'centre')]),
+      ...frames(1320, 60, frameMs, () => [two(ANN_SPOT, 'centre'), two(F2, 'centre')]),
+    ];
+    const { events, state } = run(sequence);
+    expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([played('ann', '2S', 'f1', false, 'track'), played('bob', '2S', 'f2', false)]);
+    expect(state.disputes).toEqual([]);
+  });
+
   describe('a racing copy the camera never sees (the loser\'s hand covers it until it takes it back)', () => {
     // Ann's 2S flies in and lands. Bob's 2S leaves his Nerts pile as it lands; his hand comes down
     // on the pile and stays over it (the pile is hidden), then carries his copy home. Frames carry
