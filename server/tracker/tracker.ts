@@ -884,7 +884,7 @@ function pileUnder(state: TrackerState, card: CardObservation, config: TrackerCo
   let bestScore = -Infinity;
   let bestDistance = Infinity;
   for (const pile of state.piles) {
-    if (pile.completed) continue;
+    if (pile.completed && !(card.code && underItsKing(pile) === card.code)) continue;
     const distance = Math.hypot(pile.center[0] - center[0], pile.center[1] - center[1]);
     if (distance >= config.pileRadiusCards * Math.max(size, pile.cardSizePx)) continue;
     const score = card.code ? pilePrior(pile.cards.at(-1)?.code, card.code, config) : 0;
@@ -895,6 +895,12 @@ function pileUnder(state: TrackerState, card: CardObservation, config: TrackerCo
     }
   }
   return best;
+}
+
+/** A completed pile's queen, the card under its king; null for a pile not completed by a king. */
+function underItsKing(pile: TrackedPile): CardCode | null {
+  const top = pile.cards.at(-1)?.code;
+  return pile.completed && top && rankValue(top) === 13 ? (pile.cards.at(-2)?.code ?? null) : null;
 }
 
 /** The winning reading of a vote list, if it has enough support; `undefined` = no decision. */
@@ -1515,7 +1521,10 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
   }
 
   for (const pile of state.piles) {
-    if (pile.completed) continue;
+    if (pile.completed) {
+      reopenUnderKing(state, pile, (pileHits.get(pile.id) ?? []).filter((card) => still.has(card)), now, config, emit);
+      continue;
+    }
     const hits = (pileHits.get(pile.id) ?? []).filter((card) => still.has(card));
     if (hits.length > 0) {
       // The top card is the one the recogniser trusts most where several overlap.
@@ -1676,6 +1685,29 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
 function decidedFor(holder: { steady?: { code: CardCode; sinceMs: number } | null }, code: CardCode, now: number): number {
   if (holder.steady?.code !== code) holder.steady = { code, sinceMs: now };
   return now - holder.steady.sinceMs;
+}
+
+/**
+ * A pile taken for completed that shows its queen on top again, surely and steadily (as a
+ * withdrawal must, see withdrawSteadyMs): the king was never put there (it was carried over the
+ * pile and back, or the queen pile was only covered a long while), so it is withdrawn and the
+ * pile is open again. `hits`: the still cards lying on it this frame, which pileUnder gives a
+ * completed pile only when they read as its queen. Why: 4 players seed 3's KS, carried to the
+ * QS pile and back to p3's waste, was taken as played; the QS still lying there was then read as
+ * a new pile (a must-start-with-ace false alarm) and the KS stayed credited.
+ */
+function reopenUnderKing(state: TrackerState, pile: TrackedPile, hits: CardObservation[], now: number, config: TrackerConfig, emit: Emit): void {
+  const queen = underItsKing(pile);
+  if (!queen || hits.length === 0) return;
+  const top = hits.sort((a, b) => b.confidence - a.confidence)[0];
+  pile.votes.push({ code: top.code!, weight: top.confidence, timeMs: now });
+  pile.lastSeenMs = now;
+  pile.votes = pruneVotes(pile.votes, now, config);
+  const decided = tally(pile.votes, config);
+  if (decided?.code !== queen) return;
+  if (!hasSureVote(pile.votes, queen, config) || decidedFor(pile, queen, now) < config.withdrawSteadyMs) return;
+  pile.completed = false;
+  withdrawAbove(state, pile, pile.cards.length - 2, now, emit);
 }
 
 /** A pile gives back at most this many cards at once (see withdrawAbove). */

@@ -218,6 +218,33 @@ describe('tracker: readings weighed by the pile', () => {
     expect(after.filter((e) => e.type === 'card-played').map((e) => (e as { card: string }).card)).toEqual([...played, '7H']);
   });
 
+  it('reopens a pile taken for completed when its queen reads surely and steadily again: the king was never there', () => {
+    const codes = ['AH', '2H', '3H', '4H', '5H', '6H', '7H', '8H', '9H', '10H', 'JH', 'QH'] as const;
+    const pile = codes.flatMap((code, i) => frames(i * 600, 5, 100, () => [face(code, CENTRE.x, CENTRE.y, 'centre')]));
+    // A KH is read on the queen for a second (carried over it and back), then the QH for 3 s.
+    const sequence = [
+      ...pile,
+      ...frames(7200, 10, 100, () => [face('KH', CENTRE.x, CENTRE.y, 'centre', 0.95)]),
+      ...frames(8200, 30, 100, () => [face('QH', CENTRE.x, CENTRE.y, 'centre', 0.95)]),
+    ];
+    const events = run(sequence);
+    expect(events.filter((e) => e.type === 'card-played').map((e) => (e as { card: string }).card)).toEqual([...codes, 'KH']);
+    expect(events.filter((e) => e.type === 'foundation-completed')).toEqual([{ type: 'foundation-completed', foundationId: 'f1' }]);
+    // Not a new pile of a queen (a must-start-with-ace alarm): the king leaves the centre.
+    expect(events.filter((e) => e.type === 'play-withdrawn')).toEqual([{ type: 'play-withdrawn', foundationId: 'f1', card: 'KH', reason: 'f1 showed QH on top again: KH was not there' }]);
+    // The pile is open again: the real king completes it (read again after its withdrawal, it must hold a while).
+    const after = run([...sequence, ...frames(11200, 20, 100, () => [face('KH', CENTRE.x, CENTRE.y, 'centre', 0.95)])]);
+    expect(after.filter((e) => e.type === 'card-played').map((e) => (e as { card: string }).card)).toEqual([...codes, 'KH', 'KH']);
+    expect(after.filter((e) => e.type === 'foundation-completed')).toHaveLength(2);
+    // A queen seen only a moment, or unsurely, leaves the king be.
+    const brief = run([...pile, ...frames(7200, 10, 100, () => [face('KH', CENTRE.x, CENTRE.y, 'centre', 0.95)]), ...frames(8200, 10, 100, () => [face('QH', CENTRE.x, CENTRE.y, 'centre', 0.95)])]);
+    const unsureQueen = run([...pile, ...frames(7200, 10, 100, () => [face('KH', CENTRE.x, CENTRE.y, 'centre', 0.95)]), ...frames(8200, 40, 100, () => [face('QH', CENTRE.x, CENTRE.y, 'centre', 0.5)])]);
+    for (const events of [brief, unsureQueen]) {
+      expect(events.some((e) => e.type === 'play-withdrawn')).toBe(false);
+      expect(events.filter((e) => e.type === 'card-played' && e.newPile).map((e) => (e as { card: string }).card)).toEqual(['AH']);
+    }
+  });
+
   it('keeps a card whose pile shows the card under it only for a moment, or unsurely', () => {
     const pile = (['AH', '2H', '3H', '4H', '5H', '6H', '7H'] as const).flatMap((code, i) => frames(i * 600, 5, 100, () => [face(code, CENTRE.x, CENTRE.y, 'centre')]));
     const brief = [...pile, ...frames(4200, 10, 100, () => [face('6H', CENTRE.x, CENTRE.y, 'centre', 0.95)]), ...frames(5200, 10, 100, () => [face('7H', CENTRE.x, CENTRE.y, 'centre', 0.95)])];
