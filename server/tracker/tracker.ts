@@ -1537,9 +1537,12 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
       pile.lastSeenMs = now;
     }
     // The pile's suit from all its readings, the recogniser's own (see pile-suit.ts).
+    // A card seen moving over the pile does not count: one carried across it to a pile beside it
+    // is not its card (one read under the vote floors has no place to compare and counts).
     const rawHere = rawOnPile.get(pile.id);
+    const rawHereMoving = rawHere !== undefined && centreCards.some((card) => (rawReading.get(card) ?? card) === rawHere && !still.has(card));
     const pileTop = pile.cards.at(-1)?.code;
-    if (rawHere && pileTop) pile.suitLean = addSuitLean(pile.suitLean ?? {}, rawHere, suitOf(pileTop), rankValue(pileTop));
+    if (rawHere && !rawHereMoving && pileTop) pile.suitLean = addSuitLean(pile.suitLean ?? {}, rawHere, suitOf(pileTop), rankValue(pileTop));
     const twin = twinSuitByLean(state, pile, config);
     if (twin) {
       const was = suitOf(pile.cards[0].code);

@@ -347,6 +347,26 @@ describe('tracker: readings weighed by the pile', () => {
     expect(events).toContainEqual(played('bob', '2D', 'f1', false));
   });
 
+  it('weighs only cards lying on a pile for its suit: diamonds carried over an AH pile leave it hearts', () => {
+    // 4 players seed 2: 2D, 3D and 4D were carried over the AH pile (hiding it) to a diamond pile
+    // beside it; read surely as diamonds, they had outweighed 700 sure readings of the AH itself.
+    const overPass = (code: CardCode, startMs: number) =>
+      frames(startMs, 6, 100, (i) => [unsure([[code, 0.92], [`${code[0]}H` as CardCode, 0.04]], CENTRE.x - 25 + 10 * i, CENTRE.y, 'centre', 0.92)]);
+    const sequence = [
+      ...frames(0, 3, 100, () => [face('AH', 300, 620, 'seat-0/nerts', 0.95)]),
+      ...frames(300, 30, 100, () => [face('AH', CENTRE.x, CENTRE.y, 'centre', 0.95)]),
+      ...overPass('2D', 3300),
+      ...frames(3900, 5, 100, () => [face('AH', CENTRE.x, CENTRE.y, 'centre', 0.95)]),
+      ...overPass('3D', 4400),
+      ...frames(5000, 5, 100, () => [face('AH', CENTRE.x, CENTRE.y, 'centre', 0.95)]),
+      ...overPass('4D', 5500),
+      ...frames(6100, 30, 100, () => [face('AH', CENTRE.x, CENTRE.y, 'centre', 0.95)]),
+    ];
+    const events = run(sequence);
+    expect(events.filter((e) => e.type === 'pile-revised')).toEqual([]);
+    expect(events).toContainEqual(played('ann', 'AH', 'f1', true));
+  });
+
   it('gives a play nobody was seen holding to the seat whose Nerts pile just lost its (unnamed) top', () => {
     // Bob's Nerts tops cannot be named (only told apart by look): the first goes (a break, then
     // the next shows), and a 2S nobody was seen holding lands.
