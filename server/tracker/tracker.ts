@@ -1788,6 +1788,24 @@ function handOver(frame: FrameObservations, point: Point, slackPx: number): bool
   );
 }
 
+/** Within this many card lengths of a place, a copy in flight may be coming down on it from any side. */
+const HEADING_FREE_CARDS = 0.3;
+
+/**
+ * Whether a copy may come down at `point`: one last seen moving only if it was heading for it
+ * (within 60° of its course) or nearly there already. A copy carried past a pile to the pile
+ * beside it, half a card to the side, neither covers the copy lying there nor lands on that pile
+ * (5 players seed 2's 3S: its track took the sighting of the copy on the pile it passed, and
+ * was raised as a racer there).
+ */
+function headingFor(track: CardTrack, point: Point): boolean {
+  const [dx, dy] = [point[0] - track.x, point[1] - track.y];
+  const [vx, vy] = [track.vx ?? 0, track.vy ?? 0];
+  const off = Math.hypot(dx, dy);
+  const speed = Math.hypot(vx, vy);
+  return track.movingMs !== track.lastMs || speed === 0 || off <= HEADING_FREE_CARDS * track.sizePx || dx * vx + dy * vy >= 0.5 * off * speed;
+}
+
 /** Follows every face-up card from its previous sighting (greedy, nearest first). */
 function updateTracks(state: TrackerState, cards: CardObservation[], now: number, config: TrackerConfig): void {
   const seatPlayer = new Map(state.seats.map((seat) => [seat.seat, seat.playerId]));
@@ -1857,10 +1875,17 @@ function updateTracks(state: TrackerState, cards: CardObservation[], now: number
     // One seen moving off the place it came to rest is being lifted away: it covers nothing now.
     const liftedOff = (t: CardTrack) => t.movingMs === t.lastMs && restsHere(t);
     const covers = (top: CardTrack, under: CardTrack) =>
-      top !== under && !liftedOff(top) && Math.hypot(top.x - under.x, top.y - under.y) <= config.stackedCards * Math.max(top.sizePx, under.sizePx) && cameAt(top, under) > cameAt(under, top);
+      top !== under &&
+      !liftedOff(top) &&
+      Math.hypot(top.x - under.x, top.y - under.y) <= config.stackedCards * Math.max(top.sizePx, under.sizePx) &&
+      headingFor(top, [under.x, under.y]) &&
+      cameAt(top, under) > cameAt(under, top);
     // (Only a copy lying still can be under another: one last seen moving is in a hand.)
     const buried = new Set(tracks.length < 2 ? [] : tracks.filter((under) => parseZone(under.zone)?.area === 'centre' && under.movingMs !== under.lastMs && tracks.some((top) => covers(top, under))));
-    pairs.sort((a, b) => Number(buried.has(a.track)) - Number(buried.has(b.track)) || a.distance - b.distance);
+    // A track seen in one frame only is likely a misread (a 2D on its pile read once as the 3D):
+    // a copy followed in flight that came down there takes the sighting before it.
+    const once = (t: CardTrack) => t.bornMs === t.lastMs && now - t.lastMs > config.trackReachMs;
+    pairs.sort((a, b) => Number(buried.has(a.track)) - Number(buried.has(b.track)) || Number(once(a.track)) - Number(once(b.track)) || a.distance - b.distance);
     const usedTracks = new Set<CardTrack>();
     const usedCards = new Set<CardObservation>();
     for (const { track, card, distance } of pairs) {
@@ -2004,7 +2029,7 @@ function landedTracks(state: TrackerState, pile: { center: Point; cardSizePx: nu
     const rest = track.rest;
     let landedMs: number | undefined;
     if (rest && rest.landedMs >= sinceMs && near(rest.x, rest.y, track.sizePx)) landedMs = rest.landedMs;
-    else if (track.lastMs < now && near(track.x, track.y, track.sizePx) && (track.movingMs ?? track.lastMs) >= sinceMs) landedMs = track.movingMs ?? track.lastMs;
+    else if (track.lastMs < now && near(track.x, track.y, track.sizePx) && headingFor(track, pile.center) && (track.movingMs ?? track.lastMs) >= sinceMs) landedMs = track.movingMs ?? track.lastMs;
     if (landedMs !== undefined) landed.push({ track, landedMs, arrivedMs: arrivedBy(track, landedMs) });
   }
   return landed.sort((a, b) => a.landedMs - b.landedMs);

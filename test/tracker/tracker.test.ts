@@ -274,6 +274,21 @@ describe('tracker: foundations', () => {
     expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([played('ann', '2S', 'f1', false, 'track')]);
   });
 
+  it('follows a card hidden in flight to where it came down, past a one-frame misread of it there', () => {
+    // As above, and the AS on the pile was read once as the 2S a little before: that sighting
+    // began a track of no seat lying exactly where ann's 2S came down, which took the landing
+    // from her track and gave the play to whoever a seat pointed at (5 players seed 3's 3D).
+    const { at, bobsTwo, pile, step } = annsTwoInFlight();
+    const sequence = [
+      ...frames(0, 10, step, (i) => [i === 6 ? face('2S', CENTRE.x, CENTRE.y, 'centre') : pile, at(0, 'seat-0/work'), bobsTwo]),
+      ...frames(330, 7, step, (i) => [pile, at(146 + i * step, i < 2 ? 'seat-0/work' : 'centre'), bobsTwo]),
+      ...frames(561, 9, step, () => [pile]),
+      ...frames(858, 30, step, () => [face('2S', CENTRE.x, CENTRE.y, 'centre')]),
+    ];
+    const { events } = run(sequence);
+    expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([played('ann', '2S', 'f1', false, 'track')]);
+  });
+
   it('follows a card hidden in flight for a few frames (under the arm carrying it) where its speed takes it', () => {
     // Ann's 2S flies to the AS pile and is unseen for 200 ms on the way, past trackReachMs; bob's
     // 2S in his seat goes under his hand meanwhile, so "the seat it left" would name bob.
@@ -592,6 +607,37 @@ describe('tracker: disputes', () => {
     ];
     const { events, state } = run(sequence);
     expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([played('ann', '2S', 'f1', false, 'track'), played('bob', '2S', 'f2', false)]);
+    expect(state.disputes).toEqual([]);
+  });
+
+  it('a copy carried past a pile to the one beside it takes no sighting of the copy lying there', () => {
+    // Ann's 2S lies on the first spade pile; bob's is carried straight down past it, half a card
+    // to its side, to the second pile below. In the one frame where bob's copy is hidden beside
+    // the first pile, only ann's is seen: bob's track, last seen moving, took that sighting as
+    // the copy come down on top of hers, and the two tracks swapped (5 players seed 2's 3S).
+    const frameMs = 33;
+    const ANN_WORK = { x: 300, y: 620 };
+    const LANE = CENTRE.x + 36;
+    const BOB_START = { x: LANE, y: 150 };
+    const F2 = { x: LANE, y: CENTRE.y + 110 };
+    const two = (p: { x: number; y: number }, zone: string) => face('2S', p.x, p.y, zone);
+    const aces = [face('AS', CENTRE.x, CENTRE.y, 'centre'), face('AS', F2.x, F2.y, 'centre')];
+    const steps = 11;
+    const bobAt = (i: number) => ({ x: LANE, y: BOB_START.y + ((F2.y - BOB_START.y) * (i + 1)) / steps });
+    const besidePile = Array.from({ length: steps }, (_, i) => i).reduce((best, i) => (Math.abs(bobAt(i).y - CENTRE.y) < Math.abs(bobAt(best).y - CENTRE.y) ? i : best), 0);
+    const sequence = [
+      ...frames(0, 10, frameMs, () => [...aces, two(ANN_WORK, 'seat-0/work'), two(BOB_START, 'seat-1/work')]),
+      ...frames(330, 10, frameMs, (i) => [aces[1], two({ x: ANN_WORK.x + ((CENTRE.x - ANN_WORK.x) * (i + 1)) / 10, y: ANN_WORK.y + ((CENTRE.y - ANN_WORK.y) * (i + 1)) / 10 }, i < 2 ? 'seat-0/work' : 'centre'), two(BOB_START, 'seat-1/work')]),
+      ...frames(660, 20, frameMs, () => [aces[1], two(CENTRE, 'centre'), two(BOB_START, 'seat-1/work')]),
+      ...frames(1320, steps, frameMs, (i) => [
+        ...(i < steps - 1 ? [aces[1]] : []),
+        two(CENTRE, 'centre'),
+        ...(i === besidePile + 1 ? [] : [two(bobAt(i), i < 2 ? 'seat-1/work' : 'centre')]),
+      ]),
+      ...frames(1320 + steps * frameMs, 60, frameMs, () => [two(CENTRE, 'centre'), two(F2, 'centre')]),
+    ];
+    const { events, state } = run(sequence);
+    expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([played('ann', '2S', 'f1', false), played('bob', '2S', 'f2', false)]);
     expect(state.disputes).toEqual([]);
   });
 
