@@ -1732,6 +1732,9 @@ function withdrawAbove(state: TrackerState, pile: TrackedPile, under: number, no
   const gone = new Set(withdrawn.map((card) => card.code));
   pile.withdrawn = [...new Set([...(pile.withdrawn ?? []), withdrawn[0].code])];
   if (pile.race && gone.has(pile.race.code)) pile.race = null;
+  // A king taken back was never there: the one seen landing on the queen was carried off again,
+  // and must not complete the pile when it vanishes (set aside, or gathered after the call).
+  if (withdrawn.some((card) => rankValue(card.code) === 13)) pile.kingLander = null;
   pile.earlierRaces = pile.earlierRaces?.filter((race) => !gone.has(race.code));
   pile.lookWatch = initialPileWatch(now, pile.cards.length);
   pile.reportedIllegal = null;

@@ -199,6 +199,41 @@ describe('tracker: foundations', () => {
     expect(gone(diamonds.slice(0, 11), 600)).toEqual(['QD', 'KD', 'foundation-completed']);
   });
 
+  it('forgets the king seen landing on a queen once that king is withdrawn: the pile gathered after the call stays uncompleted', () => {
+    // Bob carries his KD onto the QD pile, holds it there a moment and takes it home (the call
+    // came meanwhile: he stopped). The QD reads surely again and the KD is withdrawn; the pile,
+    // gathered for the score sort, then vanishes. The king once seen landing had made it a pile
+    // completed before the call, and the KD went back to bob (4 players seed 3's KS).
+    const OTHER = { x: CENTRE.x + 200, y: CENTRE.y };
+    const BOB_WORK = { x: 980, y: 200 };
+    const frameMs = 33;
+    const spade = face('AS', OTHER.x, OTHER.y, 'centre');
+    const queen = face('QD', CENTRE.x, CENTRE.y, 'centre', 0.95);
+    const king = (t: number, zone: string) => face('KD', BOB_WORK.x + (CENTRE.x - BOB_WORK.x) * t, BOB_WORK.y + (CENTRE.y - BOB_WORK.y) * t, zone, 0.95);
+    let { state } = run(frames(0, 4, 100, () => [face('AD', CENTRE.x, CENTRE.y, 'centre'), spade]));
+    state.piles[0].cards = ['AD', '2D', '3D', '4D', '5D', '6D', '7D', '8D', '9D', '10D', 'JD', 'QD'].map((code) => ({ code: code as 'AD', player: 'ann' }));
+    const played: TimedEvent[] = [];
+    const feed = (sequence: FrameObservations[]) => {
+      for (const f of sequence) {
+        const result = step(state, f, config);
+        state = result.state;
+        played.push(...result.events);
+      }
+    };
+    feed([
+      ...frames(500, 6, frameMs, () => [spade, queen, king(0, 'seat-1/work')]),
+      ...frames(698, 12, frameMs, (i) => [spade, king((i + 1) / 12, i < 2 ? 'seat-1/work' : 'centre')]),
+      ...frames(1094, 8, frameMs, () => [spade, king(1, 'centre')]),
+      ...frames(1358, 10, frameMs, (i) => [spade, king(1 - (i + 1) / 10, i < 7 ? 'centre' : 'seat-1/work')]),
+      ...frames(1688, 100, frameMs, () => [spade, queen, king(0, 'seat-1/work')]),
+    ]);
+    state = markCalled(state, 'ann', 5000);
+    feed(frames(5100, 200, frameMs, () => [spade, king(0, 'seat-1/work')]));
+    played.push(...flushPending(state, config).events);
+    const kings = played.map((e) => e.event).filter((e) => (e.type === 'card-played' && e.card === 'KD') || e.type === 'play-withdrawn' || e.type === 'foundation-completed');
+    expect(kings.map((e) => e.type)).toEqual(['card-played', 'foundation-completed', 'play-withdrawn']);
+  });
+
   it('tracks two piles side by side independently', () => {
     const { events } = run(frames(0, 5, 100, () => [face('AS', 500, 360, 'centre'), face('AH', 700, 360, 'centre')]));
     expect(events.filter((e) => e.type === 'card-played').map((e) => e.type === 'card-played' && e.foundationId)).toEqual(['f1', 'f2']);
