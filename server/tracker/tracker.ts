@@ -1809,6 +1809,9 @@ function headingFor(track: CardTrack, point: Point): boolean {
   return track.movingMs !== track.lastMs || speed === 0 || off <= HEADING_FREE_CARDS * track.sizePx || dx * vx + dy * vy >= 0.5 * off * speed;
 }
 
+/** A copy still again this soon where it came to rest had not moved (see updateTracks), ms. */
+const RETURN_TO_REST_MS = 300;
+
 /** Follows every face-up card from its previous sighting (greedy, nearest first). */
 function updateTracks(state: TrackerState, cards: CardObservation[], now: number, config: TrackerConfig): void {
   const seatPlayer = new Map(state.seats.map((seat) => [seat.seat, seat.playerId]));
@@ -1922,7 +1925,10 @@ function updateTracks(state: TrackerState, cards: CardObservation[], now: number
         track.stillFrames = 0;
       } else {
         track.stillFrames += 1;
-        if (track.stillFrames === 1) track.rest = { x: center[0], y: center[1], landedMs: touchdown() };
+        // Still again where it came to rest a moment ago: one sighting off that place (another
+        // card misread as it, a pile or two away) was no move, and it landed when it first did.
+        const back = track.rest && now - track.rest.landedMs <= RETURN_TO_REST_MS && Math.hypot(center[0] - track.rest.x, center[1] - track.rest.y) <= config.stillCards * size;
+        if (track.stillFrames === 1 && !back) track.rest = { x: center[0], y: center[1], landedMs: touchdown() };
       }
       // A copy still in the seat it began in, seen now in another seat's zones, did not get there
       // through the centre: its first sightings were of another card (a misread at the seats'

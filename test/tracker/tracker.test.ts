@@ -309,6 +309,27 @@ describe('tracker: foundations', () => {
     expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([played('ann', '2S', 'f1', false, 'track')]);
   });
 
+  it('a copy seen off its place for one frame just after it came to rest landed when it first did', () => {
+    // Ann's 2S flies onto the AS pile and lies there; one frame later the only "2S" seen is
+    // another card misread as it, on a pile beside; then hers again. Bob's 2S goes under his hand
+    // meanwhile. Her track's landing had moved to its second rest, after the card was voted in:
+    // she became a racer arriving late and the play went to bob (6 players seed 4's 4H).
+    const { at, bobsTwo, pile, step } = annsTwoInFlight();
+    const two = face('2S', CENTRE.x, CENTRE.y, 'centre');
+    const misread = face('2S', CENTRE.x - 69, CENTRE.y - 15, 'centre', 0.52);
+    const sequence = [
+      ...frames(0, 10, step, () => [pile, at(0, 'seat-0/work'), bobsTwo]),
+      ...frames(330, 12, step, (i) => [pile, at((i + 1) * step, i < 3 ? 'seat-0/work' : 'centre'), bobsTwo]),
+      frame(726, [two]),
+      frame(759, [misread]),
+      frame(792, []),
+      ...frames(825, 40, step, () => [two]),
+    ];
+    const { events, state } = run(sequence);
+    expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([played('ann', '2S', 'f1', false, 'track')]);
+    expect(state.disputes).toEqual([]);
+  });
+
   it('follows a card hidden in flight to where it came down, past a one-frame misread of it there', () => {
     // As above, and the AS on the pile was read once as the 2S a little before: that sighting
     // began a track of no seat lying exactly where ann's 2S came down, which took the landing
