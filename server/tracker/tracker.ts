@@ -485,6 +485,11 @@ export interface CardTrack {
    * when the pile first showed it, a few frames before it came to rest.
    */
   arrival?: { x: number; y: number; atMs: number };
+  /**
+   * Where it was before its latest sighting, when that sighting was a jump of more than half a
+   * card: perhaps another card misread as it, so the next sighting may find it back there.
+   */
+  jumpedFrom?: { x: number; y: number } | null;
 }
 
 /** A play seen landing whose owner is decided a little later (see attributionDelayMs). */
@@ -1863,6 +1868,15 @@ function updateTracks(state: TrackerState, cards: CardObservation[], now: number
         }
         pairs.push({ track, card, distance: Math.hypot(center[0] - px, center[1] - py) });
       }
+      // Just jumped more than half a card: that sighting may have been another card misread as
+      // this one, and the copy is seen again where it was (after any track that reaches it plainly).
+      if (track.jumpedFrom && gap <= config.trackReachMs) {
+        for (const card of observed) {
+          const { center } = places.get(card)!;
+          const back = Math.hypot(center[0] - track.jumpedFrom.x, center[1] - track.jumpedFrom.y);
+          if (back <= 0.5 * track.sizePx && !pairs.some((p) => p.track === track && p.card === card)) pairs.push({ track, card, distance: back + 2 * track.sizePx });
+        }
+      }
     }
     // Racing copies stacked on a pile: the one that came later lies on top, so a sighting there is
     // its copy (lifted, or lying), and the copy under it takes a sighting only once the top one has
@@ -1938,6 +1952,7 @@ function updateTracks(state: TrackerState, cards: CardObservation[], now: number
       const seatHere = zone?.area === 'seat' ? seatPlayer.get(zone.seat) : undefined;
       if (!track.wentOut && track.origin !== null && seatHere !== undefined && seatHere !== track.origin) track.origin = seatHere;
       else if (seatHere !== track.origin) track.wentOut = true;
+      track.jumpedFrom = moved > 0.5 * size ? { x: track.x, y: track.y } : null;
       Object.assign(track, { x: center[0], y: center[1], sizePx: size, lastMs: now, zone: card.zone });
       if (!track.arrival || Math.hypot(center[0] - track.arrival.x, center[1] - track.arrival.y) > config.pileRadiusCards * size) track.arrival = { x: center[0], y: center[1], atMs: now };
     }

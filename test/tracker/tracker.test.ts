@@ -330,6 +330,23 @@ describe('tracker: foundations', () => {
     expect(state.disputes).toEqual([]);
   });
 
+  it('takes a copy back to where it was when its one far sighting was another card misread as it', () => {
+    // Ann's 2S comes down on the AS pile under her hand; the next "2S" seen is another card read
+    // as it, a card and more to the side, and then hers on the pile, out of that sighting's
+    // reach. Her track had followed the misread, and the card on the pile began a track of no
+    // seat: the play went to bob, whose copy had just gone under his hand (6 players seed 2's 3D).
+    const { at, bobsTwo, pile, step } = annsTwoInFlight();
+    const sequence = [
+      ...frames(0, 10, step, () => [pile, at(0, 'seat-0/work'), bobsTwo]),
+      ...frames(330, 12, step, (i) => [pile, at((i + 1) * step, i < 3 ? 'seat-0/work' : 'centre'), bobsTwo]),
+      ...frames(726, 2, step, () => []),
+      frame(792, [face('2S', CENTRE.x - 95, CENTRE.y - 30, 'centre', 0.52)]),
+      ...frames(825, 40, step, () => [face('2S', CENTRE.x, CENTRE.y, 'centre')]),
+    ];
+    const { events } = run(sequence);
+    expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([played('ann', '2S', 'f1', false, 'track')]);
+  });
+
   it('follows a card hidden in flight to where it came down, past a one-frame misread of it there', () => {
     // As above, and the AS on the pile was read once as the 2S a little before: that sighting
     // began a track of no seat lying exactly where ann's 2S came down, which took the landing
