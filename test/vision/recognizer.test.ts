@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import * as tf from '@tensorflow/tfjs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -391,7 +392,14 @@ describe.skipIf(!hasModel)('committed recogniser', () => {
     // net outlines it faintly, reading a QD at 0.19 and a JD at 0.49 (neither counts); with those
     // outlines on the pile its probe used to stand aside and the pile read empty, so the tracker
     // called Nerts for p1 with 3 cards left (session 54). The probe's outline reads the KD.
-    const sim = await createSimTable({ players: 3, seed: 24, fps: 30, camera: 'top' });
+    // The table's decks are the npm packages' and our generated ones: with ../shared/data's card
+    // art among them the seed deals other decks and plays another hand (no KD on that pile then).
+    const savedShared = process.env.NERTS_SHARED_DATA;
+    process.env.NERTS_SHARED_DATA = path.join(os.tmpdir(), 'nerts-no-shared-data');
+    const sim = await createSimTable({ players: 3, seed: 24, fps: 30, camera: 'top' }).finally(() => {
+      if (savedShared === undefined) delete process.env.NERTS_SHARED_DATA;
+      else process.env.NERTS_SHARED_DATA = savedShared;
+    });
     await sim.next();
     sim.skipToHandTime(135_900);
     const rec = await createRecognizer({ log: () => {}, learnedLocatorOn: 'whole-reads' });
