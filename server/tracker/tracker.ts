@@ -1525,6 +1525,10 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
     state.flights[card.code!] = { startMs: continued ? run.startMs : now, lastMs: now, ...(movingMs !== undefined ? { movingMs } : {}) };
   }
 
+  // The recogniser's readings of centre cards seen moving: one carried across a pile to a pile
+  // beside it is not that pile's card (one read under the vote floors has no place to compare).
+  const rawMoving = new Set(centreCards.filter((card) => !still.has(card)).map((card) => rawReading.get(card) ?? card));
+
   for (const pile of state.piles) {
     if (pile.completed) {
       reopenUnderKing(state, pile, (pileHits.get(pile.id) ?? []).filter((card) => still.has(card)), now, config, emit);
@@ -1541,13 +1545,11 @@ function followCentre(state: TrackerState, frame: FrameObservations, { centreCar
       pile.suitSeen = { ...pile.suitSeen, [rawSuit]: Math.max(pile.suitSeen?.[rawSuit] ?? 0, raw.confidence) };
       pile.lastSeenMs = now;
     }
-    // The pile's suit from all its readings, the recogniser's own (see pile-suit.ts).
-    // A card seen moving over the pile does not count: one carried across it to a pile beside it
-    // is not its card (one read under the vote floors has no place to compare and counts).
+    // The pile's suit from all its readings, the recogniser's own (see pile-suit.ts), but for a
+    // card seen moving over it (see rawMoving).
     const rawHere = rawOnPile.get(pile.id);
-    const rawHereMoving = rawHere !== undefined && centreCards.some((card) => (rawReading.get(card) ?? card) === rawHere && !still.has(card));
     const pileTop = pile.cards.at(-1)?.code;
-    if (rawHere && !rawHereMoving && pileTop) pile.suitLean = addSuitLean(pile.suitLean ?? {}, rawHere, suitOf(pileTop), rankValue(pileTop));
+    if (rawHere && !rawMoving.has(rawHere) && pileTop) pile.suitLean = addSuitLean(pile.suitLean ?? {}, rawHere, suitOf(pileTop), rankValue(pileTop));
     const twin = twinSuitByLean(state, pile, config);
     if (twin) {
       const was = suitOf(pile.cards[0].code);
@@ -1941,8 +1943,8 @@ function updateTracks(state: TrackerState, cards: CardObservation[], now: number
         track.stillFrames += 1;
         // Still again where it came to rest a moment ago: one sighting off that place (another
         // card misread as it, a pile or two away) was no move, and it landed when it first did.
-        const back = track.rest && now - track.rest.landedMs <= RETURN_TO_REST_MS && Math.hypot(center[0] - track.rest.x, center[1] - track.rest.y) <= config.stillCards * size;
-        if (track.stillFrames === 1 && !back) track.rest = { x: center[0], y: center[1], landedMs: touchdown() };
+        const back = (rest: NonNullable<CardTrack['rest']>) => now - rest.landedMs <= RETURN_TO_REST_MS && Math.hypot(center[0] - rest.x, center[1] - rest.y) <= config.stillCards * size;
+        if (track.stillFrames === 1 && !(track.rest && back(track.rest))) track.rest = { x: center[0], y: center[1], landedMs: touchdown() };
       }
       // A copy still in the seat it began in, seen now in another seat's zones, did not get there
       // through the centre: its first sightings were of another card (a misread at the seats'

@@ -286,8 +286,19 @@ describe('tracker: foundations', () => {
     const start = { x: ANN_NERTS.x, y: ANN_NERTS.y };
     const speed = { x: (CENTRE.x - start.x) / 400, y: (CENTRE.y - start.y) / 400 };
     const at = (t: number, zone: string): CardObservation => face('2S', start.x + speed.x * t, start.y + speed.y * t, zone);
-    return { speed, at, bobsTwo: face('2S', 980, 200, 'seat-1/work'), pile: face('AS', CENTRE.x, CENTRE.y, 'centre'), step: 33 };
+    const bobsTwo = face('2S', 980, 200, 'seat-1/work');
+    const pile = face('AS', CENTRE.x, CENTRE.y, 'centre');
+    const step = 33;
+    // Lying in her seat, then picked up and carried onto the pile, seen all the way (bob's copy
+    // goes under his hand after): the frames up to 693 ms.
+    const carriedInView = [
+      ...frames(0, 10, step, () => [pile, at(0, 'seat-0/work'), bobsTwo]),
+      ...frames(330, 12, step, (i) => [pile, at((i + 1) * step, i < 3 ? 'seat-0/work' : 'centre'), bobsTwo]),
+    ];
+    return { speed, at, bobsTwo, pile, step, carriedInView };
   };
+  /** The 2S plays reported. */
+  const twoSPlays = (events: ReturnType<typeof run>['events']) => events.filter((e) => e.type === 'card-played' && e.card === '2S');
 
   it('follows a card hidden in flight to where it came down on the way (under the hand that put it there)', () => {
     // Ann's 2S is last seen in flight 60 px short of the AS pile, hidden 300 ms, and found lying
@@ -306,7 +317,7 @@ describe('tracker: foundations', () => {
       ...frames(858, 30, step, () => [face('2S', CENTRE.x, CENTRE.y, 'centre')]),
     ];
     const { events } = run(sequence);
-    expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([played('ann', '2S', 'f1', false, 'track')]);
+    expect(twoSPlays(events)).toEqual([played('ann', '2S', 'f1', false, 'track')]);
   });
 
   it('a copy seen off its place for one frame just after it came to rest landed when it first did', () => {
@@ -314,19 +325,18 @@ describe('tracker: foundations', () => {
     // another card misread as it, on a pile beside; then hers again. Bob's 2S goes under his hand
     // meanwhile. Her track's landing had moved to its second rest, after the card was voted in:
     // she became a racer arriving late and the play went to bob (6 players seed 4's 4H).
-    const { at, bobsTwo, pile, step } = annsTwoInFlight();
+    const { carriedInView, step } = annsTwoInFlight();
     const two = face('2S', CENTRE.x, CENTRE.y, 'centre');
     const misread = face('2S', CENTRE.x - 69, CENTRE.y - 15, 'centre', 0.52);
     const sequence = [
-      ...frames(0, 10, step, () => [pile, at(0, 'seat-0/work'), bobsTwo]),
-      ...frames(330, 12, step, (i) => [pile, at((i + 1) * step, i < 3 ? 'seat-0/work' : 'centre'), bobsTwo]),
+      ...carriedInView,
       frame(726, [two]),
       frame(759, [misread]),
       frame(792, []),
       ...frames(825, 40, step, () => [two]),
     ];
     const { events, state } = run(sequence);
-    expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([played('ann', '2S', 'f1', false, 'track')]);
+    expect(twoSPlays(events)).toEqual([played('ann', '2S', 'f1', false, 'track')]);
     expect(state.disputes).toEqual([]);
   });
 
@@ -335,16 +345,15 @@ describe('tracker: foundations', () => {
     // as it, a card and more to the side, and then hers on the pile, out of that sighting's
     // reach. Her track had followed the misread, and the card on the pile began a track of no
     // seat: the play went to bob, whose copy had just gone under his hand (6 players seed 2's 3D).
-    const { at, bobsTwo, pile, step } = annsTwoInFlight();
+    const { carriedInView, step } = annsTwoInFlight();
     const sequence = [
-      ...frames(0, 10, step, () => [pile, at(0, 'seat-0/work'), bobsTwo]),
-      ...frames(330, 12, step, (i) => [pile, at((i + 1) * step, i < 3 ? 'seat-0/work' : 'centre'), bobsTwo]),
+      ...carriedInView,
       ...frames(726, 2, step, () => []),
       frame(792, [face('2S', CENTRE.x - 95, CENTRE.y - 30, 'centre', 0.52)]),
       ...frames(825, 40, step, () => [face('2S', CENTRE.x, CENTRE.y, 'centre')]),
     ];
     const { events } = run(sequence);
-    expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([played('ann', '2S', 'f1', false, 'track')]);
+    expect(twoSPlays(events)).toEqual([played('ann', '2S', 'f1', false, 'track')]);
   });
 
   it('follows a card hidden in flight to where it came down, past a one-frame misread of it there', () => {
@@ -359,7 +368,7 @@ describe('tracker: foundations', () => {
       ...frames(858, 30, step, () => [face('2S', CENTRE.x, CENTRE.y, 'centre')]),
     ];
     const { events } = run(sequence);
-    expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([played('ann', '2S', 'f1', false, 'track')]);
+    expect(twoSPlays(events)).toEqual([played('ann', '2S', 'f1', false, 'track')]);
   });
 
   it('follows a card hidden in flight for a few frames (under the arm carrying it) where its speed takes it', () => {
@@ -379,7 +388,7 @@ describe('tracker: foundations', () => {
     ];
     expect(627 - (330 + 3 * step)).toBeGreaterThan(config.trackReachMs);
     const { events } = run(sequence);
-    expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([played('ann', '2S', 'f1', false, 'track')]);
+    expect(twoSPlays(events)).toEqual([played('ann', '2S', 'f1', false, 'track')]);
   });
 });
 
