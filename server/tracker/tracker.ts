@@ -1924,7 +1924,7 @@ function updateTracks(state: TrackerState, cards: CardObservation[], now: number
       const touchdown = (): number => {
         const last = track.movingMs ?? track.lastMs;
         if (track.movingMs !== track.lastMs || speed <= 0) return last;
-        return last + Math.min(now - last, (2 * moved) / speed);
+        return last + Math.min(now - last, (LANDING_SLOWDOWN * moved) / speed);
       };
       track.vx = (center[0] - track.x) / dt;
       track.vy = (center[1] - track.y) / dt;
@@ -2041,6 +2041,45 @@ function liesOnPile(pile: { center: Point; cardSizePx: number }, x: number, y: n
 }
 
 /**
+ * Whether a copy last seen in flight, hidden since, flew on onto the pile: the path its speed
+ * takes it in flightReachMs (as updateTracks looks for it) passes over the pile. It came down
+ * under the hand that carried it, just short of where it was last seen (5 players seed 5's 9H:
+ * p4's copy, last seen moving 28 px short of the pile and heading for it, lay hidden under two
+ * hands for 1.2 s; the pile's card then began a track of no seat and the play went to a seat
+ * whose copy had never left). When it did: about when it came over the pile (flightEndMs), ms.
+ */
+function flewOnto(track: CardTrack, pile: { center: Point; cardSizePx: number }, now: number, config: TrackerConfig): number | undefined {
+  if (track.movingMs !== track.lastMs || !headingFor(track, pile.center)) return undefined;
+  const [vx, vy] = [track.vx ?? 0, track.vy ?? 0];
+  if (vx === 0 && vy === 0) return undefined;
+  const path = Math.min(now - track.lastMs, config.flightReachMs);
+  const pathEnd: Point = [track.x + vx * path, track.y + vy * path];
+  if (distanceToSegment(pile.center, [track.x, track.y], pathEnd) > config.pileRadiusCards * Math.max(track.sizePx, pile.cardSizePx)) return undefined;
+  return flightEndMs(track, pile.center, now, config);
+}
+
+/**
+ * A card slowing to a stop covers the rest of the way from its last moving sighting in about this
+ * many times what its speed there would take (two copies landing within one frame are ordered by it).
+ */
+const LANDING_SLOWDOWN = 2;
+
+/**
+ * About when a copy last seen in flight, and not since, came down at `point`, ms: its last
+ * sighting plus the rest of the way along its course at its slowing speed (LANDING_SLOWDOWN), up
+ * to flightReachMs; undefined for one not last seen moving. The same estimate as a copy found
+ * lying again where it vanished gets (updateTracks), so racers hidden under two hands are ordered
+ * alike whichever of them shows again.
+ */
+function flightEndMs(track: CardTrack, point: Point, now: number, config: TrackerConfig): number | undefined {
+  const [vx, vy] = [track.vx ?? 0, track.vy ?? 0];
+  const speed2 = vx * vx + vy * vy;
+  if (track.movingMs !== track.lastMs || speed2 === 0) return undefined;
+  const along = ((point[0] - track.x) * vx + (point[1] - track.y) * vy) / speed2;
+  return track.lastMs + Math.max(0, Math.min(LANDING_SLOWDOWN * along, now - track.lastMs, config.flightReachMs));
+}
+
+/**
  * Tracked copies of `code` that landed on `pile` since `sinceMs` and whose owner is known, first
  * landed first: each came to rest there (even if carried away since, as a race's loser is), or was
  * last seen there before a hand or a racing copy on top hid it.
@@ -2055,7 +2094,8 @@ function landedTracks(state: TrackerState, pile: { center: Point; cardSizePx: nu
     const rest = track.rest;
     let landedMs: number | undefined;
     if (rest && rest.landedMs >= sinceMs && near(rest.x, rest.y, track.sizePx)) landedMs = rest.landedMs;
-    else if (track.lastMs < now && near(track.x, track.y, track.sizePx) && headingFor(track, pile.center) && (track.movingMs ?? track.lastMs) >= sinceMs) landedMs = track.movingMs ?? track.lastMs;
+    else if (track.lastMs < now && near(track.x, track.y, track.sizePx) && headingFor(track, pile.center) && (track.movingMs ?? track.lastMs) >= sinceMs) landedMs = flightEndMs(track, pile.center, now, config) ?? track.movingMs ?? track.lastMs;
+    else if (track.lastMs < now && track.lastMs >= sinceMs) landedMs = flewOnto(track, pile, now, config);
     if (landedMs !== undefined) landed.push({ track, landedMs, arrivedMs: arrivedBy(track, landedMs) });
   }
   return landed.sort((a, b) => a.landedMs - b.landedMs);

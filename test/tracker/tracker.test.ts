@@ -505,7 +505,7 @@ describe('tracker: disputes', () => {
         ...frames(2178, 40, frameMs, () => [two(CENTRE, 'centre'), two(BOB_WORK, 'seat-1/work')]),
       ];
       const { events, state } = run(sequence);
-      expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([played('bob', '2S', 'f1', false, 'track'), played('ann', '2S', 'f1', false, 'track')]);
+      expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([played('ann', '2S', 'f1', false, 'track'), played('bob', '2S', 'f1', false, 'race')]);
       expect(state.piles[0].cards.find((c) => c.code === '2S')?.player).toBe('ann');
       expect(state.disputes.map((d) => [d.first.player, d.second.player])).toEqual([['ann', 'bob']]);
     });
@@ -535,19 +535,38 @@ describe('tracker: disputes', () => {
       expect(state.disputes.map((d) => [d.first.player, d.second.player])).toEqual([['bob', 'ann']]);
     });
 
+    it('a copy last seen flying at the pile, hidden past landingReachMs, landed on it: the play is its player\'s by its track', () => {
+      // Ann's 2S is last seen 74 px short of the pile, heading straight for it, then the hands
+      // cover the pile for 1.2 s (longer than landingReachMs) and the 2S shows there, still. Its
+      // course over the pile says it came down there (the 5-player seed-5 hand's 9H: p4's copy,
+      // last seen 28 px short, was credited to a seat whose copy had never left).
+      const sequence = [
+        ...frames(0, 10, frameMs, () => [pile, two(ANN_WORK, 'seat-0/work')]),
+        ...frames(330, 7, frameMs, (i) => [two(at(ANN_WORK, CENTRE, landing((i + 1) / 12)), i < 1 ? 'seat-0/work' : 'centre')]),
+        ...frames(561, 36, frameMs, () => []),
+        ...frames(1749, 30, frameMs, () => [two(CENTRE, 'centre')]),
+      ];
+      expect(1749 - (330 + 6 * frameMs)).toBeGreaterThan(config.landingReachMs);
+      const { events } = run(sequence);
+      expect(events.filter((e) => e.type === 'card-played' && e.card === '2S')).toEqual([played('ann', '2S', 'f1', false, 'track')]);
+    });
+
     it('a copy carried home on a track begun at the pile: the pile\'s card is the player\'s whose copy vanished flying into it', () => {
-      // Ann's 2S is last seen a few pixels short of the pile, heading for it, and lies hidden
+      // Ann's 2S is last seen within a card's length of the pile, coming at it from the side (its
+      // course would pass the pile by, so it is not taken to have flown onto it), and lies hidden
       // under bob's, which lands squarely on it: the play is bob's. Both hands cover the pile
       // past trackGapMs, so bob's track is forgotten; his copy comes out on a track begun at the
       // pile and lies at rest in his seat, while a 2S still shows on the pile: ann's. Bob's copy
       // at home tells the pile's is not his (the 6-player seed-2 hand's 4C: p1's copy hidden
       // under p3's, which p3 took home; p3's later play of it was refused as a second copy).
       const OUT = { x: CENTRE.x + 20, y: CENTRE.y - 25 };
+      // Last seen 81 px from the pile's centre, 57° off the way to it; its course passes 68 px by.
+      const ANN_AIM = { x: CENTRE.x + 50, y: CENTRE.y + 50 };
       const liftedMs = 3432;
       expect(liftedMs - (858 + 9 * frameMs)).toBeGreaterThan(config.trackGapMs);
       const sequence = [
         ...frames(0, 10, frameMs, () => [pile, two(ANN_WORK, 'seat-0/work'), two(BOB_WORK, 'seat-1/work')]),
-        ...frames(330, 16, frameMs, (i) => [...(i < 8 ? [two(at(ANN_WORK, CENTRE, landing((i + 1) / 12)), i < 1 ? 'seat-0/work' : 'centre')] : []), two(at(BOB_WORK, CENTRE, landing((i + 1) / 16)), i < 1 ? 'seat-1/work' : 'centre')]),
+        ...frames(330, 16, frameMs, (i) => [...(i < 7 ? [two(at(ANN_WORK, ANN_AIM, landing((i + 1) / 11.3)), i < 1 ? 'seat-0/work' : 'centre')] : []), two(at(BOB_WORK, CENTRE, landing((i + 1) / 16)), i < 1 ? 'seat-1/work' : 'centre')]),
         ...frames(858, 10, frameMs, () => [two(CENTRE, 'centre')]),
         // Both hands over the pile.
         ...frames(1188, 68, frameMs, () => []),
